@@ -1,0 +1,72 @@
+"""Command line: `referee serve`, `referee init-db` (others add more commands).
+
+`main` is a plain click group; other modules extend it with
+`main.add_command(...)`.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import click
+import segno
+
+from .db import init_db_command
+
+PROBE_ADDRESS = ("10.255.255.255", 1)  # never contacted: UDP connect sends nothing
+
+
+def lan_address() -> str:
+    """This machine's LAN IPv4 address, found without sending any traffic
+    (a UDP socket's connect only picks a route); 127.0.0.1 if there is none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(PROBE_ADDRESS)
+            address = probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    return address if address and not address.startswith("0.") else "127.0.0.1"
+
+
+def join_url_for(host: str, port: int) -> str:
+    """The URL phones open: the LAN address when listening on all interfaces."""
+    if host in ("0.0.0.0", "", "::"):
+        host = lan_address()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+@click.group()
+def main() -> None:
+    """Referee: referee card games played with a real deck, over the LAN."""
+
+
+@main.command()
+@click.option("--host", default="0.0.0.0", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file (default: instance/referee.sqlite).")
+@click.option("--threads", default=48, show_default=True, type=click.IntRange(4, 1000),
+              help="Worker threads; each phone's live stream holds one.")
+@click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
+def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool) -> None:
+    """Serve the app on the LAN with waitress and print the join link and QR."""
+    from waitress import serve as waitress_serve
+
+    from . import create_app
+
+    url = join_url_for(host, port)
+    config = {"JOIN_URL": url}
+    if db_path:
+        config["DATABASE"] = os.path.abspath(db_path)
+    app = create_app(config)
+    click.echo(f"Referee is serving {app.config['DATABASE']}")
+    click.echo(f"Phones on the same Wi-Fi join at: {url}")
+    if not no_qr:
+        segno.make(url, error="m").terminal(compact=True)
+    click.echo("Press Ctrl+C to stop.", err=False)
+    waitress_serve(app, host=host, port=port, threads=threads, ident="referee", asyncore_use_poll=True)
+
+
+main.add_command(init_db_command)

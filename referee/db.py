@@ -1,0 +1,124 @@
+"""SQLite access: one sqlite-utils Database per request, plus schema migrations.
+
+Every connection runs in WAL mode with a busy timeout, synchronous=FULL (an
+acknowledged move survives a crash or power cut) and foreign keys enforced.
+Migrations use `sqlite_utils.Migrations`; they only ever append, so a newer
+Referee opens an older database file and brings it up to date.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import click
+from flask import Flask, current_app, g
+from sqlite_utils import Database, Migrations
+
+BUSY_TIMEOUT_MS = 10_000
+
+migrations = Migrations("referee")
+
+
+@migrations()
+def m001_matches_and_entries(db: Database) -> None:
+    """Matches and their append-only event log."""
+    db.execute(
+        """
+        CREATE TABLE matches (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            players TEXT NOT NULL DEFAULT '[]',   -- JSON list
+            rules TEXT NOT NULL DEFAULT '{}',     -- JSON object
+            version INTEGER NOT NULL DEFAULT 0,   -- = seq of the last entry
+            join_code TEXT UNIQUE,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE entries (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seq INTEGER NOT NULL,
+            entry TEXT NOT NULL,                  -- JSON object
+            seat INTEGER,
+            device TEXT,
+            client_key TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (match_id, seq),
+            UNIQUE (match_id, client_key)
+        )
+        """
+    )
+    # The log is the truth: entries are never edited in place.
+    db.execute(
+        """
+        CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries
+        BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries
+        BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END
+        """
+    )
+
+
+def connect(path: str | os.PathLike) -> Database:
+    """Open (creating if needed) the SQLite file with Referee's pragmas."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    database = Database(conn)
+    database.enable_wal()
+    conn.execute("PRAGMA synchronous = FULL")
+    return database
+
+
+def migrate(path: str | os.PathLike) -> list[str]:
+    """Apply pending migrations to the file at `path`; return their names."""
+    database = connect(path)
+    try:
+        pending = [m.name for m in migrations.pending(database)]
+        migrations.apply(database)
+        return pending
+    finally:
+        database.close()
+
+
+def get_db() -> Database:
+    """The request's Database (opened on first use, closed at teardown)."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(exc: BaseException | None = None) -> None:
+    database = g.pop("db", None)
+    if database is not None:
+        database.close()
+
+
+@click.command("init-db")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file (default: instance/referee.sqlite).")
+def init_db_command(db_path: str | None) -> None:
+    """Create the database or bring its schema up to date."""
+    from . import create_app
+
+    overrides = {"MIGRATE_ON_START": False}
+    if db_path:
+        overrides["DATABASE"] = os.path.abspath(db_path)
+    app = create_app(overrides)
+    path = app.config["DATABASE"]
+    applied = migrate(path)
+    click.echo(f"Database ready: {path} ({len(applied)} migration(s) applied)")
+
+
+def init_app(app: Flask) -> None:
+    app.teardown_appcontext(close_db)
+    if app.config.get("MIGRATE_ON_START", True):
+        migrate(app.config["DATABASE"])

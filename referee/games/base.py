@@ -1,0 +1,185 @@
+"""The vocabulary every game engine shares.
+
+An engine is a module with pure functions over immutable values (no I/O, no clock, no randomness):
+
+* ``new_match(players, rules=None, dealer=None) -> State``
+* ``apply(state, move, entry_id=None) -> (State, events)`` — raises :class:`Ruling` and leaves
+  ``state`` untouched when the entry is refused;
+* ``legal_moves(state, seat) -> list[Move]`` — what ``seat`` may enter now (card values left unknown);
+* ``view(state, seat) -> dict`` — what ``seat`` may know (``None`` is a spectator);
+* ``parse_move(data, players) -> Move`` and ``move_to_dict(move, players) -> dict`` for the JSON form;
+* ``VARIANTS`` — the house-rule switches with their defaults.
+
+Rulings come in two strengths (GEN-5, GEN-10): a REJECT refuses the entry; a FLAG is recorded and play
+goes on (a breach that only shows later). Either can be overridden by a person; the override is an entry.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+REJECT = "reject"
+FLAG = "flag"
+UNKNOWN = None  # a card value nobody saw (GEN-14); written "unknown" in transcripts
+
+
+class EntryError(ValueError):
+    """An entry or transcript that is malformed (not a rules question): names the field at fault."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class Ruling(Exception):
+    """A rule applied to an entry: rule ID, plain words, and the entries involved (GEN-10, GEN-13)."""
+
+    def __init__(self, rule: str, message: str, entries: tuple[int, ...] = (), *,
+                 verdict: str = REJECT, overridable: bool = True):
+        super().__init__(f"{verdict.upper()} {rule}: {message}")
+        self.rule = rule
+        self.message = message
+        self.entries = tuple(entries)
+        self.verdict = verdict
+        self.overridable = overridable
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"verdict": self.verdict, "rule": self.rule, "message": self.message,
+                "entries": list(self.entries)}
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A recorded FLAG: play went on, the table may accept it or override it (GEN-5)."""
+
+    id: int
+    rule: str
+    message: str
+    entries: tuple[int, ...]
+    at: int  # the entry that raised it
+    status: str = "open"  # open | accepted | overridden
+    resolution: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "verdict": FLAG, "rule": self.rule, "message": self.message,
+                "entries": list(self.entries), "at": self.at, "status": self.status,
+                "resolution": self.resolution}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Flag:
+        return cls(d["id"], d["rule"], d["message"], tuple(d["entries"]), d["at"], d["status"],
+                   d["resolution"])
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A house-rule switch (``*-V*`` in RULES.md): fixed when a match is created (GEN-11)."""
+
+    key: str
+    rule: str
+    label: str
+    default: Any
+    choices: tuple[Any, ...] = ()  # empty: an integer (``minimum`` applies) or None where allowed
+    minimum: int = 0
+    allow_none: bool = False
+    help: str = ""
+
+    def check(self, value: Any) -> Any:
+        if self.choices:
+            if value not in self.choices:
+                raise EntryError(f"rules.{self.key}",
+                                 f"must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+            return value
+        if value is None and self.allow_none:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < self.minimum:
+            raise EntryError(f"rules.{self.key}", f"must be a whole number ≥ {self.minimum}, not {value!r}")
+        return value
+
+
+def resolve_rules(variants: tuple[Variant, ...], given: dict[str, Any] | None) -> dict[str, Any]:
+    """Every switch with its default, overlaid with the table's choices; unknown keys are an error."""
+    given = dict(given or {})
+    known = {v.key: v for v in variants}
+    for key in given:
+        if key not in known:
+            raise EntryError(f"rules.{key}", "is not a house rule of this game")
+    return {v.key: v.check(given[v.key]) if v.key in given else v.default for v in variants}
+
+
+def changed_rules(variants: tuple[Variant, ...], rules: dict[str, Any]) -> dict[str, Any]:
+    """The switches that differ from their defaults (shown on every score sheet, GEN-11)."""
+    return {v.key: rules[v.key] for v in variants if rules[v.key] != v.default}
+
+
+# --- Entries every game understands -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """Let ``entry`` stand although ``rule`` refused it (GEN-5); recorded with who and why."""
+
+    entry: Any
+    rule: str
+    reason: str = ""
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveFlag:
+    """The table's decision on a FLAG: ``accept`` it stands, ``override`` it is dismissed."""
+
+    flag: int
+    decision: str
+    reason: str = ""
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last entry that stands (GEN-13): a compensating entry, the log keeps both."""
+
+    seat: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Replace a past entry; what follows it is recomputed (entries that no longer fit are flagged)."""
+
+    target: int
+    entry: Any
+    reason: str = ""
+    seat: int | None = None
+
+
+META_MOVES = (Undo, Correct)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a match ended: winners (seats) and a sentence that says why."""
+
+    winners: tuple[int, ...]
+    explanation: str
+    shared: bool = field(default=False)
+
+
+def seat_index(value: Any, players: tuple[str, ...], where: str) -> int:
+    """A seat given by name or by 0-based index."""
+    if isinstance(value, bool):
+        raise EntryError(where, f"{value!r} is not a player")
+    if isinstance(value, int):
+        if 0 <= value < len(players):
+            return value
+        raise EntryError(where, f"there is no seat {value} (seats are 0–{len(players) - 1})")
+    if isinstance(value, str):
+        for i, name in enumerate(players):
+            if name == value:
+                return i
+        for i, name in enumerate(players):
+            if name.casefold() == value.casefold():
+                return i
+        raise EntryError(where, f"{value!r} is not a player at this table")
+    raise EntryError(where, f"{value!r} is not a player")

@@ -1,0 +1,128 @@
+"""The table log: the ordered entries of a match, replayed through a game engine.
+
+The log is never edited in place. ``undo`` and ``correct`` are entries too (GEN-13): undo steps back
+over the last entry that stands; a correction replaces a past entry and replays what followed it, and
+every later entry that no longer fits is reported, not silently kept or dropped.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import FLAG, REJECT, Correct, Ruling, Undo
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One entry that stands, with the state after it; ``parent`` leads back to the start."""
+
+    state: Any
+    move: Any = None
+    position: int = -1
+    parent: Node | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one entry did: accepted (with its events) or refused (with its ruling)."""
+
+    position: int
+    move: Any
+    ruling: Ruling | None = None
+    events: tuple[dict[str, Any], ...] = ()
+    later: tuple[dict[str, Any], ...] = field(default=())  # after a correction: entries that no longer fit
+
+    @property
+    def accepted(self) -> bool:
+        return self.ruling is None
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """An immutable chain of the entries that stand; ``feed`` returns a new log."""
+
+    game: Any
+    head: Node
+
+    @classmethod
+    def start(cls, game: Any, state: Any) -> Log:
+        return cls(game, Node(state))
+
+    @property
+    def state(self) -> Any:
+        return self.head.state
+
+    def positions(self) -> list[int]:
+        out, node = [], self.head
+        while node.parent is not None:
+            out.append(node.position)
+            node = node.parent
+        return out[::-1]
+
+    def feed(self, move: Any, position: int) -> tuple[Log, Step]:
+        """Apply one entry at ``position`` in the log. Raises :class:`Ruling` if it is refused."""
+        if isinstance(move, Undo):
+            if self.head.parent is None:
+                raise Ruling("GEN-13", "There is no entry to undo.", (position,), overridable=False)
+            undone = self.head.position
+            return Log(self.game, self.head.parent), Step(position, move, events=(
+                {"kind": "undone", "entry": undone},))
+        if isinstance(move, Correct):
+            return self._correct(move, position)
+        state, events = self.game.apply(self.head.state, move, position)
+        return Log(self.game, Node(state, move, position, self.head)), Step(position, move, events=tuple(events))
+
+    def _correct(self, move: Correct, position: int) -> tuple[Log, Step]:
+        later: list[Node] = []
+        node = self.head
+        while node.parent is not None and node.position != move.target:
+            later.append(node)
+            node = node.parent
+        if node.parent is None:
+            raise Ruling("GEN-13", f"Entry {move.target} is not an entry that stands, so it cannot be "
+                                   "corrected.", (position,), overridable=False)
+        state, events = self.game.apply(node.parent.state, move.entry, move.target)
+        head = Node(state, move.entry, move.target, node.parent)
+        dropped = []
+        for old in reversed(later):
+            try:
+                state, _ = self.game.apply(head.state, old.move, old.position)
+            except Ruling as ruling:
+                dropped.append({"entry": old.position, "rule": ruling.rule,
+                                "message": f"After the correction, entry {old.position} no longer stands: "
+                                           f"{ruling.message}"})
+                continue
+            head = Node(state, old.move, old.position, head)
+        events = (*events, {"kind": "corrected", "entry": move.target, "reason": move.reason})
+        return Log(self.game, head), Step(position, move, events=tuple(events), later=tuple(dropped))
+
+
+def replay(game: Any, state: Any, moves: list[Any]) -> tuple[Log, list[Step]]:
+    """Feed every entry in order; a refused entry is recorded with its ruling and skipped."""
+    log = Log.start(game, state)
+    steps = []
+    for position, move in enumerate(moves):
+        try:
+            log, step = log.feed(move, position)
+        except Ruling as ruling:
+            step = Step(position, move, ruling)
+        steps.append(step)
+    return log, steps
+
+
+def rulings(log: Log, steps: list[Step]) -> list[dict[str, Any]]:
+    """Every ruling of a replay in log order: refusals, what a correction undid, and the flags of
+    the entries that stand (with the table's decision on each)."""
+    out = []
+    for step in steps:
+        if step.ruling is not None:
+            out.append({"event": step.position, "verdict": REJECT, "rule": step.ruling.rule,
+                        "message": step.ruling.message, "entries": list(step.ruling.entries)})
+        for d in step.later:
+            out.append({"event": step.position, "verdict": FLAG, "rule": d["rule"], "message": d["message"],
+                        "entries": [d["entry"], step.position]})
+    for flag in log.state.flags:
+        out.append({"event": flag.at, "verdict": FLAG, "rule": flag.rule, "message": flag.message,
+                    "entries": list(flag.entries), "status": flag.status})
+    out.sort(key=lambda r: r["event"])
+    return out

@@ -1,0 +1,183 @@
+"""Request hardening: CSRF origin check, security headers, friendly errors, seats.
+
+CSRF (datasette/Go-style, no tokens): an unsafe request (POST, PUT, ...) is
+accepted when the browser says `Sec-Fetch-Site: same-origin` or `none`;
+otherwise its `Origin` must equal the request's own scheme://host:port.
+Phones on the plain-HTTP LAN send no Sec-Fetch-Site (not a secure context)
+but always send Origin on POST, so they pass; other sites do not.
+
+Seats are bound in the signed session cookie issued at join: `bind_seat`,
+`seat_for`, `require_seat`.  No seat means spectator: read-only.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlsplit
+
+from flask import Flask, Request, abort, current_app, render_template, request, session
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .store import StaleVersion, UnknownMatch
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+TRUSTED_FETCH_SITES = frozenset({"same-origin", "none"})
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+# --- CSRF -------------------------------------------------------------------
+
+def _origin_key(scheme: str, netloc: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) with the default port filled in; None if malformed."""
+    try:
+        parts = urlsplit(f"{scheme}://{netloc}")
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:
+        return None
+    if not parts.hostname or port is None:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
+
+
+def csrf_failure(req: Request) -> str | None:
+    """Why this unsafe request looks cross-site, or None if it is acceptable."""
+    fetch_site = req.headers.get("Sec-Fetch-Site")
+    if fetch_site is not None:
+        if fetch_site.strip().lower() in TRUSTED_FETCH_SITES:
+            return None
+        return f"Refused a cross-site request (Sec-Fetch-Site: {fetch_site})."
+    origin = req.headers.get("Origin")
+    if not origin:
+        return "Refused a request without an Origin header; please use the app's own forms."
+    parsed = urlsplit(origin) if "://" in origin else None
+    theirs = _origin_key(parsed.scheme, parsed.netloc) if parsed and not parsed.path.strip("/") else None
+    ours = _origin_key(req.scheme, req.host)
+    if theirs is None or theirs != ours:
+        return f"Refused a request from another site (Origin: {origin})."
+    return None
+
+
+def protect_unsafe_requests() -> None:
+    """before_request: size limit first, then the CSRF origin check."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and request.content_length is not None and request.content_length > limit:
+        abort(413)
+    if request.method in SAFE_METHODS:
+        return
+    reason = csrf_failure(request)
+    if reason:
+        abort(403, description=reason)
+
+
+def add_security_headers(response):
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class HttpsOnlySecureSessionInterface(SecureCookieSessionInterface):
+    """Mark the session cookie Secure exactly when the request came over https."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+
+# --- Friendly errors ----------------------------------------------------------
+
+FRIENDLY_TITLES = {
+    400: "That request made no sense",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not allowed here",
+    409: "The game moved on",
+    413: "That upload is too large",
+    422: "That move is not allowed",
+    500: "Something went wrong",
+}
+
+
+def render_error(code: int, message: str, headers: dict | None = None):
+    """A small friendly page, or a fragment retargeted to #flash for htmx."""
+    title = FRIENDLY_TITLES.get(code, "Something went wrong" if code >= 500 else "Request refused")
+    headers = dict(headers or {})
+    if request.headers.get("HX-Request") == "true":
+        body = render_template("_error.html", code=code, title=title, message=message)
+        headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
+    else:
+        body = render_template("error.html", code=code, title=title, message=message)
+    return body, code, headers
+
+
+def handle_http_exception(exc: HTTPException):
+    if exc.code is None or exc.code < 400:
+        return exc
+    if isinstance(exc, InternalServerError):
+        message = "The referee hit an unexpected problem. Your last move was not saved unless the screen shows it."
+    else:
+        message = exc.description or ""
+    headers = {k: v for k, v in exc.get_headers() if k.lower() in {"allow", "retry-after"}}
+    return render_error(exc.code, message, headers)
+
+
+def handle_unknown_match(exc: UnknownMatch):
+    return render_error(404, "There is no table with that id. Check the link or code.")
+
+
+def handle_stale_version(exc: StaleVersion):
+    """Fallback only: game views should answer 409 with the fresh screen."""
+    return render_error(409, "Someone else moved first. Reload to see the table as it is now.")
+
+
+# --- Seats ----------------------------------------------------------------------
+
+def bind_seat(match_id: str, seat: int | None) -> None:
+    """Remember in the signed session which seat this phone plays at `match_id`
+    (None makes it a spectator)."""
+    seats = dict(session.get("seats", {}))
+    if seat is None:
+        seats.pop(match_id, None)
+    else:
+        seats[match_id] = int(seat)
+    session["seats"] = seats
+    session.permanent = True
+
+
+def seat_for(match_id: str) -> int | None:
+    """This phone's seat at `match_id`, or None for a spectator."""
+    seat = session.get("seats", {}).get(match_id)
+    return seat if isinstance(seat, int) else None
+
+
+def require_seat(match_id: str) -> int:
+    """The caller's seat, or 403: spectators are read-only."""
+    seat = seat_for(match_id)
+    if seat is None:
+        abort(403, description="You are watching this table. Take a seat to play.")
+    return seat
+
+
+def device_id() -> str:
+    """A random id for this phone, kept in its session (recorded with entries)."""
+    device = session.get("device")
+    if not isinstance(device, str):
+        device = secrets.token_hex(8)
+        session["device"] = device
+        session.permanent = True
+    return device
+
+
+def init_app(app: Flask) -> None:
+    app.session_interface = HttpsOnlySecureSessionInterface()
+    app.before_request(protect_unsafe_requests)
+    app.after_request(add_security_headers)
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(UnknownMatch, handle_unknown_match)
+    app.register_error_handler(StaleVersion, handle_stale_version)

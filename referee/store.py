@@ -1,0 +1,283 @@
+"""The append-only event log: matches and their entries.
+
+The log is the truth and is never edited in place.  A match's `version` is the
+`seq` of its last entry (0 for a new match).  `append` is the only writer:
+it checks the caller's expected version, applies the move with a game's pure
+`apply_fn` and commits the entry, all inside one `BEGIN IMMEDIATE` transaction,
+and only after COMMIT rings the live broker.
+
+The store knows no game: callers pass `apply_fn(state, entry) -> state` (which
+may raise, e.g. the engine's `Ruling`; the exception propagates untouched and
+nothing is saved) and `replay_fn(match, entries) -> state` that rebuilds the
+state from the log.  States are immutable values, cached per process by
+(database, match id, version) so a move does not replay the whole log.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlite_utils import Database
+
+ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/i/l
+ID_LENGTH = 8
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I, O
+JOIN_CODE_LENGTH = 4
+
+ApplyFn = Callable[[Any, dict], Any]
+ReplayFn = Callable[["Match", list[dict]], Any]
+NotifyFn = Callable[[str, int], None]
+
+
+class UnknownMatch(LookupError):
+    """No match with this id (views answer 404)."""
+
+    def __init__(self, match_id: str):
+        super().__init__(f"No match {match_id!r}")
+        self.match_id = match_id
+
+
+class StaleVersion(Exception):
+    """The match moved on since the client's screen was drawn (views answer 409)."""
+
+    def __init__(self, match_id: str, expected: int, current: int):
+        super().__init__(f"Match {match_id} is at version {current}, not {expected}")
+        self.match_id = match_id
+        self.expected = expected
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Match:
+    id: str
+    game: str
+    players: list
+    rules: dict
+    version: int
+    join_code: str | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class Appended:
+    """Result of `append`.  For a duplicate client_key, `seq` is the earlier
+    entry's seq and `version`/`state` are the match's current ones."""
+
+    match_id: str
+    seq: int
+    version: int
+    state: Any
+    duplicate: bool = False
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def dumps(value: Any) -> str:
+    """Canonical compact JSON (sorted keys) as stored in the log."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def random_id(length: int = ID_LENGTH, alphabet: str = ID_ALPHABET) -> str:
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+class StateCache:
+    """A small thread-safe LRU of immutable states keyed by (db, match, version)."""
+
+    def __init__(self, maxsize: int = 512):
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[bool, Any]:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return True, self._items[key]
+        return False, None
+
+    def put(self, key: tuple, state: Any) -> None:
+        with self._lock:
+            self._items[key] = state
+            self._items.move_to_end(key)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+state_cache = StateCache()
+
+
+def _db_key(db: Database) -> str:
+    row = db.conn.execute("PRAGMA database_list").fetchone()
+    return row[2] or f"memory:{id(db.conn)}"
+
+
+_MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at"
+
+
+def _match_from_row(row: tuple) -> Match:
+    return Match(
+        id=row[0],
+        game=row[1],
+        players=json.loads(row[2]),
+        rules=json.loads(row[3]),
+        version=row[4],
+        join_code=row[5],
+        created_at=row[6],
+    )
+
+
+def create_match(db: Database, game: str, players: Iterable, rules: dict | None = None) -> Match:
+    """Start a new match at version 0 with a fresh short id and join code."""
+    for _ in range(20):
+        match = Match(
+            id=random_id(),
+            game=game,
+            players=list(players),
+            rules=dict(rules or {}),
+            version=0,
+            join_code=random_id(JOIN_CODE_LENGTH, JOIN_CODE_ALPHABET),
+            created_at=now(),
+        )
+        try:
+            with db.atomic():
+                db.conn.execute(
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (match.id, match.game, dumps(match.players), dumps(match.rules), 0, match.join_code, match.created_at),
+                )
+            return match
+        except sqlite3.IntegrityError:
+            continue  # id or join code collision: draw again
+    raise RuntimeError("could not allocate a unique match id")
+
+
+def get_match(db: Database, match_id: str) -> Match:
+    """The match row; raises UnknownMatch."""
+    row = db.conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise UnknownMatch(match_id)
+    return _match_from_row(row)
+
+
+def find_match_by_code(db: Database, join_code: str) -> Match | None:
+    """Look a match up by its join code (case and surrounding spaces ignored)."""
+    code = (join_code or "").strip().upper()
+    row = db.conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE join_code = ?", (code,)).fetchone()
+    return _match_from_row(row) if row else None
+
+
+def entries(db: Database, match_id: str) -> list[dict]:
+    """The match's log in order: dicts with seq, entry (parsed), seat, device,
+    client_key, created_at.  Plain JSON-serialisable values, ready to export."""
+    rows = db.conn.execute(
+        "SELECT seq, entry, seat, device, client_key, created_at FROM entries WHERE match_id = ? ORDER BY seq",
+        (match_id,),
+    ).fetchall()
+    return [
+        {"seq": r[0], "entry": json.loads(r[1]), "seat": r[2], "device": r[3], "client_key": r[4], "created_at": r[5]}
+        for r in rows
+    ]
+
+
+def export_match(db: Database, match_id: str) -> dict:
+    """The whole match (row + log) as one JSON-serialisable dict."""
+    match = get_match(db, match_id)
+    return {**match.__dict__, "entries": entries(db, match_id)}
+
+
+def state_at(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
+    """The state at `match.version`, from the cache or by replaying the log."""
+    key = (_db_key(db), match.id, match.version)
+    hit, state = state_cache.get(key)
+    if hit:
+        return state
+    log = [e["entry"] for e in entries(db, match.id)]
+    state = replay_fn(match, log)
+    state_cache.put(key, state)
+    return state
+
+
+def fold(initial_fn: Callable[[Match], Any], apply_fn: ApplyFn) -> ReplayFn:
+    """Build a replay_fn that folds `apply_fn` over the log from `initial_fn(match)`."""
+
+    def replay(match: Match, log: list[dict]) -> Any:
+        state = initial_fn(match)
+        for entry in log:
+            state = apply_fn(state, entry)
+        return state
+
+    return replay
+
+
+def append(
+    db: Database,
+    match_id: str,
+    expected_version: int,
+    entry: dict,
+    client_key: str | None,
+    apply_fn: ApplyFn,
+    *,
+    replay_fn: ReplayFn,
+    seat: int | None = None,
+    device: str | None = None,
+    notify: NotifyFn | None = None,
+) -> Appended:
+    """Apply and record one entry atomically.
+
+    Raises UnknownMatch, StaleVersion (match moved past `expected_version`), or
+    whatever `apply_fn` raises (nothing saved).  A `client_key` already in this
+    match's log returns the earlier result (duplicate=True) without applying
+    again, even though its expected version is now stale.  After COMMIT,
+    `notify(match_id, version)` (default: the live broker) is called.
+    """
+    payload = dumps(entry)  # reject unserialisable entries before locking
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise UnknownMatch(match_id)
+        match = _match_from_row(row)
+        if client_key is not None:
+            earlier = conn.execute(
+                "SELECT seq FROM entries WHERE match_id = ? AND client_key = ?", (match_id, client_key)
+            ).fetchone()
+            if earlier is not None:
+                state = state_at(db, match, replay_fn)
+                conn.execute("ROLLBACK")
+                return Appended(match_id, earlier[0], match.version, state, duplicate=True)
+        if match.version != expected_version:
+            raise StaleVersion(match_id, expected_version, match.version)
+        state = state_at(db, match, replay_fn)
+        new_state = apply_fn(state, entry)
+        seq = match.version + 1
+        conn.execute(
+            "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seq, payload, seat, device, client_key, now()),
+        )
+        conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, match.version))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    state_cache.put((_db_key(db), match_id, seq), new_state)
+    if notify is None:
+        from .live import publish as notify
+    notify(match_id, seq)
+    return Appended(match_id, seq, seq, new_state)

@@ -1,0 +1,267 @@
+"""The append-only log: versions, idempotency, rulings, concurrency, crashes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee import store
+from referee.db import connect, migrate
+
+
+@pytest.fixture
+def match(database):
+    return store.create_match(database, "tally", ["Ann", "Bo"], {"target": 10})
+
+
+def add(database, match_id, version, n, tally, key=None, **kw):
+    return store.append(
+        database, match_id, version, {"n": n}, key, tally.apply, replay_fn=tally.replay, notify=lambda m, v: None, **kw
+    )
+
+
+def test_create_and_get_match(database, match):
+    loaded = store.get_match(database, match.id)
+    assert loaded == match
+    assert loaded.version == 0 and loaded.players == ["Ann", "Bo"] and loaded.rules == {"target": 10}
+    assert len(match.id) == store.ID_LENGTH
+    assert set(match.id) <= set(store.ID_ALPHABET)
+    assert store.find_match_by_code(database, f"  {match.join_code.lower()} ") == match
+    assert store.find_match_by_code(database, "????") is None
+
+
+def test_unknown_match(database, tally):
+    with pytest.raises(store.UnknownMatch):
+        store.get_match(database, "nope")
+    with pytest.raises(store.UnknownMatch):
+        add(database, "nope", 0, 1, tally)
+
+
+def test_append_records_entry_and_bumps_version(database, match, tally):
+    rung = []
+    result = store.append(
+        database, match.id, 0, {"n": 3}, "k1", tally.apply, replay_fn=tally.replay,
+        seat=1, device="dev-a", notify=lambda m, v: rung.append((m, v)),
+    )
+    assert (result.seq, result.version, result.state, result.duplicate) == (1, 1, 3, False)
+    assert rung == [(match.id, 1)]
+    assert store.get_match(database, match.id).version == 1
+    [row] = store.entries(database, match.id)
+    assert row["seq"] == 1 and row["entry"] == {"n": 3} and row["seat"] == 1
+    assert row["device"] == "dev-a" and row["client_key"] == "k1" and row["created_at"]
+
+
+def test_stale_version_carries_current(database, match, tally):
+    add(database, match.id, 0, 1, tally)
+    with pytest.raises(store.StaleVersion) as caught:
+        add(database, match.id, 0, 1, tally)
+    assert (caught.value.expected, caught.value.current) == (0, 1)
+    assert len(store.entries(database, match.id)) == 1
+
+
+def test_ruling_propagates_untouched_and_saves_nothing(database, match, tally):
+    rung = []
+    with pytest.raises(tally.Refused, match="total would be -5"):
+        store.append(database, match.id, 0, {"n": -5}, "k", tally.apply, replay_fn=tally.replay,
+                     notify=lambda m, v: rung.append(v))
+    assert store.entries(database, match.id) == []
+    assert store.get_match(database, match.id).version == 0
+    assert rung == []
+    assert not database.conn.in_transaction
+    # the refused client_key was not consumed
+    assert add(database, match.id, 0, 5, tally, key="k").version == 1
+
+
+def test_duplicate_client_key_is_applied_once(database, match, tally):
+    first = add(database, match.id, 0, 4, tally, key="form-1")
+    add(database, match.id, 1, 2, tally, key="form-2")
+    again = add(database, match.id, 0, 4, tally, key="form-1")  # resubmitted with its old version
+    assert again.duplicate and again.seq == first.seq == 1
+    assert again.version == 2 and again.state == 6
+    assert [e["entry"]["n"] for e in store.entries(database, match.id)] == [4, 2]
+
+
+def test_same_client_key_in_other_match_is_independent(database, match, tally):
+    other = store.create_match(database, "tally", ["Cy"])
+    add(database, match.id, 0, 1, tally, key="same")
+    assert not add(database, other.id, 0, 1, tally, key="same").duplicate
+
+
+def test_unserialisable_entry_is_rejected_before_locking(database, match, tally):
+    with pytest.raises(TypeError):
+        store.append(database, match.id, 0, {"n": object()}, None, tally.apply, replay_fn=tally.replay)
+    assert not database.conn.in_transaction
+
+
+def test_state_cache_avoids_replaying(database, match, tally):
+    replays = []
+
+    def counting_replay(m, log):
+        replays.append(len(log))
+        return tally.replay(m, log)
+
+    store.state_cache.clear()
+    for version in range(5):
+        store.append(database, match.id, version, {"n": 1}, None, tally.apply,
+                     replay_fn=counting_replay, notify=lambda m, v: None)
+    assert replays == [0]  # only the very first move replayed (an empty log)
+    store.state_cache.clear()
+    assert store.state_at(database, store.get_match(database, match.id), counting_replay) == 5
+    assert replays == [0, 5]
+
+
+def test_state_cache_is_bounded():
+    cache = store.StateCache(maxsize=2)
+    for i in range(3):
+        cache.put(("db", "m", i), i)
+    assert cache.get(("db", "m", 0)) == (False, None)
+    assert cache.get(("db", "m", 2)) == (True, 2)
+
+
+def test_export_match_is_json(database, match, tally):
+    add(database, match.id, 0, 2, tally, key="a")
+    exported = json.loads(json.dumps(store.export_match(database, match.id)))
+    assert exported["id"] == match.id and exported["version"] == 1
+    assert exported["entries"][0]["entry"] == {"n": 2}
+
+
+def test_entries_cannot_be_edited_in_place(database, match, tally):
+    add(database, match.id, 0, 2, tally)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        database.execute("UPDATE entries SET entry = '{}'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        database.execute("DELETE FROM entries")
+
+
+def test_two_threads_same_version_exactly_one_wins(app, match, tally):
+    path = app.config["DATABASE"]
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def contender(n):
+        db = connect(path)
+        try:
+            barrier.wait()
+            outcomes.append(add(db, match.id, 0, n, tally, key=f"t{n}"))
+        except store.StaleVersion as exc:
+            outcomes.append(exc)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=contender, args=(n,)) for n in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    wins = [o for o in outcomes if isinstance(o, store.Appended)]
+    stale = [o for o in outcomes if isinstance(o, store.StaleVersion)]
+    assert len(wins) == 1 and len(stale) == 1
+    assert stale[0].current == 1
+    db = connect(path)
+    try:
+        assert len(store.entries(db, match.id)) == 1
+    finally:
+        db.close()
+
+
+class NoNegative(Exception):
+    pass
+
+
+def never_negative(total, entry):
+    if total + entry["n"] < 0:
+        raise NoNegative(entry["n"])
+    return total + entry["n"]
+
+
+@settings(max_examples=40)
+@given(moves=st.lists(st.integers(min_value=-6, max_value=6), max_size=25))
+def test_log_replays_to_the_same_state(tmp_path_factory, moves):
+    """Whatever moves are tried, the log holds exactly the accepted ones and
+    replaying it from scratch gives the state append returned."""
+    db = connect(tmp_path_factory.mktemp("prop") / "p.sqlite")
+    migrate(db.conn.execute("PRAGMA database_list").fetchone()[2])
+    replay = store.fold(lambda m: 0, never_negative)
+    try:
+        match = store.create_match(db, "tally", ["Ann"])
+        version, expected_total, accepted = 0, 0, []
+        for n in moves:
+            try:
+                result = store.append(db, match.id, version, {"n": n}, None, never_negative,
+                                      replay_fn=replay, notify=lambda m, v: None)
+            except NoNegative:
+                assert expected_total + n < 0
+                continue
+            version, expected_total = result.version, expected_total + n
+            accepted.append(n)
+            assert result.state == expected_total
+        assert [e["entry"]["n"] for e in store.entries(db, match.id)] == accepted
+        assert replay(store.get_match(db, match.id), [{"n": n} for n in accepted]) == expected_total
+    finally:
+        db.close()
+
+
+CRASH_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    from referee import store
+    from referee.db import connect
+
+    def apply(total, entry):
+        return total + entry["n"]
+
+    replay = store.fold(lambda m: 0, apply)
+    db = connect(sys.argv[1])
+    match_id = sys.argv[2]
+    version = 0
+    while True:
+        version = store.append(db, match_id, version, {"n": 1, "pad": "x" * 200}, f"key-{version}",
+                               apply, replay_fn=replay, notify=lambda m, v: None).version
+        print(version, flush=True)
+    """
+)
+
+
+@pytest.mark.slow
+def test_sigkill_mid_burst_keeps_every_acknowledged_append(tmp_path):
+    path = tmp_path / "crash.sqlite"
+    migrate(path)
+    db = connect(path)
+    match_id = store.create_match(db, "tally", ["Ann"]).id
+    db.close()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CRASH_SCRIPT, str(path), match_id], stdout=subprocess.PIPE, text=True
+    )
+    acknowledged = 0
+    try:
+        for line in proc.stdout:
+            acknowledged = int(line)
+            if acknowledged >= 150:
+                break
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
+        proc.stdout.close()
+    assert proc.returncode == -signal.SIGKILL
+    assert acknowledged >= 150
+    db = connect(path)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        log = store.entries(db, match_id)
+        seqs = [e["seq"] for e in log]
+        assert seqs == list(range(1, len(seqs) + 1))  # contiguous, nothing torn
+        assert len(seqs) >= acknowledged
+        assert store.get_match(db, match_id).version == len(seqs)
+    finally:
+        db.close()

@@ -1,0 +1,32 @@
+"""Result types shared by the recognisers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class CardRead:
+    """One card found in a photo.
+
+    label: e.g. "10H", "QS", "JOKER", "7" or "PEEK"; None when the card is not identified surely.
+    confidence: 0..1 for the label (or for the best guess when label is None).
+    outline: 4 corner points (x, y) in the pixel coordinates of the image given to recognise(),
+        clockwise from the card's top-left as read.
+    alternatives: (label, confidence) best first, including the best guess.
+    """
+
+    label: str | None
+    confidence: float
+    outline: np.ndarray
+    alternatives: list[tuple[str, float]] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "label": self.label,
+            "confidence": round(float(self.confidence), 4),
+            "outline": [[round(float(x), 1), round(float(y), 1)] for x, y in self.outline],
+            "alternatives": [[lab, round(float(c), 4)] for lab, c in self.alternatives],
+        }
