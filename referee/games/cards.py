@@ -80,3 +80,8 @@ def card_words(card: str | None) -> str:
     if card in words:
         return words[card]
     return f"an {card}" if card in ("8",) or card.startswith("A") else f"a {card}"
+
+
+def sentence_start(text: str) -> str:
+    """``text`` with its first letter in capitals (unlike str.capitalize, the rest is kept)."""
+    return text[:1].upper() + text[1:]

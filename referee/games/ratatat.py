@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, changed_rules,
                    resolve_rules, seat_index)
-from .cards import RTC_DECKS, RTC_POWERS, card_words, is_power, rtc_points
+from .cards import RTC_DECKS, RTC_POWERS, card_words, is_power, rtc_points, sentence_start
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,
                             describe, move_to_dict, parse_move as _parse_move)
@@ -422,7 +422,7 @@ class _Turn:
         r = self.round()
         if r.turn != seat or r.step != "holding":
             if r.turn == seat and r.step in ("peek", "swap"):
-                self.refuse("RTC-13", f"Resolve the {r.power.capitalize()} first.")
+                self.refuse("RTC-13", f"Resolve the {card_words(r.power)[2:]} first.")
             self.refuse("RTC-13", f"{self.name(seat)} holds no card to {what}: draw or take one first.")
         return r
 
@@ -457,7 +457,7 @@ class _Turn:
             self.refuse("RTC-18", "The draw pile is empty: reshuffle the discard pile first.")
         if is_power(move.card):
             self.events.append({"kind": "returned", "card": move.card, "rule": "RTC-5",
-                                "message": f"{card_words(move.card).capitalize()} cannot start the discard "
+                                "message": f"{sentence_start(card_words(move.card))} cannot start the discard "
                                            "pile: it goes back into the draw pile, which is shuffled; "
                                            "turn up the next card."})
             return
@@ -502,7 +502,7 @@ class _Turn:
             self.refuse("RTC-10", f"{self.name(move.seat)} already holds a card: replace a card with it "
                                   "or discard it.")
         if r.turn == move.seat and r.step in ("peek", "swap"):
-            self.refuse("RTC-13", f"Resolve the {r.power.capitalize()} first.")
+            self.refuse("RTC-13", f"Resolve the {card_words(r.power)[2:]} first.")
         r = self.take_turn(move.seat)
         if r.draw == 0:
             self.refuse("RTC-18", "The draw pile is empty: shuffle the discard pile into a new draw pile "
@@ -539,7 +539,7 @@ class _Turn:
             top = self.observe(top, move.card)
         if is_power(top.value):
             allowed = rules["power_from_discard"] == "allowed_no_power"
-            self.check(allowed, "RTC-12", f"{card_words(top.value).capitalize()} on the discard pile cannot be "
+            self.check(allowed, "RTC-12", f"{sentence_start(card_words(top.value))} on the discard pile cannot be "
                                           "taken: a discarded power card is out of play.", (top.seen,))
         r.discard.pop()
         if swap_drawn:  # RTC-V20: the drawn card not chosen goes to the discard pile
@@ -594,7 +594,7 @@ class _Turn:
         if r.turn != move.seat or r.step != "holding":
             self.refuse("RTC-19", "Powers work only for a card just drawn from the draw pile during your turn.")
         if not is_power(move.card):
-            self.refuse("RTC-13", f"{card_words(move.card).capitalize()} is not a power card.")
+            self.refuse("RTC-13", f"{sentence_start(card_words(move.card))} is not a power card.")
         self.check(r.pending_from == "draw", "RTC-19",
                    "A card taken from the discard pile gives no power (RTC-11); powers work only for a card "
                    "drawn from the draw pile.", (r.pending.origin_entry,))
@@ -843,7 +843,7 @@ class _Turn:
         elif rules["game_end_mode"] == "rounds":
             played = sum(1 for h in s.history if not h.tiebreak)
             if played >= rules["rounds_n"]:
-                contenders, why = seats, f"lowest total after {played} rounds, RTC-53"
+                contenders, why = seats, f"lowest total after {played} round{'s' if played > 1 else ''}, RTC-53"
         elif s.time_up:
             contenders, why = seats, "lowest total when time was up, RTC-53"
         tiebreak = False

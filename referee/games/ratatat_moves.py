@@ -9,7 +9,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, Mapping
 
 from .base import Correct, EntryError, Override, ResolveFlag, Undo, seat_index
-from .cards import card_name, card_words, parse_card
+from .cards import card_name, card_words, parse_card, sentence_start
 from .ratatat_rules import SLOTS
 
 
@@ -221,7 +221,7 @@ def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {"move": MOVE_NAMES[type(move)]}
     for f in fields(move):
         value = getattr(move, f.name)
-        if f.name in _SEAT_FIELDS:
+        if f.name in _SEAT_FIELDS and not isinstance(move, Correct):
             if value is not None:
                 out[f.name] = players[value]
         elif isinstance(value, tuple):
@@ -247,7 +247,7 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
     match move:
         case TurnUp(card=card):
-            return f"{card_words(card).capitalize()} is turned up on the discard pile."
+            return f"{sentence_start(card_words(card))} is turned up on the discard pile."
         case InitialPeek(slots=slots):
             return f"{who} looks at slots {' and '.join(map(str, slots))}."
         case Draw(shown=shown, card=card):
