@@ -11,6 +11,8 @@ from pathlib import Path
 
 from flask import Flask
 
+from .games import GAMES as ENGINES
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES_DIR = PROJECT_ROOT / "templates"
 SECRET_KEY_FILE = "secret_key"
@@ -37,8 +39,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     """Build the Flask app.
 
     `test_config` overrides the configuration (tests pass DATABASE, SECRET_KEY, ...).
-    `instance_path` overrides the instance folder (default: <project>/instance).
+    `instance_path` overrides the instance folder (default: $REFEREE_INSTANCE,
+    else <project>/instance).
     """
+    instance_path = instance_path or os.environ.get("REFEREE_INSTANCE") or None
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -55,7 +59,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SSE_MAX_LIFETIME=300.0,  # seconds an event stream stays open
         SSE_KEEPALIVE=15.0,  # seconds between keepalive comments
         JOIN_URL=None,  # set by `referee serve` to the LAN address
-        GAMES={},  # game name -> title; filled in once engines are wired
+        GAMES={name: engine.TITLE for name, engine in ENGINES.items()},  # name -> title
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

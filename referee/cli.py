@@ -70,3 +70,7 @@ def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool) 
 
 
 main.add_command(init_db_command)
+
+from .transcript_cli import check_command  # noqa: E402  (commands of other modules)
+
+main.add_command(check_command)

@@ -58,7 +58,6 @@ def app_config(tmp_path) -> dict:
         "SECRET_KEY": "test-secret",
         "SSE_KEEPALIVE": 0.2,
         "SSE_MAX_LIFETIME": 3.0,
-        "GAMES": {"tally": "Tally"},
     }
 
 

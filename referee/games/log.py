@@ -43,6 +43,7 @@ class Log:
 
     game: Any
     head: Node
+    fed: int = 0  # entries fed so far, refused ones excluded: the next entry's default position
 
     @classmethod
     def start(cls, game: Any, state: Any) -> Log:
@@ -59,18 +60,23 @@ class Log:
             node = node.parent
         return out[::-1]
 
-    def feed(self, move: Any, position: int) -> tuple[Log, Step]:
-        """Apply one entry at ``position`` in the log. Raises :class:`Ruling` if it is refused."""
+    def feed(self, move: Any, position: int | None = None) -> tuple[Log, Step]:
+        """Apply one entry at ``position`` in the log (default: after the entries fed so far).
+        Raises :class:`Ruling` if it is refused; the log is unchanged then."""
+        if position is None:
+            position = self.fed
+        fed = position + 1
         if isinstance(move, Undo):
             if self.head.parent is None:
                 raise Ruling("GEN-13", "There is no entry to undo.", (position,), overridable=False)
             undone = self.head.position
-            return Log(self.game, self.head.parent), Step(position, move, events=(
+            return Log(self.game, self.head.parent, fed), Step(position, move, events=(
                 {"kind": "undone", "entry": undone},))
         if isinstance(move, Correct):
             return self._correct(move, position)
         state, events = self.game.apply(self.head.state, move, position)
-        return Log(self.game, Node(state, move, position, self.head)), Step(position, move, events=tuple(events))
+        return (Log(self.game, Node(state, move, position, self.head), fed),
+                Step(position, move, events=tuple(events)))
 
     def _correct(self, move: Correct, position: int) -> tuple[Log, Step]:
         later: list[Node] = []
@@ -94,7 +100,8 @@ class Log:
                 continue
             head = Node(state, old.move, old.position, head)
         events = (*events, {"kind": "corrected", "entry": move.target, "reason": move.reason})
-        return Log(self.game, head), Step(position, move, events=tuple(events), later=tuple(dropped))
+        return Log(self.game, head, position + 1), Step(position, move, events=tuple(events),
+                                                        later=tuple(dropped))
 
 
 def replay(game: Any, state: Any, moves: list[Any]) -> tuple[Log, list[Step]]:

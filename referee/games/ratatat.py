@@ -95,12 +95,9 @@ _ROUND_FIELDS = ("number", "dealer", "seats", "draw", "discard", "rows", "turn",
 class Round:
     """One round's zones and turn pointer. Treated as an immutable value once ``apply`` returns."""
 
-    __slots__ = _ROUND_FIELDS
-
     def clone(self) -> Round:
         r = Round.__new__(Round)
-        for name in _ROUND_FIELDS:
-            setattr(r, name, getattr(self, name))
+        r.__dict__.update(self.__dict__)
         r.discard = list(self.discard)
         r.rows = [list(row) for row in self.rows]
         return r
@@ -140,12 +137,9 @@ _STATE_FIELDS = ("players", "rules", "version", "round", "totals", "history", "e
 class State:
     """A match: house rules, totals, finished rounds, the round in play and the flags raised."""
 
-    __slots__ = _STATE_FIELDS
-
     def clone(self) -> State:
         s = State.__new__(State)
-        for name in _STATE_FIELDS:
-            setattr(s, name, getattr(self, name))
+        s.__dict__.update(self.__dict__)
         return s
 
     @property
@@ -375,6 +369,7 @@ class _Turn:
             return token
         if token.value is not None:
             if token.value != value:
+                self.check_supply(value)  # GEN-3 first: the new value must still fit the deck
                 self.flag("GEN-4", f"This card was known to be {token.value} (entry {token.seen}) "
                                    f"but shows {value} now (entry {self.eid}).",
                           (token.seen, self.eid))
@@ -528,6 +523,8 @@ class _Turn:
             if r.turn == move.seat and r.step == "holding":
                 self.refuse("RTC-10", f"{self.name(move.seat)} already holds a card: take exactly one card "
                                       "per turn.")
+            if r.turn == move.seat and r.step in ("peek", "swap"):
+                self.refuse("RTC-13", f"Resolve the {r.power.capitalize()} first.")
             r = self.take_turn(move.seat)
         if r.d2_active:
             self.check(rules["draw2_source"] == "discard_allowed", "RTC-35",
@@ -637,8 +634,8 @@ class _Turn:
         if r.turn != move.seat or r.step != "swap":
             self.refuse("RTC-32", "There is no Swap to resolve: a Swap is used right after it is drawn.")
         if move.slot is None and move.target is None and move.target_slot is None:
-            self.check(self.state.rules["power_use_optional"], "RTC-30",
-                       "Under this table's rules (RTC-V6) a drawn Swap must be used.")
+            self.check(self.state.rules["power_use_optional"] or Swap(move.seat) in legal_moves(self.state, move.seat),
+                       "RTC-30", "Under this table's rules (RTC-V6) a drawn Swap must be used.")
             self.events.append({"kind": "no_swap", "seat": move.seat})
             self.end_turn(move.seat)
             return
@@ -773,7 +770,9 @@ class _Turn:
                                   "to replace.")
         if move.card is None:
             self.refuse("RTC-44", "Name the card drawn to replace the power card.")
-        if self.state.rules["reveal_replacement_source"] == "draw_pile":
+        from_draw = self.state.rules["reveal_replacement_source"] == "draw_pile" or all(
+            is_power(t.value) for t in r.discard)  # V12 with no number card left to take: draw pile
+        if from_draw:
             if r.draw == 0 or r.awaiting_turn_up:
                 self.refuse("RTC-18", "The draw pile is empty: reshuffle the discard pile first (RTC-A8).")
             self.check_supply(move.card)
@@ -784,13 +783,16 @@ class _Turn:
                 self.refuse("RTC-44", "The discard pile is empty.")
             drawn = self.observe(r.discard.pop(), move.card)
             drawn = Token(drawn.value, drawn.seen, drawn.notes, "reveal", self.eid)
+        # RTC-V12 discard_pile: power cards go *under* the discard pile, else the next replacement
+        # would take the same power card again and the reveal could never end.
+        at = len(r.discard) if from_draw else 0
         if is_power(move.card):  # RTC-44, RTC-A7: discard it and draw again
-            r.discard.append(drawn)
+            r.discard.insert(at, drawn)
             self.events.append({"kind": "reveal_draw_power", "seat": move.seat, "slot": move.slot,
                                 "card": move.card})
             return
         row = r.rows[move.seat]
-        r.discard.append(row[move.slot - 1])
+        r.discard.insert(at, row[move.slot - 1])
         row[move.slot - 1] = drawn
         r.to_replace = tuple(x for x in r.to_replace if x != (move.seat, move.slot))
         self.events.append({"kind": "reveal_draw", "seat": move.seat, "slot": move.slot, "card": move.card})
@@ -944,15 +946,15 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
             powers = [known] if is_power(known) else [] if known else [
                 p for p in RTC_POWERS if p in state.deck]
             moves.extend(UsePower(seat, p) for p in powers)
-        if rules["seed_reveal_then_choose"] and r.pending_from == "draw" and not r.d2_active and r.discard:
+        if (rules["seed_reveal_then_choose"] and r.pending_from == "draw" and not r.d2_active and r.discard
+                and (not is_power(r.discard[-1].value) or rules["power_from_discard"] == "allowed_no_power")):
             moves.append(TakeDiscard(seat))
     elif r.step == "peek":
         targets = r.seats if (rules["peek_scope"] == "any_table_card" or r.power == "SUPERPEEK") else (seat,)
         moves.extend(Peek(seat, slot, None if t == seat else t) for t in targets
                      for slot in range(1, SLOTS + 1))
     elif r.step == "swap":
-        if rules["power_use_optional"]:
-            moves.append(Swap(seat))
+        before = len(moves)
         for t in r.seats:
             if t == seat or (t == r.caller and rules["caller_protected_after_call"]):
                 continue
@@ -961,6 +963,8 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
                     if r.rows[seat][mine - 1].face_up or r.rows[t][theirs - 1].face_up:
                         continue
                     moves.append(Swap(seat, mine, t, theirs))
+        if rules["power_use_optional"] or len(moves) == before:  # no card to swap with: no swap
+            moves.insert(before, Swap(seat))
     return moves
 
 

@@ -1,12 +1,12 @@
-"""HTTP views, one blueprint per area.  Game screens will join these later."""
+"""HTTP views, one blueprint per area: home (create and join tables) and play (the table itself)."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from . import home, match
+from . import home, play
 
 
 def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
-    app.register_blueprint(match.bp)
+    app.register_blueprint(play.bp)

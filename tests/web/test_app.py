@@ -45,7 +45,7 @@ def _session_cookie(response):
 def test_session_cookie_flags_on_plain_http(client, database):
     from referee import store
 
-    match = store.create_match(database, "tally", ["Ann"])
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
     cookie = _session_cookie(client.get(f"/m/{match.id}"))
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert "Secure" not in cookie
@@ -54,6 +54,6 @@ def test_session_cookie_flags_on_plain_http(client, database):
 def test_session_cookie_secure_over_https(client, database):
     from referee import store
 
-    match = store.create_match(database, "tally", ["Ann"])
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
     cookie = _session_cookie(client.get(f"/m/{match.id}", base_url="https://localhost"))
     assert "Secure" in cookie and "HttpOnly" in cookie

@@ -193,7 +193,7 @@ def test_spectator_is_refused_by_require_seat(app):
 
 
 def test_seat_cookie_is_signed(client, database):
-    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
     client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers={"Origin": "http://localhost"})
     cookie = client.get_cookie("referee_session")
     assert cookie is not None

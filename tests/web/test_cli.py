@@ -1,0 +1,97 @@
+"""The command line: group, join URL, init-db, and a real `referee serve`."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import click
+from click.testing import CliRunner
+
+from referee.cli import join_url_for, lan_address, main
+
+
+def test_main_is_an_extensible_click_group():
+    assert isinstance(main, click.Group)
+    assert {"serve", "init-db"} <= set(main.commands)
+
+    @click.command("hello")
+    def hello():
+        click.echo("hi")
+
+    group = click.Group(commands=dict(main.commands))  # extend a copy, not the real one
+    group.add_command(hello)
+    assert CliRunner().invoke(group, ["hello"]).output == "hi\n"
+
+
+def test_lan_address_is_an_ipv4_address():
+    assert isinstance(ipaddress.ip_address(lan_address()), ipaddress.IPv4Address)
+
+
+def test_join_url_for():
+    assert join_url_for("127.0.0.1", 8123) == "http://127.0.0.1:8123/"
+    assert join_url_for("0.0.0.0", 8000) == f"http://{lan_address()}:8000/"
+    assert join_url_for("::1", 8000) == "http://[::1]:8000/"
+
+
+def test_serve_help_lists_options():
+    output = CliRunner().invoke(main, ["serve", "--help"]).output
+    for option in ["--host", "--port", "--db", "--threads"]:
+        assert option in output
+    assert "0.0.0.0" in output and "8000" in output and "48" in output
+
+
+def test_python_dash_m_referee():
+    result = subprocess.run([sys.executable, "-m", "referee", "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "serve" in result.stdout and "init-db" in result.stdout
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_referee_serve_runs_waitress_and_prints_join_url(tmp_path):
+    port = free_port()
+    db_path = tmp_path / "served.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_INSTANCE": str(tmp_path / "instance")},
+    )
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "Ctrl+C" in line:
+                break
+        output = "".join(lines)
+        assert f"http://127.0.0.1:{port}/" in output
+        assert "█" in output or "▀" in output  # the terminal QR code
+        body = b""
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    body = response.read()
+                    assert response.headers["Server"] == "referee"  # waitress ident
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert b"Join a table" in body
+        assert db_path.is_file()
+        assert (tmp_path / "instance" / "secret_key").is_file()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()

@@ -1,0 +1,271 @@
+"""The table: entries posted from phones, rulings, stale and duplicate submits, flags, undo,
+corrections, history and the transcript download — through the Flask test client on a file database."""
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+
+from referee import create_app, store
+from referee.transcript import check, loads
+
+HX = {"Origin": "http://localhost", "HX-Request": "true"}
+
+
+class Phone:
+    """One phone at the table: its own cookies (seat) and the version its screen shows."""
+
+    def __init__(self, app, match_id: str, seat: str | None):
+        self.client = app.test_client()
+        self.match_id = match_id
+        self.url = f"/m/{match_id}"
+        if seat is not None:
+            assert self.client.post(f"{self.url}/seat", data={"seat": seat}, headers=HX).status_code == 303
+
+    def version(self) -> int:
+        html = self.client.get(f"{self.url}/screen").get_data(as_text=True)
+        return int(re.search(r'data-version="(\d+)"', html).group(1))
+
+    def post(self, version: int | None = None, key: str | None = None, **fields):
+        data = {"version": self.version() if version is None else version, **fields}
+        if key is not None:
+            data["key"] = key
+        return self.client.post(f"{self.url}/entry", data=data, headers=HX)
+
+
+@pytest.fixture
+def table(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 1})
+    return match, Phone(app, match.id, "0"), Phone(app, match.id, "1"), Phone(app, match.id, "2")
+
+
+def entry_count(database, match_id):
+    return database.conn.execute("SELECT count(*) FROM entries WHERE match_id = ?", (match_id,)).fetchone()[0]
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def test_a_whole_round_scored_and_exported(table, database, client):
+    match, ana, ben, cy = table
+    for phone, fields in [
+        (ana, {"move": "turn_up", "card": "5"}),
+        (ana, {"move": "draw"}), (ana, {"move": "replace", "slot": "2", "out": "8"}),
+        (ben, {"move": "draw"}), (ben, {"move": "power", "card": "SWAP"}),
+        (ben, {"move": "swap", "slot": "1", "target": "Ana", "target_slot": "3"}),
+        (ben, {"move": "call"}),
+        (cy, {"move": "draw"}), (cy, {"move": "replace", "slot": "4", "out": "9"}),
+        (ana, {"move": "draw"}), (ana, {"move": "discard", "card": "7"}),
+        (ana, {"move": "reveal", "for": "Ana", "card1": "0", "card2": "4", "card3": "2", "card4": "1"}),
+        (cy, {"move": "reveal", "for": "Ben", "card1": "3", "card2": "PEEK", "card3": "5", "card4": "9"}),
+        (cy, {"move": "reveal", "for": "Cy", "card1": "6", "card2": "6", "card3": "1", "card4": "SWAP"}),
+        (ben, {"move": "reveal_draw", "for": "Ben", "slot": "2", "card": "2"}),
+        (ben, {"move": "reveal_draw", "for": "Cy", "slot": "4", "card": "DRAW2"}),
+        (ben, {"move": "reveal_draw", "for": "Cy", "slot": "4", "card": "3"}),
+    ]:
+        response = phone.post(**fields)
+        assert response.status_code == 200, (fields, text(response)[:500])
+    screen = text(response)
+    assert "Match over" in screen and "Ana wins the match with 7" in screen
+    assert re.search(r"Ben.*?<td class=\"num\">19</td>", screen, re.S)
+    # The download replays to the same rulings and scores.
+    download = client.get(f"/m/{match.id}/transcript.json")
+    assert download.status_code == 200 and "attachment" in download.headers["Content-Disposition"]
+    _, _, report = check(loads(download.get_data(as_text=True)))
+    assert report["ok"] and report["result"]["totals"] == {"Ana": 7, "Ben": 19, "Cy": 16}
+    assert entry_count(database, match.id) == 17
+
+
+def test_illegal_entry_is_422_with_its_rule_and_nothing_saved(table, database):
+    match, ana, ben, _ = table
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    before = entry_count(database, match.id)
+    response = ben.post(move="draw")
+    assert response.status_code == 422
+    assert "REJECT GEN-7" in text(response) and "Ana&#39;s turn" in text(response)
+    assert "Nothing was saved" in text(response)
+    assert entry_count(database, match.id) == before
+
+
+def test_ruling_can_be_overridden_and_the_override_is_recorded(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    refused = ben.post(move="draw")
+    form = re.search(r'name="entry" value="([^"]+)"', text(refused)).group(1)
+    entry = json.loads(form.replace("&#34;", '"').replace("&quot;", '"'))
+    response = ben.post(move="override", rule="GEN-7", entry=json.dumps(entry), reason="Ana let Ben go first")
+    assert response.status_code == 200
+    log = store.entries(database, match.id)
+    assert log[-1]["entry"]["move"] == "override" and log[-1]["entry"]["reason"] == "Ana let Ben go first"
+    assert log[-1]["seat"] == 1
+
+
+def test_stale_version_is_409_with_the_fresh_screen(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    response = ana.post(version=0, move="draw")
+    assert response.status_code == 409
+    assert "Someone else entered something first" in text(response)
+    assert 'data-version="1"' in text(response)
+    assert entry_count(database, match.id) == 1
+
+
+def test_duplicate_submit_is_applied_once(table, database):
+    match, ana, _, _ = table
+    first = ana.post(version=0, key="tap-1", move="turn_up", card="5")
+    again = ana.post(version=0, key="tap-1", move="turn_up", card="5")
+    assert first.status_code == again.status_code == 200
+    assert entry_count(database, match.id) == 1
+
+
+def test_two_phones_at_once_exactly_one_wins(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    codes = []
+    barrier = threading.Barrier(2)
+
+    def tap(phone, card):
+        barrier.wait()
+        codes.append(phone.post(version=0, move="turn_up", card=card).status_code)
+
+    threads = [threading.Thread(target=tap, args=(p, c)) for p, c in ((ana, "3"), (ben, "4"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(codes) == [200, 409]
+    assert entry_count(database, match.id) == 1
+
+
+def test_spectator_cannot_enter_anything(app, table, database):
+    match, ana, _, _ = table
+    watcher = Phone(app, match.id, "watch")
+    response = watcher.post(move="turn_up", card="5")
+    assert response.status_code == 403 and entry_count(database, match.id) == 0
+    assert "You are watching" in watcher.client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    assert watcher.client.get(f"/m/{match.id}/pick?move=turn_up&field=card").status_code == 403
+
+
+def test_a_phone_enters_only_for_its_own_seat(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    # Ben's phone cannot draw for Ana: its entries are Ben's.
+    assert ben.post(move="draw").status_code == 422
+    assert entry_count(database, match.id) == 1
+
+
+def test_shared_device_enters_for_whoever_is_to_act(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    shared = Phone(app, match.id, "shared")
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "discard", "card": "3"},
+                   {"move": "draw"}, {"move": "discard", "card": "4"}):
+        assert shared.post(**fields).status_code == 200
+    seats = [e["entry"].get("seat") for e in store.entries(database, match.id)]
+    assert seats == [None, "Ana", "Ana", "Ben", "Ben"]
+
+
+@pytest.mark.parametrize("data,status", [
+    ({"move": "draw"}, 400),                                   # no version
+    ({"version": "x", "move": "draw"}, 400),
+    ({"version": "0"}, 400),                                   # no move
+    ({"version": "0", "move": "fly"}, 400),
+    ({"version": "0", "move": "replace", "slot": "two"}, 400),
+    ({"version": "0", "move": "replace", "slot": "9"}, 400),
+    ({"version": "0", "move": "turn_up", "card": "<script>"}, 400),
+    ({"version": "0", "move": "override", "rule": "GEN-7", "entry": "{"}, 400),
+    ({"version": "0", "move": "correct", "target_entry": "0", "entry": "nope"}, 400),
+])
+def test_malformed_forms_are_400_and_change_nothing(table, database, data, status):
+    match, ana, _, _ = table
+    response = ana.client.post(f"/m/{match.id}/entry", data=data, headers=HX)
+    assert response.status_code == status
+    assert entry_count(database, match.id) == 0
+
+
+def test_names_are_escaped_everywhere(app, database, client):
+    match = store.create_match(database, "ratatat", ["<script>alert(1)</script>", "Bo"])
+    phone = Phone(app, match.id, "0")
+    phone.post(move="turn_up", card="5")
+    for path in ("", "/screen", "/history", "/invite", "/pick?move=turn_up&field=card"):
+        html = phone.client.get(f"/m/{match.id}{path}").get_data(as_text=True)
+        assert "<script>alert(1)" not in html, path
+
+
+def test_flag_at_reveal_then_accepted(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
+                          (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
+                          (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+                          (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"})]:
+        assert phone.post(**fields).status_code == 200
+    screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
+    assert "FLAG GEN-4" in screen and "known to be 2" in screen and 'value="accept"' in screen
+    response = ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards")
+    assert response.status_code == 200 and "Accepted" in text(response) and "she moved her cards" in text(response)
+    assert 'value="accept"' not in text(response)
+
+
+def test_undo_is_a_new_entry_and_history_keeps_both(table, database):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    response = ana.post(move="undo")
+    assert response.status_code == 200 and "Draw from the pile" in text(response)
+    assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["turn_up", "draw", "undo"]
+    history = ana.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert "Ana draws a card." in history and "undone or corrected" in history
+
+
+def test_correction_records_who_and_why_and_recomputes(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    ana.post(move="replace", slot="2", out="8")
+    correction = json.dumps({"seat": "Ana", "move": "replace", "slot": 3, "out": "8"})
+    response = ben.post(move="correct", target_entry="2", entry=correction, reason="it was slot 3")
+    assert response.status_code == 200
+    last = store.entries(database, match.id)[-1]
+    assert last["entry"]["reason"] == "it was slot 3" and last["entry"]["seat"] == "Ben" and last["seat"] == 1
+    assert last["created_at"]
+
+
+def test_pick_fragments(table):
+    match, ana, _, _ = table
+    html = ana.client.get(f"/m/{match.id}/pick?move=turn_up&field=card", headers=HX).get_data(as_text=True)
+    assert html.count('class="cardbtn') == 14  # 13 faces and "didn't see"
+    assert ana.client.get(f"/m/{match.id}/pick?move=explode").status_code == 400
+    page = ana.client.get(f"/m/{match.id}/pick?move=turn_up&field=card").get_data(as_text=True)
+    assert "<html" in page  # without htmx: a whole page
+
+
+def test_invite_page_shows_link_and_qr(app, table):
+    match, ana, _, _ = table
+    app.config["JOIN_URL"] = "http://192.168.1.20:8000/"
+    html = ana.client.get(f"/m/{match.id}/invite").get_data(as_text=True)
+    assert f"http://192.168.1.20:8000/j/{match.join_code}" in html and "<svg" in html
+
+
+def test_unknown_match_routes_are_404(client):
+    for path in ("/m/nope", "/m/nope/screen", "/m/nope/history", "/m/nope/transcript.json", "/m/nope/invite"):
+        assert client.get(path).status_code == 404, path
+    assert client.post("/m/nope/entry", data={"version": "0", "move": "draw"}, headers=HX).status_code == 404
+
+
+def test_a_match_of_a_game_no_longer_installed_is_a_clear_error(app, database, client):
+    match = store.create_match(database, "cribbage", ["Ann", "Bo"])
+    response = client.get(f"/m/{match.id}")
+    assert response.status_code == 404 and "cribbage" in text(response)
+
+
+def test_tables_survive_a_restart(app, table, tmp_path):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    store.state_cache.clear()
+    again = create_app(dict(app.config), instance_path=str(tmp_path / "instance"))
+    html = again.test_client().get(f"/m/{match.id}/screen").get_data(as_text=True)
+    assert 'data-version="2"' in html and "Ana holds a card" in html

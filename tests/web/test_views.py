@@ -1,0 +1,101 @@
+"""Home page, joining by code, creating a table, the table page and its screen."""
+
+from __future__ import annotations
+
+from referee import store
+
+ORIGIN = {"Origin": "http://localhost"}
+
+
+def test_home_page(client):
+    response = client.get("/")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+    assert "/static/vendor/htmx-2.0.11.min.js" in html
+    assert "/static/vendor/htmx-ext-sse-2.2.4.min.js" in html
+    assert "<svg" in html and 'class="qr"' in html  # QR inline SVG
+    assert 'id="join-url"' in html and "http://localhost/" in html
+    assert "<script>" not in html and " style=" not in html  # CSP 'self' holds
+    assert 'name="code"' in html and 'href="/new/ratatat"' in html
+
+
+def test_home_page_uses_configured_join_url(app, client):
+    app.config["JOIN_URL"] = "http://192.168.1.20:8000/"
+    assert "http://192.168.1.20:8000/" in client.get("/").get_data(as_text=True)
+
+
+def test_home_page_without_games(app, client):
+    app.config["GAMES"] = {}
+    assert "No games are installed yet" in client.get("/").get_data(as_text=True)
+
+
+def test_static_assets_are_served(client):
+    for path in ["/static/app.css", "/static/vendor/htmx-2.0.11.min.js", "/static/vendor/htmx-ext-sse-2.2.4.min.js"]:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        response.close()
+
+
+def test_healthz(client):
+    assert client.get("/healthz").get_json() == {"ok": True}
+
+
+def test_join_by_code_redirects_to_table(client, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    response = client.post("/join", data={"code": f" {match.join_code.lower()} "}, headers=ORIGIN)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/m/{match.id}"
+
+
+def test_join_link_redirects_to_table(client, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    response = client.get(f"/j/{match.join_code}")
+    assert response.status_code == 303 and response.headers["Location"] == f"/m/{match.id}"
+    assert client.get("/j/QQQQ").status_code == 404
+
+
+def test_join_with_unknown_or_empty_code_is_404(client):
+    for code in ["ZZZZ", "", "   "]:
+        response = client.post("/join", data={"code": code}, headers=ORIGIN)
+        assert response.status_code == 404
+        assert "Check the code" in response.get_data(as_text=True)
+
+
+def test_new_table_form_offers_every_house_rule(client):
+    html = client.get("/new/ratatat").get_data(as_text=True)
+    for rule_id in [f"RTC-V{n}" for n in range(1, 21)]:
+        assert rule_id in html, rule_id
+    assert 'name="tie_policy"' in html and "all lowest (default)" in html
+    assert client.get("/new/poker").status_code == 404
+
+
+def test_create_table_with_house_rules(client, database):
+    form = {"player": ["Ann", " Bo ", "", "Cy"], "tie_policy": "no_winner", "rounds_n": "5",
+            "caller_protected_after_call": "true", "stalemate_rotations": "off"}
+    response = client.post("/new/ratatat", data=form, headers=ORIGIN)
+    assert response.status_code == 303
+    match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
+    assert (match.game, match.players, match.version) == ("ratatat", ["Ann", "Bo", "Cy"], 0)
+    assert match.rules == {"tie_policy": "no_winner", "rounds_n": 5, "caller_protected_after_call": True,
+                           "stalemate_rotations": None}
+    summary = client.get(f"/m/{match.id}").get_data(as_text=True)
+    assert "5 rounds" in summary and "no winner" in summary
+
+
+def test_home_quick_form_creates_a_default_table(client, database):
+    response = client.post("/tables", data={"game": "ratatat", "players": "Ann\n\n Bo \n"}, headers=ORIGIN)
+    assert response.status_code == 303
+
+
+def test_create_table_errors_are_clear_and_save_nothing(client, database):
+    seven = {"player": [f"P{i}" for i in range(7)]}
+    response = client.post("/new/ratatat", data=seven, headers=ORIGIN)
+    assert response.status_code == 422 and "RTC-1" in response.get_data(as_text=True)
+    assert client.post("/new/ratatat", data={"player": ["Ann"]}, headers=ORIGIN).status_code == 422
+    assert client.post("/new/ratatat", data={"player": ["Ann", "ann"]}, headers=ORIGIN).status_code == 422
+    bad = client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "tie_policy": "coin"}, headers=ORIGIN)
+    assert bad.status_code == 422 and "tie_policy" in bad.get_data(as_text=True)
+    assert client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "rounds_n": "x"}, headers=ORIGIN).status_code == 422
+    assert client.post("/new/poker", data={"player": ["Ann", "Bo"]}, headers=ORIGIN).status_code == 404
+    assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
