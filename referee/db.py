@@ -67,6 +67,35 @@ def m001_matches_and_entries(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_decks_and_photos(db: Database) -> None:
+    """Taught decks (card references for recognition) and photos a player chose to keep."""
+    db.execute(
+        """
+        CREATE TABLE decks (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,                   -- which recogniser: ratatat | standard
+            refs BLOB,                            -- vision.References.to_bytes()
+            faces TEXT NOT NULL DEFAULT '{}',     -- JSON: label -> photos taught
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE photos (
+            id INTEGER PRIMARY KEY,
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            version INTEGER NOT NULL,             -- the match version the photo was taken at
+            jpeg BLOB NOT NULL,
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+
+
 def connect(path: str | os.PathLike) -> Database:
     """Open (creating if needed) the SQLite file with Referee's pragmas."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)

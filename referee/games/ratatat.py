@@ -1015,6 +1015,23 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def still_possible(state: State, seat: int | None = None) -> set[str]:
+    """Cards that can still turn up (RTC-K8): every value the table has not already seen all copies
+    of. A camera read outside this set is a misread. The cards of ``seat``'s own row count as
+    possible, since they are what is being looked at."""
+    r = state.round
+    if r is None:
+        return set(state.deck)
+    seen: dict[str, int] = {}
+    tokens = list(r.discard) + [t for s in r.seats if s != seat for t in r.rows[s]]
+    if r.pending is not None:
+        tokens.append(r.pending)
+    for t in tokens:
+        if t.value is not None:
+            seen[t.value] = seen.get(t.value, 0) + 1
+    return {v for v, copies in state.deck.items() if seen.get(v, 0) < copies}
+
+
 def zone_counts(state: State) -> dict[str, int]:
     """Cards per zone (GEN-1); they always add up to the deck size (GEN-3, RTC-K1)."""
     r = state.round

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import home, play
+from . import home, play, scan
 
 
 def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(play.bp)
+    app.register_blueprint(scan.bp)

@@ -17,7 +17,7 @@ from typing import Any
 from flask import (Blueprint, Response, abort, redirect, render_template, request, session,
                    url_for)
 
-from .. import store, tables, transcript
+from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
 from ..games.cards import card_words
@@ -309,6 +309,8 @@ def post_entry(match_id: str):
     except EntryError as err:
         return render_screen(match, log, 400, notice=f"That entry is not complete: {err.message} ({err.field}).")
     match = store.get_match(db, match_id)
+    if request.form.get("attach") and not done.duplicate:
+        scans.attach(db, match_id, done.seq, request.form["attach"])
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)

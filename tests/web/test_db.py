@@ -25,7 +25,7 @@ def test_connection_pragmas(tmp_path):
 
 def test_migrate_creates_schema_and_is_idempotent(tmp_path):
     path = tmp_path / "m.sqlite"
-    assert dbmod.migrate(path) == ["m001_matches_and_entries"]
+    assert dbmod.migrate(path) == ["m001_matches_and_entries", "m002_decks_and_photos"]
     assert dbmod.migrate(path) == []
     database = dbmod.connect(path)
     try:
@@ -86,6 +86,24 @@ def test_init_db_command(tmp_path):
     path = tmp_path / "cli.sqlite"
     result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    assert "1 migration(s) applied" in result.output and str(path) in result.output
+    assert "2 migration(s) applied" in result.output and str(path) in result.output
     again = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert "0 migration(s) applied" in again.output
+
+
+def test_this_version_opens_a_database_of_the_first_version(tmp_path):
+    """A file made before decks and photos existed is upgraded in place, its matches kept."""
+    path = tmp_path / "v1.sqlite"
+    first = Migrations("referee")
+    first()(dbmod.m001_matches_and_entries)
+    database = dbmod.connect(path)
+    first.apply(database)
+    database.execute("INSERT INTO matches (id, game, players, created_at) VALUES "
+                     "('abc', 'ratatat', '[\"Ann\", \"Bo\"]', '2026-01-01T00:00:00Z')")
+    database.conn.commit()
+    database.close()
+    assert dbmod.migrate(path) == ["m002_decks_and_photos"]
+    database = dbmod.connect(path)
+    assert database.execute("SELECT players FROM matches WHERE id = 'abc'").fetchone() == ('["Ann", "Bo"]',)
+    assert database["decks"].exists() and database["photos"].exists()
+    database.close()

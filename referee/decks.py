@@ -1,0 +1,87 @@
+"""Taught decks: the references recognition uses for a deck design, kept in SQLite per deck."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+import vision
+
+from .games.cards import RANKS, RTC_DECKS, SUITS
+from .store import now, random_id
+
+#: The faces a player can teach, per kind of deck.
+FACES = {
+    "ratatat": [*RTC_DECKS["deluxe_65"].keys(), "BACK"],
+    "standard": [r + s for s in SUITS for r in RANKS] + ["JOKER", "BACK"],
+}
+KIND_TITLES = {"ratatat": "Rat-a-Tat Cat deck", "standard": "Standard deck"}
+GAME_KIND = {"ratatat": "ratatat"}  # the standard-deck games will map to "standard"
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    name: str
+    kind: str
+    faces: dict[str, int]
+    refs: bytes | None
+
+    @property
+    def taught(self) -> int:
+        return sum(self.faces.values())
+
+
+def _deck(row) -> Deck:
+    return Deck(row[0], row[1], row[2], json.loads(row[3]), row[4])
+
+
+def create(db: Database, name: str, kind: str) -> Deck:
+    if kind not in FACES:
+        raise ValueError(f"unknown kind of deck {kind!r}")
+    deck_id = random_id()
+    with db.atomic():
+        db.conn.execute("INSERT INTO decks (id, name, kind, faces, created_at, updated_at) VALUES (?, ?, ?, '{}', ?, ?)",
+                        (deck_id, name, kind, now(), now()))
+    return get(db, deck_id)
+
+
+def get(db: Database, deck_id: str) -> Deck | None:
+    row = db.conn.execute("SELECT id, name, kind, faces, refs FROM decks WHERE id = ?", (deck_id,)).fetchone()
+    return _deck(row) if row else None
+
+
+def all_decks(db: Database) -> list[Deck]:
+    rows = db.conn.execute("SELECT id, name, kind, faces, refs FROM decks ORDER BY updated_at DESC").fetchall()
+    return [_deck(r) for r in rows]
+
+
+def save(db: Database, deck: Deck, references: vision.References, labels: list[str]) -> Deck:
+    """Store the deck's references after teaching ``labels``."""
+    faces = dict(deck.faces)
+    for label in labels:
+        faces[label] = faces.get(label, 0) + 1
+    with db.atomic():
+        db.conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
+                        (references.to_bytes(), json.dumps(faces, sort_keys=True), now(), deck.id))
+    return get(db, deck.id)
+
+
+def references(deck: Deck) -> vision.References | None:
+    if not deck.refs:
+        return None
+    try:
+        return vision.References.from_bytes(deck.refs)
+    except ValueError:
+        return None  # taught by an incompatible version: recognition falls back to "unknown"
+
+
+def references_for_kind(db: Database, kind: str) -> vision.References | None:
+    """Every taught reference of this kind of deck, merged (the newest deck first)."""
+    merged = None
+    for deck in all_decks(db):
+        refs = references(deck) if deck.kind == kind else None
+        if refs is not None and len(refs):
+            merged = refs if merged is None else merged.merge(refs)
+    return merged

@@ -1,0 +1,140 @@
+"""Scanning cards with the phone's camera, and teaching the referee a deck.
+
+One scan component serves every place a card is entered: the phone posts a photo (from
+``<input type=file accept=image/* capture=environment>``, which works over plain HTTP on the LAN),
+the server finds and reads the cards, and answers with the photo, outlines and labels drawn over
+it, and the reads to confirm or correct by tap. The rules are the second opinion: a read of a card
+the table has already seen all copies of is dropped to "unknown" (RTC-K8, GEN-3).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+import vision
+
+from .. import decks, scans
+from ..db import get_db
+from ..security import render_error, seat_for
+from .play import acting_seat, is_shared, load, screen_context
+
+bp = Blueprint("scan", __name__)
+
+PICK_FIELDS = ("move", "slot", "field", "target", "for")
+
+
+def _photo() -> bytes:
+    upload = request.files.get("photo")
+    if upload is None:
+        abort(400, description="Choose a photo to scan.")
+    return upload.read()
+
+
+def _upload_error(err: vision.UploadError):
+    return render_error(err.status, str(err))
+
+
+@bp.post("/m/<match_id>/scan")
+def scan_at_table(match_id: str):
+    """Read the card(s) in a photo for one entry: a single card, or a player's four at the reveal."""
+    _, match, log = load(match_id)
+    if acting_seat(match_id, log) is None and seat_for(match_id) is None and not is_shared(match_id):
+        abort(403, description="You are watching this table. Take a seat to scan cards.")
+    purpose = {k: request.form[k] for k in PICK_FIELDS if request.form.get(k)}
+    if purpose.get("move") not in ("turn_up", "replace", "discard", "take_discard", "reveal_draw", "reveal",
+                                   "peek"):
+        abort(400, description="Nothing to scan for.")
+    kind = decks.GAME_KIND.get(match.game, "standard")
+    state = log.state
+    reveal_seat = None
+    if purpose["move"] == "reveal":
+        try:
+            reveal_seat = state.players.index(purpose.get("for", ""))
+        except ValueError:
+            abort(400, description="Whose cards are these?")
+    allowed = log.game.still_possible(state, reveal_seat) if hasattr(log.game, "still_possible") else None
+    try:
+        scan = scans.read_photo(_photo(), kind, decks.references_for_kind(get_db(), kind), allowed)
+    except vision.UploadError as err:
+        return _upload_error(err)
+    ctx = screen_context(match, log)
+    ctx.update(scan=scan, purpose=purpose, kind=kind, taught=decks.references_for_kind(get_db(), kind) is not None)
+    if purpose["move"] == "reveal":
+        labels = [r.label for r in scan.reads[:4]]
+        ctx.update(prefill=labels + [None] * (4 - len(labels)), reveal_for=purpose["for"])
+        return render_template("scan/_reveal_result.html", **ctx)
+    return render_template("scan/_card_result.html", **ctx)
+
+
+@bp.get("/scan/<token>.jpg")
+def overlay(token: str):
+    """The photo with outlines and labels drawn over it (kept in memory a few minutes only)."""
+    scan = scans.scans.get(token)
+    if scan is None:
+        abort(404, description="That photo is gone: photos are kept only for a few minutes. Scan again.")
+    return Response(scan.overlay, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+# --- Teaching a deck -------------------------------------------------------------------------
+
+
+@bp.get("/decks")
+def deck_list():
+    return render_template("scan/decks.html", decks=decks.all_decks(get_db()), kinds=decks.KIND_TITLES)
+
+
+@bp.post("/decks")
+def deck_create():
+    name = request.form.get("name", "").strip()[:60]
+    kind = request.form.get("kind", "")
+    if not name:
+        abort(422, description="Give the deck a name, e.g. “Our Rat-a-Tat Cat”.")
+    if kind not in decks.FACES:
+        abort(422, description="Choose the kind of deck.")
+    deck = decks.create(get_db(), name, kind)
+    return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)
+
+
+def _deck_or_404(deck_id: str) -> decks.Deck:
+    deck = decks.get(get_db(), deck_id)
+    if deck is None:
+        abort(404, description="There is no such deck.")
+    return deck
+
+
+@bp.get("/decks/<deck_id>")
+def deck_page(deck_id: str):
+    deck = _deck_or_404(deck_id)
+    return render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind], result=None)
+
+
+@bp.post("/decks/<deck_id>/photo")
+def deck_photo(deck_id: str):
+    """Step 1: find the cards in a teaching photo; the player then names each one."""
+    deck = _deck_or_404(deck_id)
+    try:
+        scan = scans.read_photo(_photo(), deck.kind, decks.references(deck), None)
+    except vision.UploadError as err:
+        return _upload_error(err)
+    return render_template("scan/_teach_result.html", deck=deck, faces=decks.FACES[deck.kind], scan=scan)
+
+
+@bp.post("/decks/<deck_id>/teach")
+def deck_teach(deck_id: str):
+    """Step 2: the names the player tapped become references of this deck."""
+    deck = _deck_or_404(deck_id)
+    scan = scans.scans.get(request.form.get("token", ""))
+    if scan is None:
+        abort(410, description="That photo is gone (photos are kept for a few minutes). Take it again.")
+    labels = [request.form.get(f"label{i}", "") for i in range(len(scan.reads) or 1)]
+    if not all(label in decks.FACES[deck.kind] for label in labels):
+        abort(422, description="Name every card in the photo.")
+    try:
+        refs = vision.teach(scan.image, labels, decks.references(deck))
+    except vision.TeachError as err:
+        return render_error(422, str(err))
+    deck = decks.save(get_db(), deck, refs, labels)
+    body = render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind],
+                           result=f"Learnt {', '.join(labels)}.")
+    if request.headers.get("HX-Request") == "true":
+        return body
+    return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)

@@ -1,0 +1,166 @@
+"""Scanning at the table and teaching a deck, with card photos made in code (real OpenCV, real SQLite)."""
+from __future__ import annotations
+
+import io
+import re
+import struct
+import zlib
+
+import pytest
+
+from referee import scans, store
+
+from .cardphotos import FACES, row_photo
+
+HX = {"Origin": "http://localhost", "HX-Request": "true"}
+
+
+def upload(client, url, data: bytes, name="photo.jpg", **fields):
+    form = {**fields, "photo": (io.BytesIO(data), name)}
+    return client.post(url, data=form, headers=HX, content_type="multipart/form-data")
+
+
+@pytest.fixture
+def taught(client):
+    """A Rat-a-Tat Cat deck taught from four photos (4 + 4 + 4 + 1 faces)."""
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    for seed, group in enumerate((FACES[0:4], FACES[4:8], FACES[8:12], FACES[12:])):
+        html = upload(client, f"{deck}/photo", row_photo(group, seed=seed)).get_data(as_text=True)
+        token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+        assert html.count('name="label') == len(group)
+        response = client.post(f"{deck}/teach", data={"token": token, **{f"label{i}": g for i, g in enumerate(group)}},
+                               headers=HX)
+        assert response.status_code == 200 and f"Learnt {', '.join(group)}" in response.get_data(as_text=True)
+    return deck
+
+
+@pytest.fixture
+def seated(client, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    return match
+
+
+def test_teaching_records_every_face(client, taught):
+    html = client.get(taught).get_data(as_text=True)
+    assert html.count('class="done"') == 13 and "BACK" in html
+
+
+def test_single_card_scan_is_read_and_confirmed(client, taught, seated, database):
+    response = upload(client, f"/m/{seated.id}/scan", row_photo(["5"], seed=9, kind="cloth"),
+                      move="turn_up", field="card")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert re.search(r'read-label">5<', html)
+    overlay = re.search(r'src="(/scan/[^"]+\.jpg)"', html).group(1)
+    image = client.get(overlay)
+    assert image.status_code == 200 and image.data[:3] == b"\xff\xd8\xff"
+    # Confirming posts the entry the scan filled in.
+    confirm = dict(re.findall(r'name="(\w+)" value="([^"]*)"', html.split("confirm-scan")[0].rsplit("<form", 1)[1]))
+    assert confirm["move"] == "turn_up" and confirm["card"] == "5"
+    assert client.post(f"/m/{seated.id}/entry", data=confirm, headers=HX).status_code == 200
+    assert store.entries(database, seated.id)[0]["entry"] == {"move": "turn_up", "card": "5"}
+
+
+def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
+    response = upload(client, f"/m/{seated.id}/scan", row_photo(["3", "PEEK", "9", "0"], seed=4, kind="cloth"),
+                      move="reveal", **{"for": "Ana"})
+    selected = re.findall(r'<option value="([^"]*)" selected', response.get_data(as_text=True))
+    assert selected == ["3", "PEEK", "9", "0"]
+
+
+def test_the_rules_drop_an_impossible_read_to_unknown(client, taught, database):
+    """Four 8s are already on the discard pile: a fifth 8 is a misread (RTC-K8, GEN-3)."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    from referee import tables
+
+    moves = [{"move": "turn_up", "card": "8"}]
+    for seat, slot in (("Ana", 1), ("Ben", 1), ("Ana", 2)):
+        moves += [{"seat": seat, "move": "draw"}, {"seat": seat, "move": "replace", "slot": slot, "out": "8"}]
+    for i, entry in enumerate(moves):
+        store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
+    html = upload(client, f"/m/{match.id}/scan", row_photo(["8"], seed=3), move="discard",
+                  field="card").get_data(as_text=True)
+    assert 'read-label">8<' not in html
+
+
+def test_untaught_deck_answers_unknown_and_says_why(client, seated):
+    html = upload(client, f"/m/{seated.id}/scan", row_photo(["5"]), move="turn_up", field="card").get_data(as_text=True)
+    assert "Not sure which card this is" in html or "No card found" in html
+    assert "read-label" not in html
+
+
+def test_a_photo_without_cards_is_unknown(client, taught, seated):
+    import cv2
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    noise = (rng.random((600, 800, 3)) * 255).astype("uint8")
+    jpeg = cv2.imencode(".jpg", noise)[1].tobytes()
+    html = upload(client, f"/m/{seated.id}/scan", jpeg, move="turn_up", field="card").get_data(as_text=True)
+    assert "read-label" not in html
+
+
+def png_header(width: int, height: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+
+
+@pytest.mark.parametrize("data,status", [
+    (b"", 400),
+    (row_photo(["1"])[:2000], 400),                      # truncated JPEG
+    (b"these are not the cards you are looking for", 415),  # a text file named .jpg
+    (png_header(20000, 20000) + b"\x00" * 100, 413),       # 400 megapixels, refused before decoding
+])
+def test_bad_uploads_are_clear_4xx_and_nothing_is_kept(client, seated, database, data, status):
+    before = len(scans.scans._items)
+    response = upload(client, f"/m/{seated.id}/scan", data, move="turn_up", field="card")
+    assert response.status_code == status
+    assert "<html" in response.get_data(as_text=True) or response.headers.get("HX-Retarget") == "#flash"
+    assert len(scans.scans._items) == before
+    assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 0
+
+
+def test_a_30_mb_upload_is_413(client, seated):
+    response = upload(client, f"/m/{seated.id}/scan", b"\xff\xd8\xff" + b"\x00" * (30 * 1024 * 1024))
+    assert response.status_code == 413
+
+
+def test_scan_needs_a_photo_and_a_purpose(client, seated):
+    assert client.post(f"/m/{seated.id}/scan", data={"move": "turn_up"}, headers=HX).status_code == 400
+    assert upload(client, f"/m/{seated.id}/scan", row_photo(["1"]), move="explode").status_code == 400
+
+
+def test_spectators_cannot_scan(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    watcher = app.test_client()
+    response = upload(watcher, f"/m/{match.id}/scan", row_photo(["1"]), move="turn_up", field="card")
+    assert response.status_code == 403
+
+
+def test_photo_kept_only_when_asked(client, taught, seated, database):
+    html = upload(client, f"/m/{seated.id}/scan", row_photo(["5"], seed=9), move="turn_up",
+                  field="card").get_data(as_text=True)
+    token = re.search(r'name="attach" value="([^"]+)"', html).group(1)
+    assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 0
+    client.post(f"/m/{seated.id}/entry", data={"version": "0", "move": "turn_up", "card": "5", "attach": token},
+                headers=HX)
+    assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 1
+
+
+def test_expired_overlay_and_teach_token(client, taught):
+    assert client.get("/scan/nope.jpg").status_code == 404
+    assert client.post(f"{taught}/teach", data={"token": "gone", "label0": "1"}, headers=HX).status_code == 410
+
+
+def test_deck_errors(client):
+    assert client.post("/decks", data={"name": "", "kind": "ratatat"}, headers=HX).status_code == 422
+    assert client.post("/decks", data={"name": "X", "kind": "tarot"}, headers=HX).status_code == 422
+    assert client.get("/decks/nope").status_code == 404
+    deck = client.post("/decks", data={"name": "X", "kind": "ratatat"}, headers=HX).headers["Location"]
+    html = upload(client, f"{deck}/photo", row_photo(["1", "2"])).get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    bad = client.post(f"{deck}/teach", data={"token": token, "label0": "1", "label1": "QS"}, headers=HX)
+    assert bad.status_code == 422
