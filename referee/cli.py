@@ -29,13 +29,13 @@ def lan_address() -> str:
     return address if address and not address.startswith("0.") else "127.0.0.1"
 
 
-def join_url_for(host: str, port: int) -> str:
+def join_url_for(host: str, port: int, scheme: str = "http") -> str:
     """The URL phones open: the LAN address when listening on all interfaces."""
     if host in ("0.0.0.0", "", "::"):
         host = lan_address()
     if ":" in host:
         host = f"[{host}]"
-    return f"http://{host}:{port}/"
+    return f"{scheme}://{host}:{port}/"
 
 
 @click.group()
@@ -50,14 +50,16 @@ def main() -> None:
 @click.option("--threads", default=48, show_default=True, type=click.IntRange(4, 1000),
               help="Worker threads; each phone's live stream holds one.")
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
-def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool) -> None:
-    """Serve the app on the LAN with waitress and print the join link and QR."""
+@click.option("--https", "use_https", is_flag=True,
+              help="Serve over HTTPS with a self-signed certificate made locally (for the live camera preview).")
+def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool, use_https: bool) -> None:
+    """Serve the app on the LAN with waitress (or gunicorn, for --https) and print the join link and QR."""
     from waitress import serve as waitress_serve
 
     from . import create_app
 
-    url = join_url_for(host, port)
-    config = {"JOIN_URL": url}
+    url = join_url_for(host, port, "https" if use_https else "http")
+    config = {"JOIN_URL": url, "SESSION_COOKIE_SECURE": use_https}
     if db_path:
         config["DATABASE"] = os.path.abspath(db_path)
     app = create_app(config)
@@ -66,6 +68,14 @@ def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool) 
     if not no_qr:
         segno.make(url, error="m").terminal(compact=True)
     click.echo("Press Ctrl+C to stop.", err=False)
+    if use_https:
+        from .https import ensure_certificate, serve_https
+
+        hosts = sorted({"localhost", "127.0.0.1", lan_address()} | ({host} if host not in ("0.0.0.0", "", "::") else set()))
+        cert, key = ensure_certificate(app.instance_path, hosts)
+        click.echo(f"HTTPS with a self-signed certificate ({cert}): each phone accepts it once.")
+        serve_https(app, host, port, threads, cert, key)
+        return
     waitress_serve(app, host=host, port=port, threads=threads, ident="referee", asyncore_use_poll=True)
 
 
@@ -74,3 +84,7 @@ main.add_command(init_db_command)
 from .transcript_cli import check_command  # noqa: E402  (commands of other modules)
 
 main.add_command(check_command)
+
+from vision.cli import vision as vision_group  # noqa: E402
+
+main.add_command(vision_group)

@@ -442,6 +442,8 @@ class _Turn:
         else:
             r.call_window = seat
         r.turn = _next_seat(r.seats, seat, len(self.state.players))
+        if r.turn == r.caller:  # after an overridden out-of-turn play: the caller gets no turn (RTC-42)
+            r.turn = _next_seat(r.seats, r.caller, len(self.state.players))
 
     # Setup entries --------------------------------------------------------------------------
     def do_TurnUp(self, move: TurnUp) -> None:
@@ -902,6 +904,8 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
         moves.append(TurnUp(None))
     if r.draw == 0 and (r.discard and (len(r.discard) > 1 or not rules["reshuffle_keeps_top_discard"])):
         moves.append(Reshuffle())
+    if rules["game_end_mode"] == "timed" and not state.time_up:
+        moves.append(TimeUp())  # also during the reveal: do_TimeUp accepts it there
     if r.step == "reveal":
         for s in r.seats:
             if s not in r.revealed:
@@ -909,8 +913,6 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
         for s, slot in r.to_replace:
             moves.append(RevealDraw(s, slot, None))
         return [m for m in moves if seat is None or getattr(m, "seat", None) in (None, seat)]
-    if rules["game_end_mode"] == "timed" and not state.time_up:
-        moves.append(TimeUp())
     if (rules["stalemate_rotations"] is not None and r.caller is None and r.step == "start"
             and not r.d2_active and not r.extra_turns
             and r.turns_done // len(r.seats) >= rules["stalemate_rotations"]):

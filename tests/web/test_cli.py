@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import click
@@ -95,3 +96,55 @@ def test_referee_serve_runs_waitress_and_prints_join_url(tmp_path):
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+def test_referee_serve_https_makes_a_certificate_and_serves_tls(tmp_path):
+    import ssl
+
+    port = free_port()
+    instance = tmp_path / "instance"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "serve", "--https", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(tmp_path / "served.sqlite"), "--no-qr", "--threads", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_INSTANCE": str(instance)},
+    )
+    try:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE  # self-signed: each phone accepts it once
+        body = b""
+        for _ in range(150):
+            try:
+                with urllib.request.urlopen(f"https://127.0.0.1:{port}/healthz", timeout=5, context=context) as r:
+                    body = r.read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert body == b'{"ok":true}\n'
+        key = instance / "https-key.pem"
+        assert (instance / "https-cert.pem").is_file() and oct(key.stat().st_mode & 0o777) == "0o600"
+        request = urllib.request.Request(f"https://127.0.0.1:{port}/m/nosuch")
+        try:
+            urllib.request.urlopen(request, timeout=5, context=context)
+        except urllib.error.HTTPError as err:
+            assert err.code == 404
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            output = proc.communicate(timeout=15)[0]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            output = proc.communicate()[0]
+    assert f"https://127.0.0.1:{port}/" in output
+
+
+def test_certificate_is_reused_and_covers_the_hosts(tmp_path):
+    from referee.https import ensure_certificate
+
+    cert, key = ensure_certificate(tmp_path, ["localhost", "127.0.0.1", "192.168.1.20"])
+    first = open(cert, "rb").read()
+    assert ensure_certificate(tmp_path, ["localhost", "127.0.0.1"])[0] == cert
+    assert open(cert, "rb").read() == first
+    ensure_certificate(tmp_path, ["10.0.0.7"])
+    assert open(cert, "rb").read() != first

@@ -1,0 +1,73 @@
+// Live camera preview for the scan buttons, where the browser allows it (HTTPS, or localhost).
+// Over plain HTTP on the LAN phones keep the file input, which opens the camera app instead.
+// A captured frame is handed to the scan form's file input, and htmx uploads it as for a photo.
+(function () {
+  "use strict";
+
+  function canPreview() {
+    return window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia;
+  }
+
+  function closePreview(box, stream) {
+    if (stream) { stream.getTracks().forEach(function (t) { t.stop(); }); }
+    box.remove();
+  }
+
+  function openPreview(form) {
+    var input = form.querySelector("input[type=file]");
+    var box = document.createElement("div");
+    box.className = "camera";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Camera");
+    var video = document.createElement("video");
+    video.setAttribute("playsinline", "");
+    video.muted = true;
+    var take = document.createElement("button");
+    take.type = "button";
+    take.className = "big camera-take";
+    take.textContent = "Take photo";
+    var cancel = document.createElement("button");
+    cancel.type = "button";
+    cancel.className = "secondary camera-cancel";
+    cancel.textContent = "Cancel";
+    var status = document.createElement("p");
+    status.className = "muted";
+    box.append(video, take, cancel, status);
+    form.after(box);
+    var stream = null;
+    cancel.addEventListener("click", function () { closePreview(box, stream); });
+    navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1600 } }, audio: false })
+      .then(function (s) { stream = s; video.srcObject = s; return video.play(); })
+      .catch(function (err) { status.textContent = "The camera is not available (" + err.name + "). Use the scan button instead."; take.disabled = true; });
+    take.addEventListener("click", function () {
+      if (!video.videoWidth) { return; }
+      var canvas = document.createElement("canvas");
+      canvas.width = video.videoWidth;
+      canvas.height = video.videoHeight;
+      canvas.getContext("2d").drawImage(video, 0, 0);
+      canvas.toBlob(function (blob) {
+        var files = new DataTransfer();
+        files.items.add(new File([blob], "camera.jpg", { type: "image/jpeg" }));
+        input.files = files.files;
+        closePreview(box, stream);
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }, "image/jpeg", 0.9);
+    });
+  }
+
+  function addButtons(root) {
+    if (!canPreview()) { return; }
+    root.querySelectorAll(".scan-form").forEach(function (form) {
+      if (form.querySelector(".camera-open")) { return; }
+      var open = document.createElement("button");
+      open.type = "button";
+      open.className = "secondary camera-open";
+      open.textContent = "Live camera";
+      open.addEventListener("click", function () { openPreview(form); });
+      form.append(open);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { addButtons(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { addButtons(event.target); });
+})();

@@ -1,0 +1,74 @@
+"""Scanning through the page in Chromium: teach a deck from a photo, then scan a card at the table
+and confirm it; and the live camera preview (Chromium's fake camera) on a secure origin."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from referee import store
+from tests.web.cardphotos import row_photo
+
+pytestmark = pytest.mark.browser
+
+
+def photo_file(tmp_path, labels, seed=1, kind="wood"):
+    path = tmp_path / f"photo-{'-'.join(labels)}-{seed}.jpg"
+    path.write_bytes(row_photo(labels, seed=seed, kind=kind))
+    return str(path)
+
+
+def test_teach_then_scan_a_card_and_confirm_it(live_server, phone, database, tmp_path):
+    page = phone()
+    page.goto(live_server.url + "/decks")
+    page.fill("input[name=name]", "Our deck")
+    page.click("button:has-text('New deck')")
+    page.set_input_files("#teach input[type=file]", photo_file(tmp_path, ["3", "5", "PEEK", "8"]))
+    expect(page.locator("#teach-step select")).to_have_count(4, timeout=20_000)
+    for i, label in enumerate(["3", "5", "PEEK", "8"]):
+        page.select_option(f"select[name=label{i}]", label)
+    page.click("button:has-text('Teach these cards')")
+    expect(page.locator("#teach-result")).to_contain_text("Learnt 3, 5, PEEK, 8")
+
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ana')")
+    page.click("a:has-text('Turn up the top card')")
+    page.set_input_files("#actions .scan-form input[type=file]", photo_file(tmp_path, ["5"], seed=8, kind="cloth"))
+    expect(page.locator("#scan-result .read-label")).to_have_text("5", timeout=20_000)
+    assert page.locator("#scan-result img.overlay").evaluate("img => img.naturalWidth") > 0
+    page.click("button.confirm-scan")
+    expect(page.locator("#rows .piles")).to_contain_text("(1)")
+    assert store.entries(database, match.id)[0]["entry"] == {"move": "turn_up", "card": "5"}
+
+
+CAMERA_ARGS = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
+
+
+@pytest.fixture
+def camera_phone(browser):
+    """A phone whose Chromium has a fake camera (launched by the same Playwright as ``browser``)."""
+    from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+
+    with_camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + CAMERA_ARGS)
+    context = with_camera.new_context(viewport=PHONE, is_mobile=True, has_touch=True, permissions=["camera"])
+    yield context.new_page()
+    with_camera.close()
+
+
+def test_live_camera_preview_uploads_a_frame(live_server, camera_phone, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    page = camera_phone
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ana')")
+    page.click("a:has-text('Turn up the top card')")
+    page.click("#actions .camera-open")
+    expect(page.locator(".camera video")).to_be_visible()
+    page.locator(".camera video").evaluate(
+        "v => new Promise(ok => v.videoWidth ? ok() : v.addEventListener('loadeddata', () => ok(), {once: true}))")
+    page.click(".camera-take")
+    # Chromium's fake camera shows a test pattern, not a card: the referee says so, and offers the picker.
+    expect(page.locator("#scan-result")).to_contain_text(re.compile("No card found|Not sure which card"),
+                                                         timeout=20_000)
+    assert store.entries(database, match.id) == []
