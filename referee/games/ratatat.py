@@ -526,7 +526,7 @@ class _Turn:
                 self.refuse("RTC-10", f"{self.name(move.seat)} already holds a card: take exactly one card "
                                       "per turn.")
             if r.turn == move.seat and r.step in ("peek", "swap"):
-                self.refuse("RTC-13", f"Resolve the {r.power.capitalize()} first.")
+                self.refuse("RTC-13", f"Resolve the {card_words(r.power)[2:]} first.")
             r = self.take_turn(move.seat)
         if r.d2_active:
             self.check(rules["draw2_source"] == "discard_allowed", "RTC-35",

@@ -1,0 +1,147 @@
+"""Rat-a-Tat Cat engine benchmark: random complete 4-player rounds through the public API.
+
+    .venv/bin/python benchmarks/engine_bench.py [--rounds N] [--seed S] [--profile]
+
+Measures (one process, one core):
+* rounds per second — whole rounds played by a random-but-legal driver at a simulated table with a
+  true deck (tests/games/table_sim.py), driver included; the engine-only rate is printed as well;
+* per-``apply`` latency p50/p99 in µs;
+* replay of a match log of >= 1,000 accepted entries through ``log.replay`` (best of several runs).
+
+The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs, replay of 1,000 entries < 25 ms.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests", "games"))
+
+from referee.games import log as game_log  # noqa: E402
+from referee.games import ratatat as game  # noqa: E402
+from table_sim import Table  # noqa: E402
+
+PLAYERS = ("Ana", "Ben", "Cy", "Dee")
+TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25}
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return 0.0
+    k = min(len(sorted_values) - 1, max(0, round(p / 100 * (len(sorted_values) - 1))))
+    return sorted_values[k]
+
+
+def bench_rounds(n_rounds: int, seed: int):
+    """Play ``n_rounds`` rounds (matches of many rounds, 4 players), timing every ``apply``."""
+    rng = random.Random(seed)
+    latencies = []
+    apply = game.apply
+    perf = time.perf_counter_ns
+    entries = 0
+    rounds = 0
+    table = None
+    t0 = time.perf_counter()
+    while rounds < n_rounds:
+        if table is None or table.state.over:
+            table = Table(PLAYERS, {"rounds_n": 10}, rng, check=False)  # matches of 10 rounds
+        start = table.rounds_scored
+        while table.rounds_scored == start:
+            move = table.choose()
+            a = perf()
+            new, _ = apply(table.state, move)
+            latencies.append(perf() - a)
+            table.accept(move, new)
+            entries += 1
+        rounds += 1
+    wall = time.perf_counter() - t0
+    latencies.sort()
+    engine_s = sum(latencies) / 1e9
+    return {
+        "rounds": rounds, "entries": entries, "wall_s": wall,
+        "rounds_per_second": rounds / wall,
+        "engine_rounds_per_second": rounds / engine_s,
+        "entries_per_round": entries / rounds,
+        "apply_p50_us": percentile(latencies, 50) / 1000,
+        "apply_p99_us": percentile(latencies, 99) / 1000,
+        "apply_max_us": latencies[-1] / 1000,
+        "apply_mean_us": engine_s / entries * 1e6,
+    }
+
+
+def build_log(min_entries: int, seed: int):
+    """A match log of at least ``min_entries`` accepted entries (many rounds, rounds_n large)."""
+    rng = random.Random(seed)
+    table = Table(PLAYERS, {"rounds_n": 1000}, rng, check=False)
+    initial = table.state
+    moves = []
+    while len(moves) < min_entries:
+        move = table.choose()
+        new, _ = game.apply(table.state, move, len(moves))
+        table.accept(move, new)
+        moves.append(move)
+    return initial, moves, table.state
+
+
+def bench_replay(min_entries: int, seed: int, repeats: int = 7):
+    initial, moves, final = build_log(min_entries, seed)
+    log, steps = game_log.replay(game, initial, moves)
+    assert all(s.accepted for s in steps) and log.state == final, "replay differs from the live match"
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        t0 = time.perf_counter()
+        game_log.replay(game, initial, moves)
+        times.append(time.perf_counter() - t0)
+    return {"replay_entries": len(moves), "replay_rounds": len(final.history),
+            "replay_1000_events_ms": min(times) * 1000 * 1000 / len(moves),
+            "replay_total_ms_best": min(times) * 1000}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--entries", type=int, default=1000)
+    ap.add_argument("--profile", action="store_true", help="cProfile the rounds benchmark")
+    args = ap.parse_args(argv)
+
+    bench_rounds(200, args.seed + 100)  # warm-up
+    if args.profile:
+        import cProfile
+        import pstats
+        prof = cProfile.Profile()
+        prof.enable()
+        bench_rounds(args.rounds, args.seed)
+        prof.disable()
+        pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+    r = bench_rounds(args.rounds, args.seed)
+    p = bench_replay(args.entries, args.seed)
+    print(f"rounds:   {r['rounds']} rounds, {r['entries']} entries "
+          f"({r['entries_per_round']:.1f} per round) in {r['wall_s']:.2f} s")
+    print(f"          {r['rounds_per_second']:.0f} rounds/s with the driver and table simulation, "
+          f"{r['engine_rounds_per_second']:.0f} rounds/s in apply alone")
+    print(f"apply:    p50 {r['apply_p50_us']:.1f} µs, p99 {r['apply_p99_us']:.1f} µs, "
+          f"max {r['apply_max_us']:.0f} µs, mean {r['apply_mean_us']:.1f} µs")
+    print(f"replay:   {p['replay_entries']} entries ({p['replay_rounds']} rounds) in "
+          f"{p['replay_total_ms_best']:.2f} ms best of 7 = {p['replay_1000_events_ms']:.2f} ms per 1,000")
+    result = {k: round(v, 2) if isinstance(v, float) else v for k, v in {**r, **p}.items()}
+    result["targets_met"] = {
+        "rounds_per_second": result["rounds_per_second"] >= TARGETS["rounds_per_second"],
+        "apply_p99_us": result["apply_p99_us"] < TARGETS["apply_p99_us"],
+        "replay_1000_events_ms": result["replay_1000_events_ms"] < TARGETS["replay_1000_events_ms"],
+    }
+    for key, ok in result["targets_met"].items():
+        print(f"target {key}: {'met' if ok else 'MISSED'} (target {TARGETS[key]})")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
