@@ -56,6 +56,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="referee_session",
+        SESSION_REFRESH_EACH_REQUEST=False,  # re-sign the cookie only when a seat changes
         SSE_MAX_LIFETIME=300.0,  # seconds an event stream stays open
         SSE_KEEPALIVE=15.0,  # seconds between keepalive comments
         JOIN_URL=None,  # set by `referee serve` to the LAN address

@@ -47,12 +47,15 @@ def main() -> None:
 @click.option("--host", default="0.0.0.0", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file (default: instance/referee.sqlite).")
-@click.option("--threads", default=48, show_default=True, type=click.IntRange(4, 1000),
-              help="Worker threads; each phone's live stream holds one.")
+@click.option("--threads", default=256, show_default=True, type=click.IntRange(4, 2000),
+              help="Worker threads; each phone's open live-update stream holds one while it waits.")
+@click.option("--connection-limit", default=1000, show_default=True, type=click.IntRange(10, 10000),
+              help="Open connections at most (every phone keeps one for live updates).")
 @click.option("--no-qr", is_flag=True, help="Do not print the QR code.")
 @click.option("--https", "use_https", is_flag=True,
               help="Serve over HTTPS with a self-signed certificate made locally (for the live camera preview).")
-def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool, use_https: bool) -> None:
+def serve(host: str, port: int, db_path: str | None, threads: int, connection_limit: int, no_qr: bool,
+          use_https: bool) -> None:
     """Serve the app on the LAN with waitress (or gunicorn, for --https) and print the join link and QR."""
     from waitress import serve as waitress_serve
 
@@ -76,7 +79,8 @@ def serve(host: str, port: int, db_path: str | None, threads: int, no_qr: bool, 
         click.echo(f"HTTPS with a self-signed certificate ({cert}): each phone accepts it once.")
         serve_https(app, host, port, threads, cert, key)
         return
-    waitress_serve(app, host=host, port=port, threads=threads, ident="referee", asyncore_use_poll=True)
+    waitress_serve(app, host=host, port=port, threads=threads, connection_limit=connection_limit, ident="referee",
+                   asyncore_use_poll=True)
 
 
 main.add_command(init_db_command)

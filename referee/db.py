@@ -99,11 +99,11 @@ def m002_decks_and_photos(db: Database) -> None:
 def connect(path: str | os.PathLike) -> Database:
     """Open (creating if needed) the SQLite file with Referee's pragmas."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)  # also sets the busy timeout
     conn.execute("PRAGMA foreign_keys = ON")
     database = Database(conn)
-    database.enable_wal()
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        database.enable_wal()  # once per file: WAL is a property of the file
     conn.execute("PRAGMA synchronous = FULL")
     return database
 

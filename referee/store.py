@@ -122,8 +122,13 @@ state_cache = StateCache()
 
 
 def _db_key(db: Database) -> str:
-    row = db.conn.execute("PRAGMA database_list").fetchone()
-    return row[2] or f"memory:{id(db.conn)}"
+    """Which database file a connection is on (remembered on the Database object)."""
+    key = getattr(db, "referee_key", None)
+    if key is None:
+        row = db.conn.execute("PRAGMA database_list").fetchone()
+        key = row[2] or f"memory:{id(db.conn)}"
+        db.referee_key = key
+    return key
 
 
 _MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at"
@@ -245,6 +250,25 @@ def append(
     `notify(match_id, version)` (default: the live broker) is called.
     """
     payload = dumps(entry)  # reject unserialisable entries before locking
+    with _writer_lock(_db_key(db)):
+        return _append_locked(db, match_id, expected_version, entry, payload, client_key, apply_fn,
+                              replay_fn, seat, device, notify)
+
+
+_writer_locks: dict[str, threading.Lock] = {}
+_writer_locks_guard = threading.Lock()
+
+
+def _writer_lock(key: str) -> threading.Lock:
+    """One writer at a time per database file within this process. SQLite would serialise the
+    writers anyway, but its busy handler sleeps in steps of up to 100 ms while it waits; a lock
+    here hands over at once (writers in other processes still meet the busy timeout)."""
+    with _writer_locks_guard:
+        return _writer_locks.setdefault(key, threading.Lock())
+
+
+def _append_locked(db, match_id, expected_version, entry, payload, client_key, apply_fn, replay_fn, seat,
+                   device, notify) -> Appended:
     conn = db.conn
     conn.execute("BEGIN IMMEDIATE")
     try:

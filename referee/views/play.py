@@ -10,9 +10,11 @@ doorbell. The answer is always a fresh screen for that phone:
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import (Blueprint, Response, abort, redirect, render_template, request, session,
                    url_for)
@@ -47,12 +49,20 @@ def is_shared(match_id: str) -> bool:
     return match_id in session.get("shared", [])
 
 
-def set_shared(match_id: str, shared: bool) -> None:
-    ids = [m for m in session.get("shared", []) if m != match_id]
-    if shared:
+def _remember(key: str, match_id: str, on: bool) -> None:
+    ids = [m for m in session.get(key, []) if m != match_id]
+    if on:
         ids.append(match_id)
-    session["shared"] = ids[-50:]
+    session[key] = ids[-50:]
     session.permanent = True
+
+
+def set_shared(match_id: str, shared: bool) -> None:
+    _remember("shared", match_id, shared)
+
+
+def is_watching(match_id: str) -> bool:
+    return match_id in session.get("watching", [])
 
 
 def acting_seat(match_id: str, log) -> int | None:
@@ -82,17 +92,32 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     acting = acting_seat(match.id, log)
     view = game.view(log.state, acting)
     table_moves = [m for m in game.view(log.state, None)["legal"]] if (seat is not None or shared) else []
-    history = store.entries(get_db(), match.id)
+    history = store.entries(get_db(), match.id) if ruling is not None else []
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
+        "watching": is_watching(match.id),
         "me": match.players[acting] if acting is not None else None,
         "moves": view["legal"] if acting is not None else [], "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
         "involved": _involved(ruling, history, log), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.positions()) and (seat is not None or shared),
         "card_words": card_words, "deck": list(log.state.deck),
+        "labels": {v: card_label(v) for v in log.state.deck},
         "join_link": join_link(match),
+        "entry_url": url_for("play.post_entry", match_id=match.id),
+        "pick_url": url_for("play.pick", match_id=match.id),
     }
+
+
+@bp.app_template_global()
+def pick_href(base: str, **args) -> str:
+    """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen."""
+    return base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
+
+
+def card_label(card: str) -> str:
+    """A card's name on a button."""
+    return {"DRAW2": "Draw 2", "SUPERPEEK": "Super Peek", "PEEK": "Peek", "SWAP": "Swap"}.get(card, card)
 
 
 def join_link(match) -> str:
@@ -144,13 +169,24 @@ def table(match_id: str):
 
 @bp.get("/screen")
 def screen(match_id: str):
-    """The fragment each phone re-GETs when the doorbell rings: its own view only."""
+    """The fragment each phone re-GETs when the doorbell rings: its own view only. A phone that
+    already shows this version (the doorbell of its own entry) gets 204, so a picker it has just
+    opened stays open."""
     _, match, log = load(match_id)
+    if request.args.get("shown_version") == str(match.version):
+        return Response(status=204)
     ctx = screen_context(match, log)
     response = Response(render_template("table/_screen.html", **ctx))
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/seat")
+def choose_seat(match_id: str):
+    """Show the seat picker again (for a phone that chose to watch, or wants another seat)."""
+    _remember("watching", match_id, False)
+    return redirect(url_for("play.table", match_id=match_id), code=303)
 
 
 @bp.post("/seat")
@@ -161,6 +197,7 @@ def take_seat(match_id: str):
     match = store.get_match(get_db(), match_id)
     choice = request.form.get("seat", "")
     set_shared(match_id, choice == SHARED)
+    _remember("watching", match_id, choice == "watch")
     if choice in ("watch", SHARED):
         bind_seat(match_id, None)
     else:
@@ -308,9 +345,9 @@ def post_entry(match_id: str):
         return render_screen(match, log, 422, ruling=ruling, entry=entry)
     except EntryError as err:
         return render_screen(match, log, 400, notice=f"That entry is not complete: {err.message} ({err.field}).")
-    match = store.get_match(db, match_id)
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"])
+    match = dataclasses.replace(match, version=done.version)
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)

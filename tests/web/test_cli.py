@@ -43,9 +43,9 @@ def test_join_url_for():
 
 def test_serve_help_lists_options():
     output = CliRunner().invoke(main, ["serve", "--help"]).output
-    for option in ["--host", "--port", "--db", "--threads"]:
+    for option in ["--host", "--port", "--db", "--threads", "--connection-limit", "--https"]:
         assert option in output
-    assert "0.0.0.0" in output and "8000" in output and "48" in output
+    assert "0.0.0.0" in output and "8000" in output and "256" in output
 
 
 def test_python_dash_m_referee():

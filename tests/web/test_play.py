@@ -269,3 +269,20 @@ def test_tables_survive_a_restart(app, table, tmp_path):
     again = create_app(dict(app.config), instance_path=str(tmp_path / "instance"))
     html = again.test_client().get(f"/m/{match.id}/screen").get_data(as_text=True)
     assert 'data-version="2"' in html and "Ana holds a card" in html
+
+
+def test_every_button_on_the_screen_posts_to_the_entry_route(table):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    for path in ("/screen", "/pick?move=replace&slot=1&field=out"):
+        html = ana.client.get(f"/m/{match.id}{path}", headers=HX).get_data(as_text=True)
+        actions = re.findall(r'<form method="post" action="([^"]*)"', html)
+        assert actions and set(actions) == {f"/m/{match.id}/entry"}, path
+
+
+def test_own_doorbell_does_not_redraw_the_screen(table):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    assert ana.client.get(f"/m/{match.id}/screen?shown_version=1").status_code == 204
+    assert ana.client.get(f"/m/{match.id}/screen?shown_version=0").status_code == 200

@@ -1,0 +1,45 @@
+"""Browser fixtures: Debian's Chromium driven by Playwright (never
+`playwright install`), at a phone's viewport, against the live waitress
+server from tests/conftest.py."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A fresh phone-sized browser context (its own cookies = its own seat)."""
+    contexts = []
+
+    def new_phone():
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+        contexts.append(context)
+        page = context.new_page()
+        page.console_messages = []
+        page.on("console", lambda msg: page.console_messages.append(f"{msg.type}: {msg.text}"))
+        return page
+
+    yield new_phone
+    for context in contexts:
+        context.close()

@@ -1,0 +1,165 @@
+"""Real Chromium at 390x844 against real waitress: the pages of a Rat-a-Tat Cat table.
+
+(Waits are locator waits, never ``wait_for_function``: its string predicates need eval,
+which the app's CSP forbids.)
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from referee import live, store, tables
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["Ana", "Ben", "Cy"]
+
+
+@pytest.fixture
+def app_config(app_config):
+    """The real game behind the /new form (the shared fixture only lists a stand-in)."""
+    return {**app_config, "GAMES": {"ratatat": "Rat-a-Tat Cat"}}
+
+
+def csp_violations(page) -> list[str]:
+    return [m for m in page.console_messages if "Content Security Policy" in m]
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def wait_for_subscribers(match_id: str, count: int, timeout: float = 10.0) -> None:
+    """Until `count` phones hold the match's live stream open (the doorbell reaches them)."""
+    end = time.monotonic() + timeout
+    while live.broker.subscriber_count(match_id) < count:
+        if time.monotonic() > end:
+            raise AssertionError("the page never opened its event stream")
+        time.sleep(0.02)
+
+
+def test_home_page_loads_htmx_2(live_server, phone):
+    page = phone()
+    response = page.goto(live_server.url + "/")
+    assert response.status == 200
+    page.wait_for_load_state("load")  # deferred scripts have run by now
+    assert page.evaluate("window.htmx.version").startswith("2.")
+    assert page.evaluate("htmx.config.includeIndicatorStyles") is False  # meta config applied
+    assert page.evaluate("htmx.config.allowEval") is False
+    assert no_horizontal_scroll(page)  # readable at phone width: nothing wider than the viewport
+    assert page.locator("button", has_text="Join").bounding_box()["height"] >= 44
+    assert page.get_by_role("link", name="New Rat-a-Tat Cat table").is_visible()
+    assert csp_violations(page) == []
+
+
+def test_new_table_form_creates_a_match_with_house_rules(live_server, phone, database):
+    page = phone()
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="New Rat-a-Tat Cat table").click()
+    page.wait_for_url("**/new/ratatat")
+    assert no_horizontal_scroll(page)
+    assert page.get_by_label("Player 2", exact=True).get_attribute("required") is not None
+    page.get_by_label("Player 1", exact=True).fill("Ana")
+    page.get_by_label("Player 2", exact=True).fill("Ben")
+    page.get_by_label("Player 3", exact=True).fill("Cy")
+    page.locator("select[name=tie_policy]").select_option("no_winner")
+    page.locator("input[name=rounds_n]").fill("5")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url(re.compile(r"/m/[a-z0-9]{8}$"))
+    match_id = page.url.rsplit("/", 1)[1]
+    match = store.get_match(database, match_id)
+    assert match.players == PLAYERS
+    assert match.rules["tie_policy"] == "no_winner" and match.rules["rounds_n"] == 5
+
+    picker = page.locator("#seat-picker")
+    assert [b.strip() for b in picker.get_by_role("button").all_inner_texts()] == [
+        *PLAYERS, "One phone for everyone", "Just watch"]
+    assert f"Code {match.join_code}" in page.locator(".bar .code").inner_text()
+    standings = page.locator("#standings").inner_text()
+    assert "5 rounds, lowest total wins" in standings and "round ties: no winner" in standings
+    assert "You are watching" in page.locator("#screen").inner_text()
+    assert page.locator("#actions").count() == 0  # a spectator gets no entry buttons
+    assert no_horizontal_scroll(page)
+    assert csp_violations(page) == []
+
+
+def test_join_by_code_and_live_update_via_sse(live_server, phone, database):
+    match = store.create_match(database, "ratatat", PLAYERS)
+    page = phone()
+    page.goto(live_server.url + "/")
+    page.fill("#code", match.join_code.lower())  # codes are case-insensitive
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/m/{match.id}")
+    page.locator("#seat-picker").get_by_role("button", name="Ben", exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    screen = page.locator("#screen")
+    assert "You enter for Ben" in screen.inner_text()
+    assert "Cy deals four cards" in page.locator("#status + p").inner_text()
+    assert page.get_by_role("link", name="Turn up the top card").is_visible()
+    wait_for_subscribers(match.id, 1)
+    # another phone's entry, committed through the store, rings the doorbell
+    store.append(database, match.id, 0, {"move": "turn_up", "card": "5"}, "other-phone", tables.feed,
+                 replay_fn=tables.replay, seat=0)
+    page.locator("#screen [data-version='1']").wait_for(timeout=10_000)
+    assert page.locator("#status").inner_text() == "Ana's turn"
+    assert page.locator("#rows .piles .face").inner_text() == "5"
+    assert "You enter for Ben" in screen.inner_text()  # the re-GET used this phone's own session
+    assert page.locator("#actions").get_by_role("button", name="Draw from the pile").count() == 0
+    assert no_horizontal_scroll(page)
+    assert csp_violations(page) == []
+
+
+def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    store.append(database, match.id, 0, {"move": "turn_up", "card": "3"}, None, tables.feed,
+                 replay_fn=tables.replay)
+    page = phone()
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.wait_for_url(f"**/m/{match.id}")
+    page.get_by_role("button", name="One phone for everyone").click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    assert page.locator("#status").inner_text() == "Your turn, Ana"
+    assert "(one phone for everyone)" in page.locator("#screen").inner_text()
+    wait_for_subscribers(match.id, 1)
+    # after its own entry, the phone's doorbell re-GETs the screen: let it land before opening a
+    # picker, or the re-GET would close it (see test_round.Phone._entry)
+    with page.expect_response(lambda r: r.url.endswith("/entry")), \
+            page.expect_response(lambda r: "/screen" in r.url):
+        page.get_by_role("button", name="Draw from the pile").click()
+    page.get_by_role("link", name="Discard it face up").click()
+    page.locator("#pick").get_by_role("button", name="7", exact=True).click()
+    page.locator("#status", has_text="Your turn, Ben").wait_for()
+    assert page.locator("#rows .piles .face").inner_text() == "7"
+    assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["turn_up", "draw", "discard"]
+
+
+def test_history_transcript_and_404_pages(live_server, phone, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    store.append(database, match.id, 0, {"move": "turn_up", "card": "3"}, None, tables.feed,
+                 replay_fn=tables.replay)
+    page = phone()
+    page.goto(f"{live_server.url}/m/{match.id}")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Just watch").click()
+    assert "You are watching" in page.locator("#screen").inner_text()
+    assert page.locator("#actions").count() == 0
+    page.get_by_role("link", name="History").click()
+    page.wait_for_url(f"**/m/{match.id}/history")
+    assert "3" in page.locator("main").inner_text()
+    assert no_horizontal_scroll(page)
+    with page.expect_download() as download:
+        page.goto(f"{live_server.url}/m/{match.id}")  # back to the table
+        page.get_by_role("link", name="Download transcript").click()
+    assert download.value.suggested_filename == f"referee-{match.id}.json"
+
+    response = page.goto(f"{live_server.url}/m/nosuchtable")
+    assert response.status == 404
+    assert "Not found" in page.locator("main").inner_text()
+    assert no_horizontal_scroll(page)
+    response = page.goto(f"{live_server.url}/j/ZZZZ")
+    assert response.status == 404
+    assert "No table has that code" in page.locator("main").inner_text()
+    assert csp_violations(page) == []
