@@ -23,6 +23,7 @@ from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
 from ..games.cards import card_words
+from ..games.rulebook import rule_text
 from ..security import device_id, seat_for
 
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
@@ -101,7 +102,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "ruling": ruling, "notice": notice, "refused": entry,
         "involved": _involved(ruling, history, log), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.positions()) and (seat is not None or shared),
-        "card_words": card_words, "deck": list(log.state.deck),
+        "card_words": card_words, "deck": list(log.state.deck), "rule_text": rule_text,
         "labels": {v: card_label(v) for v in log.state.deck},
         "join_link": join_link(match),
         "entry_url": url_for("play.post_entry", match_id=match.id),

@@ -86,6 +86,7 @@ def test_illegal_entry_is_422_with_its_rule_and_nothing_saved(table, database):
     response = ben.post(move="draw")
     assert response.status_code == 422
     assert "REJECT GEN-7" in text(response) and "Ana&#39;s turn" in text(response)
+    assert "Play goes clockwise" in text(response)
     assert "Nothing was saved" in text(response)
     assert entry_count(database, match.id) == before
 
