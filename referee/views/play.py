@@ -190,6 +190,18 @@ def choose_seat(match_id: str):
     return redirect(url_for("play.table", match_id=match_id), code=303)
 
 
+@bp.get("/watch")
+def watch(match_id: str):
+    """The spectator link: this phone watches, read-only (a seat it held is released)."""
+    from ..security import bind_seat
+
+    store.get_match(get_db(), match_id)
+    bind_seat(match_id, None)
+    set_shared(match_id, False)
+    _remember("watching", match_id, True)
+    return redirect(url_for("play.table", match_id=match_id), code=303)
+
+
 @bp.post("/seat")
 def take_seat(match_id: str):
     """Bind this phone to a seat, to the shared-device mode, or to watching."""
@@ -219,7 +231,10 @@ def invite(match_id: str):
 
     match = store.get_match(get_db(), match_id)
     link = join_link(match)
-    return render_template("table/invite.html", match=match, link=link, qr=qr_svg(link))
+    from .home import join_url
+
+    watch_link = join_url().rstrip("/") + url_for("play.watch", match_id=match.id)
+    return render_template("table/invite.html", match=match, link=link, qr=qr_svg(link), watch_link=watch_link)
 
 
 @bp.get("/pick")

@@ -287,3 +287,15 @@ def test_own_doorbell_does_not_redraw_the_screen(table):
     ana.post(move="turn_up", card="5")
     assert ana.client.get(f"/m/{match.id}/screen?shown_version=1").status_code == 204
     assert ana.client.get(f"/m/{match.id}/screen?shown_version=0").status_code == 200
+
+
+def test_spectator_link_is_read_only(app, table, database):
+    match, ana, _, _ = table
+    viewer = app.test_client()
+    assert viewer.get(f"/m/{match.id}/watch").status_code == 303
+    page = viewer.get(f"/m/{match.id}").get_data(as_text=True)
+    assert 'id="seat-picker"' not in page and "You are watching" in page
+    assert viewer.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"},
+                       headers=HX).status_code == 403
+    assert f"/m/{match.id}/watch" in ana.client.get(f"/m/{match.id}/invite").get_data(as_text=True)
+    assert viewer.get("/m/nope/watch").status_code == 404
