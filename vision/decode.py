@@ -14,10 +14,7 @@ import cv2
 import numpy as np
 
 from .errors import CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadTooLarge
-
-MAX_BYTES = 15 * 1024 * 1024
-MAX_PIXELS = 40_000_000
-WORKING_LONG_SIDE = 1600
+from .limits import MAX_BYTES, MAX_PIXELS, WORKING_LONG_SIDE
 
 _REDUCED = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
             4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}

@@ -17,7 +17,7 @@ class UploadTooLarge(UploadError):
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(
-            f"The photo is {size / 1e6:.1f} MB; the limit is {limit / 1e6:.0f} MB. "
+            f"The photo is {size / 2**20:.1f} MB; the limit is {limit / 2**20:.0f} MB. "
             "Please send a smaller photo."
         )
 

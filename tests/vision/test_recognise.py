@@ -1,0 +1,74 @@
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from vision import synth
+from vision.recognise import decide
+
+
+def test_every_card_in_a_table_photo_is_identified(table_scene, quad_iou):
+    image, labels, quads = table_scene
+    reads = vision.recognise(image)
+    assert sorted(r.label for r in reads) == sorted(labels)
+    for read in reads:
+        assert 0.7 <= read.confidence <= 1
+        assert read.outline.shape == (4, 2)
+        assert max(quad_iou(read.outline, q) for q in quads) > 0.85
+        assert read.alternatives[0][0] == read.label
+
+
+@pytest.mark.parametrize("kind", ["carpet", "cloth", "tiles"])
+def test_no_confident_wrong_answer_on_other_tables(kind):
+    rng = np.random.default_rng(len(kind))
+    labels = ["3S", "JH", "8D", "KC", "6H"]
+    image, _ = synth.compose_scene([synth.render_standard_card(lab[:-1], lab[-1]) for lab in labels], rng, kind=kind)
+    answered = [r.label for r in vision.recognise(image) if r.label is not None]
+    assert set(answered) <= set(labels)
+    assert len(answered) >= 4
+
+
+def test_a_photo_without_cards_is_unknown():
+    rng = np.random.default_rng(5)
+    image = synth.photo_effects(synth.background("wood", (1200, 900), rng), rng)
+    cv2.putText(image, "K Q 10", (200, 400), cv2.FONT_HERSHEY_TRIPLEX, 4, (20, 20, 20), 8)
+    assert all(r.label is None for r in vision.recognise(image))
+
+
+def test_a_close_up_filling_the_frame_is_read_as_one_card():
+    card = synth.render_standard_card("9", "H")
+    reads = vision.recognise(cv2.resize(card, (224, 224)))
+    assert [r.label for r in reads] == ["9H"]
+
+
+def test_allowed_set_drops_a_read_to_the_next_allowed_candidate():
+    cands = [("QS", 0.9), ("QC", 0.8), ("KS", 0.05)]
+    assert decide(cands, None) == ("QS", 0.9)
+    assert decide(cands, {"QC", "2H"}) == ("QC", 0.8)
+    assert decide(cands, {"Q*"}) == ("QS", 0.9)
+    assert decide(cands, {"KS"})[0] is None  # the allowed candidate is not confident
+    assert decide(cands, {"AH"})[0] is None
+
+
+def test_allowed_set_is_applied_to_a_photo(table_scene):
+    image, labels, _ = table_scene
+    reads = vision.recognise(image, allowed={"AD", "7C"})
+    assert sorted(r.label for r in reads if r.label) == ["7C", "AD"]
+    assert sum(r.label is None for r in reads) == 2  # 10H and QS are not possible: never entered
+
+
+def test_unknown_deck_is_refused(table_scene):
+    with pytest.raises(ValueError):
+        vision.recognise(table_scene[0], deck="tarot")
+
+
+def test_untaught_ratatat_cards_are_found_but_unknown(table_scene):
+    reads = vision.recognise(table_scene[0], deck="ratatat")
+    assert len(reads) == 4 and all(r.label is None for r in reads)
+
+
+def test_overlay_is_a_jpeg_of_the_photo(table_scene):
+    image = table_scene[0]
+    data = vision.draw_overlay(image, vision.recognise(image))
+    assert data[:3] == b"\xff\xd8\xff"
+    assert vision.decode_upload(data).shape == image.shape

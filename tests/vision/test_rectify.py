@@ -1,0 +1,28 @@
+import cv2
+import numpy as np
+
+from vision.rectify import CARD_H, CARD_W, order_portrait, rectify
+
+
+def test_order_portrait_starts_on_a_short_edge_and_runs_clockwise():
+    landscape = np.float32([[300, 100], [300, 300], [20, 300], [20, 100]])  # 280 wide, 200 tall
+    ordered = order_portrait(landscape)
+    assert np.linalg.norm(ordered[1] - ordered[0]) < np.linalg.norm(ordered[2] - ordered[1])
+    # clockwise on screen: the signed area (shoelace, y down) is positive
+    x, y = ordered[:, 0], ordered[:, 1]
+    assert 0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) > 0
+
+
+def test_rectify_undoes_a_rotation_and_keeps_the_content():
+    card = np.full((CARD_H, CARD_W, 3), 255, np.uint8)
+    cv2.rectangle(card, (10, 10), (50, 60), (0, 0, 0), -1)  # mark the top-left corner
+    canvas = np.zeros((600, 600, 3), np.uint8)
+    src = np.float32([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]])
+    quad = cv2.transform(src[None], cv2.getRotationMatrix2D((0, 0), -30, 1.2))[0] + (250, 80)
+    m = cv2.getPerspectiveTransform(src, np.float32(quad))
+    canvas = cv2.warpPerspective(card, m, (600, 600), dst=canvas, borderMode=cv2.BORDER_TRANSPARENT)
+    flat = rectify(canvas, order_portrait(quad))
+    assert flat.shape == (CARD_H, CARD_W, 3)
+    corners = [flat[5:60, 5:50].mean(), flat[-60:-5, -50:-5].mean()]
+    assert min(corners) < 100  # the mark is in one of the two index corners
+    assert flat[CARD_H // 2, CARD_W // 2].mean() > 200

@@ -1,0 +1,71 @@
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from vision import synth
+from vision.taught import References
+
+from conftest import art_card
+
+FACES = ["0", "5", "9", "PEEK", "SWAP", "DRAW2"]
+
+
+@pytest.fixture(scope="module")
+def faces():
+    return {label: art_card(i, label) for i, label in enumerate(FACES)}
+
+
+@pytest.fixture(scope="module")
+def taught(faces):
+    """Taught the way a player would: one flat scan per face, plus one table photo of three cards."""
+    refs = None
+    for label in FACES[:3]:
+        refs = vision.teach(faces[label], [label], refs)
+    rng = np.random.default_rng(1)
+    photo, quads = synth.place_cards(synth.background("cloth", (1500, 600), rng), [faces[x] for x in FACES[3:]], rng)
+    order = np.argsort([q.mean(axis=0)[0] + 10 * (q.mean(axis=0)[1] // 300) for q in quads])
+    return vision.teach(photo, [FACES[3:][i] for i in order], refs)
+
+
+def test_teach_then_recognise_round_trips_through_bytes(taught, faces):
+    data = taught.to_bytes()
+    assert isinstance(data, bytes) and len(data) < 50_000
+    refs = References.from_bytes(data)
+    assert sorted(set(refs.labels)) == sorted(FACES)
+    rng = np.random.default_rng(4)
+    scene, _ = synth.compose_scene([faces[x] for x in FACES], rng, kind="wood")
+    reads = vision.recognise(scene, deck="ratatat", references=refs)
+    assert sorted(r.label for r in reads) == sorted(FACES)
+
+
+def test_an_untaught_card_is_unknown(taught):
+    rng = np.random.default_rng(9)
+    scene, _ = synth.compose_scene([art_card(99, "7")], rng, kind="wood")
+    reads = vision.recognise(scene, deck="ratatat", references=taught)
+    assert len(reads) == 1 and reads[0].label is None
+
+
+def test_teaching_refuses_a_wrong_count_of_names(faces):
+    rng = np.random.default_rng(2)
+    photo, _ = synth.place_cards(synth.background("wood", (1200, 600), rng), [faces["0"], faces["5"]], rng)
+    with pytest.raises(vision.TeachError, match="Found 2 card"):
+        vision.teach(photo, ["0"])
+    with pytest.raises(vision.TeachError):
+        vision.teach(photo, [])
+
+
+def test_references_from_another_version_are_refused(taught):
+    data = taught.to_bytes().replace(b'"version": 1', b'"version": 99')
+    with pytest.raises(ValueError, match="teach the deck again"):
+        References.from_bytes(data)
+
+
+def test_taught_standard_cards_are_used_before_the_index_reader():
+    odd = synth.render_standard_card("5", "S")
+    for corner in ((35, 50), (215, 300)):  # a design whose index cannot be read
+        cv2.circle(odd, corner, 34, (200, 40, 200), -1)
+    refs = vision.teach(odd, ["5S"])
+    rng = np.random.default_rng(6)
+    scene, _ = synth.compose_scene([odd], rng, kind="carpet")
+    assert [r.label for r in vision.recognise(scene, references=refs)] == ["5S"]

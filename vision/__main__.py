@@ -1,0 +1,3 @@
+from .cli import vision
+
+vision(prog_name="python -m vision")

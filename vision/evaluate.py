@@ -1,0 +1,118 @@
+"""Measure recognition on a labelled folder (see docs/vision.md for the folder format).
+
+Scoring, per image, matches the answered labels against the expected multiset: exact labels
+first, then rank-only expectations ("Q*") against the rank of what is left. Figures:
+  cards_found     answers given (reads with a label)
+  cards_correct   answers that matched an expected card
+  precision       cards_correct / cards_found      (how often an answer is right)
+  recall          cards_correct / cards_expected
+  card_accuracy   cards_correct / cards detected (answered or unknown)
+  unknown_rate    reads answered "unknown" / cards detected
+  latency         per photo, decoding included (wall clock; cpu_p95_ms is CPU time, which
+                  other processes on the machine do not inflate)
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import synth
+from .decode import decode_upload
+from .recognise import recognise, teach
+from .taught import References
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
+
+
+def read_labels(folder: Path) -> list[tuple[str, list[str]]]:
+    """(file name, expected cards) rows of folder/labels.csv."""
+    with open(folder / "labels.csv", newline="", encoding="utf-8") as fh:
+        return [(row["file"], row["cards"].split()) for row in csv.DictReader(fh)]
+
+
+def _rank(label: str) -> str:
+    return label[:-1] if len(label) > 1 and label[-1] in "SHDC*" and label != "JOKER" else label
+
+
+def count_correct(expected: list[str], answered: list[str]) -> int:
+    """Size of the multiset match; 'Q*' matches any answer of rank Q."""
+    left = Counter(answered)
+    correct = 0
+    for exp in [e for e in expected if not e.endswith("*")]:
+        if left[exp] > 0:
+            left[exp] -= 1
+            correct += 1
+    ranks = Counter()
+    for label, n in left.items():
+        ranks[_rank(label)] += n
+    for exp in [e for e in expected if e.endswith("*")]:
+        if ranks[exp[:-1]] > 0:
+            ranks[exp[:-1]] -= 1
+            correct += 1
+    return correct
+
+
+def teach_folder(folder: Path) -> References:
+    """References from a folder of one-card photos (labels.csv names the card in each)."""
+    refs = References()
+    for name, cards in read_labels(folder):
+        image = decode_upload((folder / name).read_bytes())
+        refs = teach(image, cards, refs)
+    return refs
+
+
+def folder_samples(folder: Path) -> Iterator[tuple[bytes, list[str]]]:
+    for name, cards in read_labels(folder):
+        yield (folder / name).read_bytes(), cards
+
+
+def composed_samples(folder: Path, count: int, seed: int = 0) -> Iterator[tuple[bytes, list[str]]]:
+    """Table scenes composed from the folder's flat card images, 1–5 cards each, as JPEG bytes."""
+    rows = read_labels(folder)
+    faces = [(cv2.imread(str(folder / name)), cards[0]) for name, cards in rows]
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        n = int(rng.integers(1, 6))
+        # every face appears: walk through them in order, then fill at random
+        picks = [faces[(i * 5 + k) % len(faces)] for k in range(n)]
+        scene, _ = synth.compose_scene([f for f, _ in picks], rng)
+        ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 88])
+        yield buf.tobytes(), [label for _, label in picks]
+
+
+def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: References | None = None) -> dict:
+    images = expected = found = correct = detected = unknown = 0
+    latencies, cpu_times = [], []
+    for data, cards in samples:
+        start, cpu_start = time.perf_counter(), time.process_time()
+        reads = recognise(decode_upload(data), deck=deck, references=references)
+        latencies.append((time.perf_counter() - start) * 1000)
+        cpu_times.append((time.process_time() - cpu_start) * 1000)
+        answered = [r.label for r in reads if r.label is not None]
+        images += 1
+        expected += len(cards)
+        found += len(answered)
+        detected += len(reads)
+        unknown += len(reads) - len(answered)
+        correct += count_correct(cards, answered)
+    return {
+        "images": images,
+        "cards_expected": expected,
+        "cards_found": found,
+        "cards_correct": correct,
+        "precision": round(correct / found, 4) if found else 0.0,
+        "recall": round(correct / expected, 4) if expected else 0.0,
+        "card_accuracy": round(correct / detected, 4) if detected else 0.0,
+        "unknown_rate": round(unknown / detected, 4) if detected else 0.0,
+        "latency_p50_ms": round(float(np.percentile(latencies, 50)), 1) if latencies else 0.0,
+        "latency_p95_ms": round(float(np.percentile(latencies, 95)), 1) if latencies else 0.0,
+        # CPU time of this process: the latency without other processes competing for the core
+        "cpu_p95_ms": round(float(np.percentile(cpu_times, 95)), 1) if cpu_times else 0.0,
+    }

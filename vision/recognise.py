@@ -1,0 +1,151 @@
+"""Find, rectify and identify every card in a photo; teach a deck from labelled photos."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import cv2
+import numpy as np
+
+from . import standard
+from .detect import find_cards, whiteness
+from .errors import UploadError
+from .rectify import CARD_H, CARD_W, order_portrait, rectify
+from .taught import References
+from .types import CardRead
+
+DECKS = ("standard", "ratatat")
+ACCEPT = 0.7  # a label is given only at or above this confidence
+
+
+class TeachError(UploadError):
+    """The teaching photo does not show the cards the caller named."""
+
+
+def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None) -> tuple[str | None, float]:
+    """Pick the label to report: the best candidate inside `allowed` that is confident enough."""
+    allowed_set = None if allowed is None else set(allowed)
+    for label, conf in candidates:
+        if allowed_set is not None and not _allowed(label, allowed_set):
+            continue
+        return (label, conf) if conf >= ACCEPT else (None, conf)
+    return None, 0.0
+
+
+def _allowed(label: str, allowed: set[str]) -> bool:
+    """`allowed` may hold full labels ("QS") or rank-only ones ("Q*")."""
+    return label in allowed or (label[:-1] + "*") in allowed
+
+
+def _identify(card: np.ndarray, deck: str, references: References | None) -> list[tuple[str, float]]:
+    cands: list[tuple[str, float]] = []
+    if references is not None and len(references):
+        cands = references.candidates(card)
+    if deck == "standard" and (not cands or cands[0][1] < ACCEPT):
+        cands = standard.card_candidates(card) or cands
+    return cands
+
+
+def _whole_frame(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+
+
+def recognise(image: np.ndarray, deck: str = "standard", references: References | None = None,
+              allowed: Iterable[str] | None = None) -> list[CardRead]:
+    """Every card found in a BGR image, each with a label or None ("unknown").
+
+    deck "standard" reads the corner index (no teaching needed; taught references, if given,
+    are tried first); deck "ratatat" needs `references` (see teach) and otherwise reports
+    every card as unknown. `allowed` restricts the answers to labels still possible; a read
+    outside it falls to the next candidate inside it, or to unknown.
+    A photo that is one card filling the frame (a close-up or a crop) is read as that card;
+    it is reported (possibly as unknown) when it is identified or its edges are card margin.
+    """
+    if deck not in DECKS:
+        raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
+    allowed = None if allowed is None else list(allowed)
+    reads = []
+    for quad in find_cards(image):
+        quad = order_portrait(quad)
+        cands = _identify(rectify(image, quad), deck, references)
+        if deck == "standard" and not cands:
+            continue  # a white rectangle without any index: not shown to be a card
+        label, conf = decide(cands, allowed)
+        reads.append(CardRead(label, conf, quad, cands))
+    if not reads:  # perhaps a close-up: the whole photo is one card
+        quad = order_portrait(_whole_frame(image))
+        cands = _identify(rectify(image, quad), deck, references)
+        label, conf = decide(cands, allowed)
+        if label is not None or _frame_is_card(image):
+            reads.append(CardRead(label, conf, quad, cands))
+    return reads
+
+
+def _frame_is_card(image: np.ndarray) -> bool:
+    """True for a flat scan or close-up: the photo's edges are card margin, not table."""
+    h, w = image.shape[:2]
+    m = max(2, int(min(h, w) * 0.03))
+    white = whiteness(image)
+    band = np.concatenate([white[:m].ravel(), white[-m:].ravel(), white[:, :m].ravel(), white[:, -m:].ravel()])
+    return float(np.mean(band > 150)) > 0.6
+
+
+def _reading_order(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Rows top to bottom (cards whose centres are within half a card height), each left to right."""
+    if not quads:
+        return []
+    centres = [q.mean(axis=0) for q in quads]
+    height = np.median([np.ptp(q[:, 1]) for q in quads])
+    order = sorted(range(len(quads)), key=lambda i: centres[i][1])
+    rows: list[list[int]] = []
+    for i in order:
+        if rows and abs(centres[i][1] - centres[rows[-1][0]][1]) < height / 2:
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return [quads[i] for row in rows for i in sorted(row, key=lambda i: centres[i][0])]
+
+
+def teach(image: np.ndarray, labels: list[str], references: References | None = None) -> References:
+    """References from a photo of cards named by the caller, in reading order.
+
+    Reading order is by rows, top to bottom, and left to right within a row. A photo of a single
+    card may also be a flat scan or close-up filling the frame (its edges are then card margin,
+    not table). Adds to `references` when given.
+    Raises TeachError when the number of cards found differs from the number of labels.
+    """
+    if not labels:
+        raise TeachError("Name at least one card to teach.")
+    if len(labels) == 1 and _frame_is_card(image):
+        quads = [order_portrait(_whole_frame(image))]
+    else:
+        quads = _reading_order([order_portrait(q) for q in find_cards(image)])
+    if len(quads) != len(labels):
+        raise TeachError(f"Found {len(quads)} card(s) in the photo but {len(labels)} name(s) were given; "
+                         "photograph the cards apart from each other on a plain table.")
+    out = References() if references is None else References(references.labels, references.features)
+    for label, quad in zip(labels, quads):
+        card = rectify(image, quad, (CARD_W, CARD_H))
+        out.add(label, card)
+    return out
+
+
+def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85) -> bytes:
+    """JPEG of the photo with each card's outline and label drawn over it."""
+    canvas = image.copy()
+    scale = max(canvas.shape[:2]) / 1000
+    for read in reads:
+        colour = (60, 200, 60) if read.label else (0, 160, 255)
+        pts = np.asarray(read.outline, np.int32)
+        cv2.polylines(canvas, [pts], True, colour, max(2, int(3 * scale)), cv2.LINE_AA)
+        text = f"{read.label} {read.confidence:.0%}" if read.label else "?"
+        x, y = pts[:, 0].min(), max(pts[:, 1].min() - int(8 * scale), int(20 * scale))
+        cv2.putText(canvas, text, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale + 0.3,
+                    (0, 0, 0), max(3, int(6 * scale)), cv2.LINE_AA)
+        cv2.putText(canvas, text, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale + 0.3,
+                    colour, max(1, int(2 * scale)), cv2.LINE_AA)
+    ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+    return buf.tobytes()
