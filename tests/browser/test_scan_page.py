@@ -49,7 +49,7 @@ CAMERA_ARGS = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-st
 @pytest.fixture
 def camera_phone(browser):
     """A phone whose Chromium has a fake camera (launched by the same Playwright as ``browser``)."""
-    from conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+    from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
 
     with_camera = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + CAMERA_ARGS)
     context = with_camera.new_context(viewport=PHONE, is_mobile=True, has_touch=True, permissions=["camera"])
