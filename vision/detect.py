@@ -20,6 +20,7 @@ MIN_AREA_FRACTION = 0.004
 MAX_AREA_FRACTION = 0.9
 ASPECT_RANGE = (1.18, 1.8)
 MIN_HULL_IOU = 0.85
+_NEXT = [1, 2, 3, 0]  # index of each corner's successor
 
 
 def whiteness(image: np.ndarray) -> np.ndarray:
@@ -74,7 +75,8 @@ def _quad_options(hull: np.ndarray, hull_area: float) -> list[tuple[np.ndarray, 
 
 def _card_shaped(quad: np.ndarray) -> float | None:
     """The aspect ratio of a quad that could be a card seen with mild perspective, else None."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    edge = quad[_NEXT] - quad
+    sides = np.hypot(edge[:, 0], edge[:, 1])
     short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
     aspect = long_ / max(short, 1e-6)
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
@@ -127,7 +129,9 @@ def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
         clash = False
         for other in kept:
             inter, a, b = _overlap(quad, other)
-            if inter / min(a, b) > 0.5:
+            # (the intersection routine can return 0 for two nearly identical quads)
+            near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) < 0.25 * np.sqrt(min(a, b))
+            if near or inter / min(a, b) > 0.5:
                 clash = True
                 break
         if not clash:

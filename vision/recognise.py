@@ -12,10 +12,9 @@ from .detect import find_cards, whiteness
 from .errors import UploadError
 from .rectify import CARD_H, CARD_W, order_portrait, rectify
 from .taught import References
-from .types import CardRead
+from .types import ACCEPT, CardRead
 
 DECKS = ("standard", "ratatat")
-ACCEPT = 0.7  # a label is given only at or above this confidence
 
 
 class TeachError(UploadError):
@@ -60,7 +59,8 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     every card as unknown. `allowed` restricts the answers to labels still possible; a read
     outside it falls to the next candidate inside it, or to unknown.
     A photo that is one card filling the frame (a close-up or a crop) is read as that card;
-    it is reported (possibly as unknown) when it is identified or its edges are card margin.
+    it is reported when identified, or as unknown when its edges are card margin and something
+    like an index or a taught face was seen.
     """
     if deck not in DECKS:
         raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
@@ -77,7 +77,7 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
         quad = order_portrait(_whole_frame(image))
         cands = _identify(rectify(image, quad), deck, references)
         label, conf = decide(cands, allowed)
-        if label is not None or _frame_is_card(image):
+        if label is not None or (cands and _frame_is_card(image)):
             reads.append(CardRead(label, conf, quad, cands))
     return reads
 

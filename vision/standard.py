@@ -31,7 +31,6 @@ INK_BIASES = (0.0, 0.15, -0.12)  # ink thresholds tried, as shares of the corner
 class CornerRead:
     rank_probs: np.ndarray  # over glyphs.RANKS
     suit_probs: np.ndarray  # over glyphs.SUITS, already restricted by colour
-    rank_similarity: float
     red: bool
     joker: bool = False
 
@@ -81,16 +80,20 @@ def _notch_probs(mask: np.ndarray) -> np.ndarray:
 
 
 def _ink_mask(corner: np.ndarray, bias: float = 0.0) -> tuple[np.ndarray, np.ndarray] | None:
-    """Binary ink mask of the corner, and the redness map; None if the corner is blank.
+    """Binary ink mask of the corner, and its white-balanced redness map; None if blank.
 
     `bias` moves the threshold by that share of the contrast: up thins the ink (parts that
     touch come apart), down thickens it (faint strokes join up).
     """
     gray = cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY)
     b, g, r = cv2.split(corner.astype(np.int16))
-    redness = r - np.maximum(g, b)
     # red ink is light in gray; use a darkness that also counts strong red as ink
-    darkness = np.clip(255 - gray.astype(np.int16) + np.clip(redness, 0, None), 0, 255).astype(np.uint8)
+    darkness = np.clip(255 - gray.astype(np.int16) + np.clip(r - np.maximum(g, b), 0, None), 0, 255).astype(np.uint8)
+    # for telling red from black, white-balance on the paper (most of a corner) first:
+    # under a tinted light, black ink must not come out red
+    paper = np.percentile(corner.reshape(-1, 3), 75, axis=0) + 1.0
+    b, g, r = cv2.split(corner * (paper.mean() / paper))
+    redness = r - np.maximum(g, b)
     lo, hi = np.percentile(darkness, [10, 99.5])
     if hi - lo < 40:
         return None
@@ -198,7 +201,7 @@ def _read_index(corner: np.ndarray, bias: float) -> CornerRead | None:
         return None
     mask, redness = ink
     if _is_vertical_word(mask):
-        return CornerRead(np.zeros(len(glyphs.RANKS)), np.zeros(len(glyphs.SUITS)), 1.0, False, joker=True)
+        return CornerRead(np.zeros(len(glyphs.RANKS)), np.zeros(len(glyphs.SUITS)), False, joker=True)
     parts = _index_components(mask)
     if parts is None:
         return None
@@ -213,7 +216,7 @@ def _read_index(corner: np.ndarray, bias: float) -> CornerRead | None:
     suit_probs /= suit_probs.sum()
     if rank_sim < MIN_SIMILARITY:
         rank_probs = rank_probs * 0.5
-    return CornerRead(rank_probs, suit_probs, rank_sim, red)
+    return CornerRead(rank_probs, suit_probs, red)
 
 
 def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:

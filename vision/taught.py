@@ -14,6 +14,8 @@ import json
 import cv2
 import numpy as np
 
+from .types import ACCEPT
+
 THUMB_W, THUMB_H = 24, 34
 # Measured on composed table scenes: a taught card scores ≥ 0.6 with a margin ≥ 0.35 over the
 # next label; an untaught one (leave-one-out) ≤ 0.56 with a margin ≤ 0.15. The margin is the
@@ -55,9 +57,6 @@ class References:
         self.labels.append(label)
         self.features = np.vstack([self.features, thumbnail_feature(card)[None]])
 
-    def merge(self, other: "References") -> "References":
-        return References(self.labels + other.labels, np.vstack([self.features, other.features]))
-
     def to_bytes(self) -> bytes:
         payload = {
             "version": FORMAT_VERSION,
@@ -76,21 +75,38 @@ class References:
         return cls(payload["labels"], feats.reshape(len(payload["labels"]), -1))
 
     def candidates(self, card: np.ndarray) -> list[tuple[str, float]]:
-        """(label, confidence) best first for a rectified card; confidence folds in the margin."""
+        """(label, confidence) best first for a rectified card; confidence folds in the margin.
+
+        The card is compared both ways up; when that is not conclusive, also slightly shifted
+        each way, so an outline found a few pixels off still matches.
+        """
         if not self.labels:
             return []
-        feats = [thumbnail_feature(card), thumbnail_feature(cv2.rotate(card, cv2.ROTATE_180))]
+        ranked = self._ranked([card])
+        if _confidence(ranked[0][1], ranked[0][1] - _rival(ranked)) < ACCEPT:
+            h, w = card.shape[:2]
+            dy, dx = int(h * 0.03), int(w * 0.03)
+            shifted = [cv2.resize(card[max(0, y):h + min(0, y), max(0, x):w + min(0, x)], (w, h))
+                       for y, x in ((dy, dx), (-dy, -dx), (dy, -dx), (-dy, dx))]
+            ranked = self._ranked([card] + shifted)
+        out = []
+        for i, (label, sim) in enumerate(ranked[:5]):
+            # the rival of the best is the runner-up (or, alone, the acceptance floor)
+            out.append((label, _confidence(sim, sim - (_rival(ranked) if i == 0 else ranked[0][1]))))
+        return out
+
+    def _ranked(self, views: list[np.ndarray]) -> list[tuple[str, float]]:
+        """Each label's best similarity over the views, both ways up; best first."""
+        feats = [thumbnail_feature(v) for v in views] + [thumbnail_feature(cv2.rotate(v, cv2.ROTATE_180)) for v in views]
         sims = np.max(self.features @ np.stack(feats).T, axis=1)
         best: dict[str, float] = {}
         for label, sim in zip(self.labels, sims):
             best[label] = max(best.get(label, -1.0), float(sim))
-        ranked = sorted(best.items(), key=lambda kv: -kv[1])
-        out = []
-        for i, (label, sim) in enumerate(ranked[:5]):
-            # the rival of the best is the runner-up (or, alone, the acceptance floor)
-            rival = (ranked[1][1] if len(ranked) > 1 else MIN_SIMILARITY) if i == 0 else ranked[0][1]
-            out.append((label, _confidence(sim, sim - rival)))
-        return out
+        return sorted(best.items(), key=lambda kv: -kv[1])
+
+
+def _rival(ranked: list[tuple[str, float]]) -> float:
+    return ranked[1][1] if len(ranked) > 1 else MIN_SIMILARITY
 
 
 def _confidence(similarity: float, margin: float) -> float:

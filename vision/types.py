@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+ACCEPT = 0.7  # a label is given only at or above this confidence
+
 
 @dataclass
 class CardRead:
@@ -14,7 +16,7 @@ class CardRead:
     label: e.g. "10H", "QS", "JOKER", "7" or "PEEK"; None when the card is not identified surely.
     confidence: 0..1 for the label (or for the best guess when label is None).
     outline: 4 corner points (x, y) in the pixel coordinates of the image given to recognise(),
-        clockwise from the card's top-left as read.
+        clockwise on screen, starting on one of the card's short edges.
     alternatives: (label, confidence) best first, including the best guess.
     """
 

@@ -7,7 +7,7 @@ import pytest
 from vision import synth
 
 
-def art_card(seed: int, text: str) -> np.ndarray:
+def _art_card(seed: int, text: str) -> np.ndarray:
     """A colourful, distinct card face inside a white margin, like a taught deck's artwork."""
     rng = np.random.default_rng(seed)
     w, h = synth.CARD_SIZE
@@ -20,6 +20,12 @@ def art_card(seed: int, text: str) -> np.ndarray:
         cv2.ellipse(art, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
     cv2.putText(card, text, (14, 45), cv2.FONT_HERSHEY_DUPLEX, 1.1, (120, 30, 120), 3)
     return card
+
+
+@pytest.fixture(scope="session")
+def art_card():
+    """Maker of distinct taught-deck faces: art_card(seed, text) -> BGR card image."""
+    return _art_card
 
 
 @pytest.fixture(scope="session")

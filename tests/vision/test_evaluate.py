@@ -8,8 +8,6 @@ from vision import synth
 from vision.cli import vision as vision_group
 from vision.evaluate import count_correct
 
-from conftest import art_card
-
 
 def test_count_correct_is_a_multiset_match_with_rank_only_labels():
     assert count_correct(["QS", "QS", "10H"], ["QS", "10H", "10H"]) == 2
@@ -45,7 +43,7 @@ def test_cli_eval_reports_figures_and_ends_with_json(tmp_path):
     assert set(figures) >= {"cards_found", "card_accuracy", "unknown_rate", "latency_p50_ms"}
 
 
-def test_cli_eval_teaches_and_composes_scenes(tmp_path):
+def test_cli_eval_teaches_and_composes_scenes(tmp_path, art_card):
     rows = [(f"{x}.png", art_card(i, x), [x]) for i, x in enumerate(["1", "2", "SWAP"])]
     _write_folder(tmp_path / "teach", rows)
     folder = str(tmp_path / "teach")

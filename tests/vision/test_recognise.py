@@ -72,3 +72,7 @@ def test_overlay_is_a_jpeg_of_the_photo(table_scene):
     data = vision.draw_overlay(image, vision.recognise(image))
     assert data[:3] == b"\xff\xd8\xff"
     assert vision.decode_upload(data).shape == image.shape
+
+
+def test_a_blank_pale_photo_has_no_card():
+    assert vision.recognise(np.full((600, 800, 3), 215, np.uint8)) == []

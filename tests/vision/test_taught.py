@@ -6,13 +6,11 @@ import vision
 from vision import synth
 from vision.taught import References
 
-from conftest import art_card
-
 FACES = ["0", "5", "9", "PEEK", "SWAP", "DRAW2"]
 
 
 @pytest.fixture(scope="module")
-def faces():
+def faces(art_card):
     return {label: art_card(i, label) for i, label in enumerate(FACES)}
 
 
@@ -39,7 +37,7 @@ def test_teach_then_recognise_round_trips_through_bytes(taught, faces):
     assert sorted(r.label for r in reads) == sorted(FACES)
 
 
-def test_an_untaught_card_is_unknown(taught):
+def test_an_untaught_card_is_unknown(taught, art_card):
     rng = np.random.default_rng(9)
     scene, _ = synth.compose_scene([art_card(99, "7")], rng, kind="wood")
     reads = vision.recognise(scene, deck="ratatat", references=taught)
