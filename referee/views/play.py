@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 from flask import (Blueprint, Response, abort, redirect, render_template, request, session,
                    url_for)
+from markupsafe import Markup
 
 from .. import scans, store, tables, transcript
 from ..db import get_db
@@ -100,6 +101,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "me": match.players[acting] if acting is not None else None,
         "moves": view["legal"] if acting is not None else [], "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
+        "rules_summary": rules_summary(match, view, game.VARIANTS),
         "involved": _involved(ruling, history, log), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.positions()) and (seat is not None or shared),
         "card_words": card_words, "deck": list(log.state.deck), "rule_text": rule_text,
@@ -114,6 +116,21 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
 def pick_href(base: str, **args) -> str:
     """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen."""
     return base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
+
+
+_rules_html: dict[tuple[str, bool], str] = {}
+
+
+def rules_summary(match, view: dict, variants) -> Markup:
+    """The house rules in force, as HTML; cached, since a match's rules never change (GEN-11)."""
+    key = (match.id, match.version == 0)
+    html = _rules_html.get(key)
+    if html is None:
+        if len(_rules_html) > 2048:
+            _rules_html.clear()
+        html = _rules_html[key] = render_template("table/_rules.html", view=view, variants=variants,
+                                                  open=match.version == 0)
+    return Markup(html)
 
 
 def card_label(card: str) -> str:
