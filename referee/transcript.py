@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .games import GAMES, get_game
-from .games.base import EntryError, Ruling
+from .games.base import EntryError, Ruling, changed_rules
 from .games.log import Log, Step, replay, rulings
 
 FORMAT = "referee-transcript/1"
@@ -93,16 +93,18 @@ def check(transcript: Transcript) -> tuple[Log, list[Step], dict[str, Any]]:
     """Replay a transcript: every ruling and the result, as ``referee check --json`` prints them."""
     log, steps = replay(transcript.game, transcript.start(), transcript.moves)
     found = rulings(log, steps)
-    report = {"ok": not found, "rulings": found, "result": result(log.state)}
+    report = {"ok": not found, "rulings": found, "result": result(log.game, log.state)}
     return log, steps, report
 
 
-def result(state: Any) -> dict[str, Any]:
+def result(game: Any, state: Any) -> dict[str, Any]:
     """Round scores, winners and match standings (by player name)."""
     players = state.players
     rounds = [h.to_dict(players) for h in state.history]
     order = sorted(range(len(players)), key=lambda s: (state.totals[s], s))
+    house_rules = {"tie_policy": state.rules["tie_policy"], **changed_rules(game.VARIANTS, state.rules)}
     return {
+        "house_rules": house_rules,  # GEN-11: every switch off its default, and always the tie policy
         "rounds": rounds,
         "totals": {players[s]: state.totals[s] for s in range(len(players))},
         "standings": [{"player": players[s], "total": state.totals[s], "out": s in state.eliminated}
