@@ -18,7 +18,8 @@ from urllib.parse import urlencode
 
 from flask import (Blueprint, Response, abort, redirect, render_template, request, session,
                    url_for)
-from markupsafe import Markup
+from jinja2 import pass_context
+from markupsafe import Markup, escape
 
 from .. import scans, store, tables, transcript
 from ..db import get_db
@@ -110,6 +111,21 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "entry_url": url_for("play.post_entry", match_id=match.id),
         "pick_url": url_for("play.pick", match_id=match.id),
     }
+
+
+@bp.app_template_global()
+@pass_context
+def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "") -> Markup:
+    """One whole entry as a form of hidden fields and a button (built in Python: a screen has many)."""
+    url = escape(context["entry_url"])
+    hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in fields.items())
+    client_key = escape(f"{key}-{'-'.join(str(v) for v in fields.values())}")
+    return Markup(
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#screen" hx-swap="innerHTML" '
+        f'hx-disabled-elt="find button" class="entry-form">'
+        f'<input type="hidden" name="version" value="{match.version}">'
+        f'<input type="hidden" name="key" value="{client_key}">{hidden}'
+        f'<button type="submit" class="{escape(cls)}">{escape(text)}</button></form>')
 
 
 @bp.app_template_global()
