@@ -4,8 +4,9 @@ Cards are bright, unsaturated quadrilaterals with a poker-card aspect ratio and 
 all round. On a copy at most DETECT_LONG_SIDE px long, a "whiteness" map is cut at a few
 levels (global and local, a cheap stand-in for MSER). Each cut proposes contours twice: with
 edges carved out (so a card touching a bright object or another card comes apart) and
-opened-then-closed (so a margin broken by the picture closes). Regions enclosed by edges are
-proposed too, for a card on a bright table. A proposal is kept when its convex hull fits a
+opened-then-closed (so a margin broken by the picture closes); an opened-then-closed blob that
+is no card is cut between its deepest notches, for cards that touch or overlap at a corner.
+Regions enclosed by edges are proposed too, for a card on a bright table. A proposal is kept when its convex hull fits a
 quadrilateral of card shape and the band just inside that quadrilateral is white; overlapping
 proposals are merged by non-maximum suppression.
 """
@@ -106,6 +107,50 @@ def _quad_from_contour(contour: np.ndarray, mask: np.ndarray) -> tuple[np.ndarra
     return None
 
 
+def _split_blob(contour: np.ndarray, support: np.ndarray, min_perimeter: float) -> list[tuple[np.ndarray, float]]:
+    """Card quads (and scores) inside a blob of cards that touch or overlap a little.
+
+    Such a blob has deep notches where the outlines meet: it is cut along the line between
+    two of its deepest notches and the pieces are fitted like any proposal. They are scored
+    below whole outlines, so a card found whole keeps its own outline.
+    """
+    image_area = support.shape[0] * support.shape[1]
+    x, y, w, h = cv2.boundingRect(contour)
+    if w * h < 2.5 * MIN_AREA_FRACTION * image_area:
+        return []  # too small to hold two cards
+    hull_area = cv2.contourArea(cv2.convexHull(contour))
+    if not 2.5 * MIN_AREA_FRACTION * image_area <= hull_area <= 0.4 * image_area \
+            or cv2.contourArea(contour) < 0.5 * hull_area:
+        return []  # a whole bright table, or a tangle that is no pair of cards
+    try:
+        defects = cv2.convexityDefects(contour, cv2.convexHull(contour, returnPoints=False))
+    except cv2.error:  # a self-touching outline
+        return []
+    if defects is None:
+        return []
+    defects = defects.reshape(-1, 4)
+    deep = defects[defects[:, 3] / 256 > 0.06 * np.sqrt(hull_area)]
+    deep = deep[np.argsort(-deep[:, 3])][:3]
+    if len(deep) < 2:
+        return []
+    solid = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.drawContours(solid, [contour], -1, 255, cv2.FILLED, offset=(2 - x, 2 - y))
+    out = []
+    for i in range(len(deep)):
+        for j in range(i + 1, len(deep)):
+            a = tuple(int(v) for v in contour[deep[i, 2]][0] - (x - 2, y - 2))
+            b = tuple(int(v) for v in contour[deep[j, 2]][0] - (x - 2, y - 2))
+            cut = solid.copy()
+            cv2.line(cut, a, b, 0, 2)
+            pieces, _ = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x - 2, y - 2))
+            for piece in pieces:
+                if len(piece) >= 4 and cv2.arcLength(piece, True) >= min_perimeter:
+                    found = _quad_from_contour(piece, support)
+                    if found is not None:
+                        out.append((found[0], found[1] - 0.2))
+    return out
+
+
 def _masks(white: np.ndarray) -> list[np.ndarray]:
     """Binary 'paper' masks: global cuts at several levels, and a local cut for uneven light."""
     otsu, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -168,18 +213,21 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     min_perimeter = 3.5 * np.sqrt(MIN_AREA_FRACTION * small.shape[0] * small.shape[1])
     cands = []
 
-    def collect(binary: np.ndarray, support: np.ndarray, mode: int = cv2.RETR_EXTERNAL) -> None:
+    def collect(binary: np.ndarray, support: np.ndarray, mode: int = cv2.RETR_EXTERNAL, split: bool = False) -> None:
         contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             if len(c) >= 4 and cv2.arcLength(c, True) >= min_perimeter:
                 found = _quad_from_contour(c, support)
                 if found is not None:
                     cands.append(found)
+                elif split:  # perhaps cards touching or overlapping at a corner
+                    cands.extend(_split_blob(c, support, min_perimeter))
 
     masks = _masks(white)
     for mask in masks:
         collect(cv2.bitwise_and(mask, cv2.bitwise_not(thin_edges)), mask)
-        collect(cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, closer), mask)
+        collect(cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, closer), mask,
+                split=True)
     # outlines traced by edges: for a card whose white merges with a bright table, or whose
     # white margin is broken by its picture
     for edge_map in (thin_edges, edges):

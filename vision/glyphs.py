@@ -62,13 +62,14 @@ def suit_feature(mask: np.ndarray) -> np.ndarray:
     return vec / np.linalg.norm(vec)
 
 
-def _render_text(text: str, font: int, thickness: int, stretch: float, shear: float) -> np.ndarray:
+def _render_text(text: str, font: int, thickness: int, stretch: float, shear: float,
+                 touch: bool = False) -> np.ndarray:
     scale = 2.0 if font != cv2.FONT_HERSHEY_PLAIN else 4.0
     (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
     canvas = np.zeros((th + base + 40, tw + 40), np.uint8)
     cv2.putText(canvas, text, (20, th + 20), font, scale, 255, thickness, cv2.LINE_AA)
     if text == "10":  # card indices set the two digits tight
-        canvas = _tighten(canvas)
+        canvas = _tighten(canvas, touch)
     return _slant((canvas > 100).astype(np.uint8), stretch, shear)
 
 
@@ -79,8 +80,9 @@ def _slant(mask: np.ndarray, stretch: float, shear: float) -> np.ndarray:
     return cv2.warpAffine(mask * 255, m, (int(w * stretch) + 10, h)).__gt__(100).astype(np.uint8)
 
 
-def _tighten(canvas: np.ndarray) -> np.ndarray:
-    """Close the gap between the '1' and the '0' of a rendered '10'."""
+def _tighten(canvas: np.ndarray, touch: bool = False) -> np.ndarray:
+    """Close the gap between the '1' and the '0' of a rendered '10'; with `touch`, until the
+    digits run into each other (a condensed index, blurred, reads as one blob)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats((canvas > 100).astype(np.uint8))
     if n < 3:
         return canvas
@@ -88,6 +90,8 @@ def _tighten(canvas: np.ndarray) -> np.ndarray:
     one, zero = order[0], order[-1]
     gap = stats[zero, cv2.CC_STAT_LEFT] - (stats[one, cv2.CC_STAT_LEFT] + stats[one, cv2.CC_STAT_WIDTH])
     shift = max(0, gap - max(2, stats[zero, cv2.CC_STAT_WIDTH] // 8))
+    if touch:
+        shift = gap + max(2, stats[one, cv2.CC_STAT_WIDTH] // 3)
     out = canvas.copy()
     out[labels == zero] = 0
     zero_part = np.where(labels == zero, canvas, 0)
@@ -158,6 +162,9 @@ def rank_references() -> tuple[np.ndarray, np.ndarray]:
                     for shear in (-0.12, 0.0, 0.12):
                         feats.append(glyph_feature(_render_text(rank, font, thickness, stretch, shear)))
                         classes.append(ci)
+                        if rank == "10":  # also as one blob, digits touching
+                            feats.append(glyph_feature(_render_text(rank, font, thickness, stretch, shear, True)))
+                            classes.append(ci)
     return _grouped(feats, classes)
 
 

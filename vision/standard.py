@@ -23,6 +23,8 @@ RANK_SHARPNESS = 40.0  # softmax temperatures applied to cosine similarities;
 SUIT_SHARPNESS = 120.0  # suit symbols are all compact blobs, so their similarities lie closer
 MIN_SIMILARITY = 0.55
 SINGLE_CORNER = 0.6  # weight of a card read at one corner only (measured: far less reliable)
+AGREE_FIRM = 0.95  # a corner this sure of its rank is confirmed by the other corner's agreeing
+AGREE_FLOOR = 0.2  # top choice, if that gives it at least this much
 JOKER_CONFIDENCE = 0.9  # both corners show a vertical word
 INK_BIASES = (0.0, 0.15, -0.12)  # ink thresholds tried, as shares of the corner's contrast
 
@@ -266,7 +268,10 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     Empty when no index could be read at either corner. The two corners are independent
     evidence: a label is only as likely as the geometric mean of its two reads, so corners that
     disagree leave nothing confident, and a single readable corner (the other hidden or
-    blank) is discounted by SINGLE_CORNER, which keeps it below the acceptance level.
+    blank) is discounted by SINGLE_CORNER, which keeps it below the acceptance level. A corner
+    sure of its rank (AGREE_FIRM) whose rank the other corner also puts first (with at least
+    AGREE_FLOOR) is confirmed: the geometric mean is renormalised, up to the surer corner's
+    own probability.
     """
     reads = [r for r in (read_corner(card), read_corner(cv2.rotate(card, cv2.ROTATE_180))) if r is not None]
     if not reads:
@@ -277,6 +282,14 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     if len(reads) == 2:
         rank = np.sqrt(reads[0].rank_probs * reads[1].rank_probs)
         suit = np.sqrt(reads[0].suit_probs * reads[1].suit_probs)
+        tops = [r.rank_probs.max() for r in reads]
+        if np.argmax(reads[0].rank_probs) == np.argmax(reads[1].rank_probs) \
+                and min(tops) >= AGREE_FLOOR and max(tops) >= AGREE_FIRM:
+            # one corner is sure and the other puts the same rank first: that agreement is
+            # evidence the geometric mean undersells, so renormalise it, but never above what
+            # the firmer corner says (weaker agreements were measured to let in mistakes:
+            # a design's 10 or J can look like a Q at both corners)
+            rank = np.maximum(rank, np.minimum(rank / rank.sum(), max(tops)))
     else:
         rank, suit = reads[0].rank_probs * SINGLE_CORNER, reads[0].suit_probs
     if rank.max() >= 0.5 and suit.max() < 0.95:  # the suit decides whether to answer

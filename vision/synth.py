@@ -139,15 +139,23 @@ def place_cards(scene: np.ndarray, cards: list[np.ndarray], rng: np.random.Gener
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
         quad = corners @ rot.T + centre
         quad += rng.uniform(-perspective, perspective, (4, 2)) * target_h * 0.5
-        src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
-        m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-        warped = cv2.warpPerspective(card, m, (w, h), flags=cv2.INTER_AREA)
-        alpha = cv2.warpPerspective(_card_mask(cw, ch), m, (w, h)).astype(np.float32)[..., None] / 255
-        shadow = cv2.GaussianBlur(alpha, (0, 0), 3).reshape(h, w, 1)  # soft, under the card
-        out = (out * (1 - 0.35 * shadow)).astype(np.float32)
-        out = (out * (1 - alpha) + warped * alpha).astype(np.uint8)
+        out = paste_card(out, card, quad)
         quads.append(quad.astype(np.float32))
     return out, quads
+
+
+def paste_card(scene: np.ndarray, card: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The scene with `card` warped onto `quad` (corners clockwise from the card's top left),
+    rounded corners and a soft shadow; later cards lie on top of earlier ones."""
+    h, w = scene.shape[:2]
+    ch, cw = card.shape[:2]
+    src = np.float32([[0, 0], [cw, 0], [cw, ch], [0, ch]])
+    m = cv2.getPerspectiveTransform(src, np.asarray(quad, np.float32))
+    warped = cv2.warpPerspective(card, m, (w, h), flags=cv2.INTER_AREA)
+    alpha = cv2.warpPerspective(_card_mask(cw, ch), m, (w, h)).astype(np.float32)[..., None] / 255
+    shadow = cv2.GaussianBlur(alpha, (0, 0), 3).reshape(h, w, 1)  # soft, under the card
+    out = (scene * (1 - 0.35 * shadow)).astype(np.float32)
+    return (out * (1 - alpha) + warped * alpha).astype(np.uint8)
 
 
 def photo_effects(image: np.ndarray, rng: np.random.Generator, blur: float = 1.0, glare: bool = True) -> np.ndarray:

@@ -1,8 +1,9 @@
+import cv2
 import numpy as np
 import pytest
 
 from vision import synth
-from vision.detect import find_cards
+from vision.detect import _quad_from_contour, _split_blob, find_cards
 
 
 TABLES = ["wood", "cloth", "carpet", "tiles", "mat"]
@@ -31,3 +32,34 @@ def test_outlines_are_in_original_pixel_coordinates_for_large_photos(quad_iou):
     image, quads = synth.compose_scene([synth.render_standard_card("5", "C")], rng, size=(1600, 1200), kind="cloth")
     (found,) = find_cards(image)
     assert quad_iou(quads[0], found) > 0.85
+
+
+def _card_polygon(cx: float, cy: float, angle: float, height: float) -> np.ndarray:
+    w = height / 1.4
+    corners = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return (corners @ rot.T + (cx, cy)).astype(np.float32)
+
+
+def test_cards_overlapping_at_a_corner_are_cut_apart(quad_iou):
+    """Two white cards whose corners overlap make one blob with no edge between them: it is
+    cut between its deepest notches, and each piece is a card."""
+    a = _card_polygon(150, 140, 40, 160)
+    b = _card_polygon(235, 235, -10, 160)
+    assert quad_iou(a, b) > 0.01  # they do overlap
+    mask = np.zeros((400, 420), np.uint8)
+    for quad in (a, b):
+        cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
+    (blob,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _quad_from_contour(blob, mask) is None  # the whole blob is no card
+    pieces = [q for q, _ in _split_blob(blob, mask, 50)]
+    for quad in (a, b):
+        assert max(quad_iou(quad, p) for p in pieces) > 0.8
+
+
+def test_a_single_card_blob_is_not_split():
+    mask = np.zeros((400, 420), np.uint8)
+    cv2.fillConvexPoly(mask, _card_polygon(200, 200, 30, 200).astype(np.int32), 255)
+    (blob,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert _split_blob(blob, mask, 50) == []

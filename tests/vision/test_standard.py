@@ -2,9 +2,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import glyphs, synth
+from vision import glyphs, standard, synth
 from vision.rectify import CARD_H, CARD_W
 from vision.standard import card_candidates, pip_suit_probs
+from vision.types import ACCEPT
 
 
 def flat(rank: str, suit: str, font=cv2.FONT_HERSHEY_TRIPLEX) -> np.ndarray:
@@ -50,3 +51,43 @@ def test_suit_is_read_from_the_pips_when_the_index_is_small():
     card = flat("8", "C")
     probs = pip_suit_probs(card, red=False)
     assert probs is not None and glyphs.SUITS[int(np.argmax(probs))] == "C"
+
+
+def _corner(rank: str, top: float, suit: str = "S") -> standard.CornerRead:
+    """A corner read putting `top` on `rank` and spreading the rest over the other ranks."""
+    rank_probs = np.full(len(glyphs.RANKS), (1 - top) / (len(glyphs.RANKS) - 1))
+    rank_probs[glyphs.RANKS.index(rank)] = top
+    suit_probs = np.full(len(glyphs.SUITS), 0.001)
+    suit_probs[glyphs.SUITS.index(suit)] = 0.997
+    return standard.CornerRead(rank_probs, suit_probs, red=False)
+
+
+@pytest.mark.parametrize("first, second, answered", [
+    (0.98, 0.3, True),    # a sure corner confirmed by the other corner's top choice
+    (0.8, 0.3, False),    # neither corner sure: the geometric mean stays below acceptance
+    (0.98, 0.1, False),   # the other corner barely prefers it: no confirmation
+])
+def test_a_sure_corner_is_confirmed_by_the_other_corners_top_choice(monkeypatch, first, second, answered):
+    reads = iter([_corner("9", first), _corner("9", second)])
+    monkeypatch.setattr(standard, "read_corner", lambda card: next(reads))
+    label, conf = card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8))[0]
+    assert label == "9S"
+    assert (conf >= ACCEPT) == answered
+    assert conf <= first + 1e-9  # never surer than the surer corner
+
+
+def test_corners_that_disagree_are_not_answered(monkeypatch):
+    reads = iter([_corner("9", 0.98), _corner("J", 0.6)])
+    monkeypatch.setattr(standard, "read_corner", lambda card: next(reads))
+    assert card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8))[0][1] < ACCEPT
+
+
+def test_a_ten_whose_digits_touch_reads_as_ten():
+    """A condensed '10' blurred into one blob is still a 10, not a Q or a K."""
+    canvas = np.zeros((80, 90), np.uint8)
+    cv2.putText(canvas, "10", (5, 62), cv2.FONT_HERSHEY_DUPLEX, 2.0, 255, 5, cv2.LINE_AA)
+    glyph = (cv2.resize(canvas, (40, 80)) > 100).astype(np.uint8)  # condensed
+    glyph = cv2.dilate(glyph, np.ones((3, 3), np.uint8), iterations=3)
+    assert cv2.connectedComponents(glyph)[0] == 2  # background + one blob
+    probs, _ = standard._rank_probs([glyph])
+    assert glyphs.RANKS[int(np.argmax(probs))] == "10"
