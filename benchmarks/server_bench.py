@@ -36,7 +36,6 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time

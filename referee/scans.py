@@ -63,26 +63,11 @@ class ScanStore:
 scans = ScanStore()
 
 
-def reading_order(reads: list[Any]) -> list[Any]:
-    """Cards in rows from top to bottom, each row left to right (how a row of four is laid out)."""
-    if not reads:
-        return []
-    centres = [np.asarray(r.outline, float).mean(axis=0) for r in reads]
-    height = float(np.median([np.ptp(np.asarray(r.outline, float)[:, 1]) for r in reads]))
-    order = sorted(range(len(reads)), key=lambda i: centres[i][1])
-    rows: list[list[int]] = []
-    for i in order:
-        if rows and abs(centres[i][1] - centres[rows[-1][0]][1]) < height / 2:
-            rows[-1].append(i)
-        else:
-            rows.append([i])
-    return [reads[i] for row in rows for i in sorted(row, key=lambda i: centres[i][0])]
-
-
 def read_photo(data: bytes, kind: str, references: Any, allowed: set[str] | None) -> Scan:
     """Decode, find and identify the cards; raises vision.UploadError for a photo it cannot use."""
     image = vision.decode_upload(data)
-    reads = reading_order(vision.recognise(image, kind, references, allowed))
+    reads = vision.recognise(image, kind, references, allowed)
+    reads = [reads[i] for i in vision.reading_order([r.outline for r in reads])]  # a row of four, left to right
     return scans.put(image, reads)
 
 

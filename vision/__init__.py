@@ -29,12 +29,12 @@ from .decode import decode_upload  # noqa: E402
 from .errors import (  # noqa: E402
     CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadError, UploadTooLarge,
 )
-from .recognise import TeachError, draw_overlay, recognise, teach  # noqa: E402
+from .recognise import TeachError, draw_overlay, reading_order, recognise, teach  # noqa: E402
 from .taught import References  # noqa: E402
 from .types import CardRead  # noqa: E402
 
 __all__ = [
     "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
     "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_upload",
-    "draw_overlay", "recognise", "teach",
+    "draw_overlay", "reading_order", "recognise", "teach",
 ]

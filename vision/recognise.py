@@ -91,10 +91,12 @@ def _frame_is_card(image: np.ndarray) -> bool:
     return float(np.mean(band > 150)) > 0.6
 
 
-def _reading_order(quads: list[np.ndarray]) -> list[np.ndarray]:
-    """Rows top to bottom (cards whose centres are within half a card height), each left to right."""
+def reading_order(quads: list[np.ndarray]) -> list[int]:
+    """Indices of the cards (given by their outlines) in reading order: rows top to bottom (cards
+    whose centres are within half a card height), each row left to right — how a row of four lies."""
     if not quads:
         return []
+    quads = [np.asarray(q, float) for q in quads]
     centres = [q.mean(axis=0) for q in quads]
     height = np.median([np.ptp(q[:, 1]) for q in quads])
     order = sorted(range(len(quads)), key=lambda i: centres[i][1])
@@ -104,7 +106,7 @@ def _reading_order(quads: list[np.ndarray]) -> list[np.ndarray]:
             rows[-1].append(i)
         else:
             rows.append([i])
-    return [quads[i] for row in rows for i in sorted(row, key=lambda i: centres[i][0])]
+    return [i for row in rows for i in sorted(row, key=lambda i: centres[i][0])]
 
 
 def teach(image: np.ndarray, labels: list[str], references: References | None = None) -> References:
@@ -120,7 +122,8 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
     if len(labels) == 1 and _frame_is_card(image):
         quads = [order_portrait(_whole_frame(image))]
     else:
-        quads = _reading_order([order_portrait(q) for q in find_cards(image)])
+        found = [order_portrait(q) for q in find_cards(image)]
+        quads = [found[i] for i in reading_order(found)]
     if len(quads) != len(labels):
         raise TeachError(f"Found {len(quads)} card(s) in the photo but {len(labels)} name(s) were given; "
                          "photograph the cards apart from each other on a plain table.")

@@ -184,3 +184,18 @@ def compose_scene(cards: list[np.ndarray], rng: np.random.Generator, size: tuple
     kind = kind or str(rng.choice(["wood", "cloth", "carpet", "tiles"]))
     scene, quads = place_cards(background(kind, size, rng), cards, rng)
     return photo_effects(scene, rng, blur=float(rng.uniform(0.3, 1.5))), quads
+
+
+def art_card(seed: int, text: str, blobs: int = 6) -> np.ndarray:
+    """A colourful, distinct card face inside a white margin, like a taught deck's artwork."""
+    rng = np.random.default_rng(seed)
+    w, h = CARD_SIZE
+    card = np.full((h, w, 3), 240, np.uint8)
+    art = card[int(h * 0.18): int(h * 0.88), int(w * 0.1): int(w * 0.9)]
+    for _ in range(blobs):
+        colour = tuple(int(c) for c in rng.integers(0, 255, 3))
+        centre = (int(rng.integers(20, art.shape[1] - 20)), int(rng.integers(20, art.shape[0] - 20)))
+        axes = (int(rng.integers(15, 60)), int(rng.integers(15, 80)))
+        cv2.ellipse(art, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
+    cv2.putText(card, text, (14, 45), cv2.FONT_HERSHEY_DUPLEX, 1.1, (120, 30, 120), 3)
+    return card

@@ -555,8 +555,8 @@ class _Turn:
         known = r.pending.value or r.pending.noted_by(move.seat)
         if is_power(known) and r.pending_from == "draw":
             self.check(rules["power_into_row"] == "allowed", "RTC-15",
-                       f"Under this table's rules (RTC-V5 forbidden) a drawn power card may only be used or "
-                       f"discarded, not put into the row.")
+                       "Under this table's rules (RTC-V5 forbidden) a drawn power card may only be used or "
+                       "discarded, not put into the row.")
             self.check(rules["power_use_optional"], "RTC-30",
                        "Under this table's rules (RTC-V6) a drawn power card must be used.")
         row = r.rows[move.seat]

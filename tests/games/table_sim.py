@@ -110,7 +110,7 @@ class Table:
     # --- The driver --------------------------------------------------------------------------
     def choose(self) -> Any:
         """A legal entry with its card values filled in from the true cards."""
-        st, rng, rules = self.state, self.rng, self.rules
+        st, rng = self.state, self.rng
         r = st.round
         if r is None:
             raise SimError("the match is over")

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule)
 
 sys.path.insert(0, os.path.dirname(__file__))
-from table_sim import SLOTS, SimError, Table  # noqa: E402
+from table_sim import SLOTS, Table  # noqa: E402
 
 from referee.games import log as game_log  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402

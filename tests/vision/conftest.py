@@ -7,25 +7,10 @@ import pytest
 from vision import synth
 
 
-def _art_card(seed: int, text: str) -> np.ndarray:
-    """A colourful, distinct card face inside a white margin, like a taught deck's artwork."""
-    rng = np.random.default_rng(seed)
-    w, h = synth.CARD_SIZE
-    card = np.full((h, w, 3), 240, np.uint8)
-    art = card[int(h * 0.18): int(h * 0.88), int(w * 0.1): int(w * 0.9)]
-    for _ in range(6):
-        colour = tuple(int(c) for c in rng.integers(0, 255, 3))
-        centre = (int(rng.integers(20, art.shape[1] - 20)), int(rng.integers(20, art.shape[0] - 20)))
-        axes = (int(rng.integers(15, 60)), int(rng.integers(15, 80)))
-        cv2.ellipse(art, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
-    cv2.putText(card, text, (14, 45), cv2.FONT_HERSHEY_DUPLEX, 1.1, (120, 30, 120), 3)
-    return card
-
-
 @pytest.fixture(scope="session")
 def art_card():
     """Maker of distinct taught-deck faces: art_card(seed, text) -> BGR card image."""
-    return _art_card
+    return synth.art_card
 
 
 @pytest.fixture(scope="session")
