@@ -66,6 +66,8 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
     if db_path:
         config["DATABASE"] = os.path.abspath(db_path)
     app = create_app(config)
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps
     click.echo(f"Referee is serving {app.config['DATABASE']}")
     click.echo(f"Phones on the same Wi-Fi join at: {url}")
     if not no_qr:
