@@ -124,8 +124,8 @@ def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone,
     assert page.locator("#status").inner_text() == "Your turn, Ana"
     assert "(one phone for everyone)" in page.locator("#screen").inner_text()
     wait_for_subscribers(match.id, 1)
-    # after its own entry, the phone's doorbell re-GETs the screen: let it land before opening a
-    # picker, or the re-GET would close it (see test_round.Phone._entry)
+    # after its own entry the phone's doorbell asks for the screen again and gets 204 (it already
+    # shows this version); wait for that answer so the picker opens on a settled screen
     with page.expect_response(lambda r: r.url.endswith("/entry")), \
             page.expect_response(lambda r: "/screen" in r.url):
         page.get_by_role("button", name="Draw from the pile").click()
