@@ -3,6 +3,7 @@ corrections, history and the transcript download — through the Flask test clie
 from __future__ import annotations
 
 import json
+import os
 import re
 import threading
 
@@ -299,3 +300,37 @@ def test_spectator_link_is_read_only(app, table, database):
                        headers=HX).status_code == 403
     assert f"/m/{match.id}/watch" in ana.client.get(f"/m/{match.id}/invite").get_data(as_text=True)
     assert viewer.get("/m/nope/watch").status_code == 404
+
+
+FORM_FIELDS = ["move", "slot", "out", "card", "target", "target_slot", "seen", "for", "flag", "decision",
+               "reason", "rule", "entry", "target_entry", "card1", "card2", "card3", "card4", "shown", "slots",
+               "seen1", "seen2", "attach"]
+MOVES = ["turn_up", "draw", "take_discard", "replace", "discard", "power", "peek", "swap", "call", "reshuffle",
+         "reveal", "reveal_draw", "time_up", "stalemate", "override", "resolve_flag", "undo", "correct",
+         "initial_peek", "fly", ""]
+
+
+def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
+    """Random forms from a seated phone: every answer is 200/400/409/422, and the log only grows by
+    entries that were accepted."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    phone = Phone(app, match.id, "0")
+    values = st.one_of(st.sampled_from(["1", "4", "9", "0", "-1", "PEEK", "Ben", "Ana", "unknown", "{}",
+                                        '{"move": "draw", "seat": "Ana"}', "[]", "x" * 50]),
+                       st.text(max_size=12))
+
+    @settings(max_examples=int(os.environ.get("HOSTILE_EXAMPLES", "150")), deadline=None, database=None)
+    @given(move=st.sampled_from(MOVES), fields=st.dictionaries(st.sampled_from(FORM_FIELDS), values, max_size=5),
+           stale=st.booleans())
+    def post(move, fields, stale):
+        before = entry_count(database, match.id)
+        version = phone.version() - (1 if stale else 0)
+        response = phone.post(version=version, **{**fields, "move": move})
+        assert response.status_code in (200, 400, 409, 422), (move, fields, response.status_code)
+        grew = entry_count(database, match.id) - before
+        assert grew == (1 if response.status_code == 200 else 0)
+
+    post()
