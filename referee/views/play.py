@@ -24,7 +24,6 @@ from markupsafe import Markup, escape
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
-from ..games.cards import card_words
 from ..games.rulebook import rule_text
 from ..security import device_id, seat_for
 
@@ -94,7 +93,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     shared = is_shared(match.id)
     acting = acting_seat(match.id, log)
     view = game.view(log.state, acting)
-    table_moves = [m for m in game.view(log.state, None)["legal"]] if (seat is not None or shared) else []
+    table_moves = ([game.move_to_dict(m, log.state.players) for m in game.legal_moves(log.state, None)]
+                   if seat is not None or shared else [])
     history = store.entries(get_db(), match.id) if ruling is not None else []
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
@@ -105,7 +105,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "rules_summary": rules_summary(match, view, game.VARIANTS),
         "involved": _involved(ruling, history, log), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.positions()) and (seat is not None or shared),
-        "card_words": card_words, "deck": list(log.state.deck), "rule_text": rule_text,
+        "deck": list(log.state.deck), "rule_text": rule_text,
         "labels": {v: card_label(v) for v in log.state.deck},
         "join_link": join_link(match),
         "entry_url": url_for("play.post_entry", match_id=match.id),
