@@ -8,7 +8,9 @@ An engine is a module with pure functions over immutable values (no I/O, no cloc
 * ``legal_moves(state, seat) -> list[Move]`` — what ``seat`` may enter now (card values left unknown);
 * ``view(state, seat) -> dict`` — what ``seat`` may know (``None`` is a spectator);
 * ``parse_move(data, players) -> Move`` and ``move_to_dict(move, players) -> dict`` for the JSON form;
-* ``VARIANTS`` — the house-rule switches with their defaults.
+* ``VARIANTS`` — the house-rule switches with their defaults;
+* ``still_possible(state, seat) -> set[str]`` — the cards that can still turn up (the camera's second
+  opinion: a read outside it is a misread).
 
 Rulings come in two strengths (GEN-5, GEN-10): a REJECT refuses the entry; a FLAG is recorded and play
 goes on (a breach that only shows later). Either can be overridden by a person; the override is an entry.

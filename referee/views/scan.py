@@ -51,7 +51,7 @@ def scan_at_table(match_id: str):
             reveal_seat = state.players.index(purpose.get("for", ""))
         except ValueError:
             abort(400, description="Whose cards are these?")
-    allowed = log.game.still_possible(state, reveal_seat) if hasattr(log.game, "still_possible") else None
+    allowed = log.game.still_possible(state, reveal_seat)
     try:
         scan = scans.read_photo(_photo(), kind, decks.references_for_kind(get_db(), kind), allowed)
     except vision.UploadError as err:
