@@ -112,10 +112,16 @@ def test_join_by_code_and_live_update_via_sse(live_server, phone, database):
     assert csp_violations(page) == []
 
 
-def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone, database):
+def table_with_a_discard(database):
+    """Ana and Ben's table, its discard pile started with a 3."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
     store.append(database, match.id, 0, {"move": "turn_up", "card": "3"}, None, tables.feed,
                  replay_fn=tables.replay)
+    return match
+
+
+def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone, database):
+    match = table_with_a_discard(database)
     page = phone()
     page.goto(f"{live_server.url}/j/{match.join_code}")
     page.wait_for_url(f"**/m/{match.id}")
@@ -137,9 +143,7 @@ def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone,
 
 
 def test_history_transcript_and_404_pages(live_server, phone, database):
-    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
-    store.append(database, match.id, 0, {"move": "turn_up", "card": "3"}, None, tables.feed,
-                 replay_fn=tables.replay)
+    match = table_with_a_discard(database)
     page = phone()
     page.goto(f"{live_server.url}/m/{match.id}")
     with page.expect_navigation():
