@@ -178,6 +178,13 @@ def get_match(db: Database, match_id: str) -> Match:
     return _match_from_row(row)
 
 
+def recent_matches(db: Database, limit: int = 10) -> list[Match]:
+    """The newest matches first (for finding a table again on the home page)."""
+    rows = db.conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                           (limit,)).fetchall()
+    return [_match_from_row(r) for r in rows]
+
+
 def find_match_by_code(db: Database, join_code: str) -> Match | None:
     """Look a match up by its join code (case and surrounding spaces ignored)."""
     code = (join_code or "").strip().upper()

@@ -9,7 +9,7 @@ from markupsafe import Markup
 from ..db import get_db
 from ..games import get_game
 from ..games.base import EntryError, Ruling, resolve_rules
-from ..store import create_match, find_match_by_code
+from ..store import create_match, find_match_by_code, recent_matches
 
 bp = Blueprint("home", __name__)
 
@@ -30,7 +30,9 @@ def qr_svg(url: str) -> Markup:
 @bp.get("/")
 def index():
     url = join_url()
-    return render_template("home.html", join_url=url, qr=qr_svg(url), games=current_app.config["GAMES"])
+    recent = recent_matches(get_db(), 8)
+    return render_template("home.html", join_url=url, qr=qr_svg(url), games=current_app.config["GAMES"],
+                           recent=recent)
 
 
 @bp.get("/healthz")

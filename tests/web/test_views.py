@@ -99,3 +99,12 @@ def test_create_table_errors_are_clear_and_save_nothing(client, database):
     assert client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "rounds_n": "x"}, headers=ORIGIN).status_code == 422
     assert client.post("/new/poker", data={"player": ["Ann", "Bo"]}, headers=ORIGIN).status_code == 404
     assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
+def test_home_lists_recent_tables_newest_first(client, database):
+    first = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    second = store.create_match(database, "ratatat", ["<b>Cy</b>", "Di"])
+    html = client.get("/").get_data(as_text=True)
+    assert 'id="recent"' in html
+    assert html.index(f"/m/{second.id}") < html.index(f"/m/{first.id}")
+    assert "&lt;b&gt;Cy&lt;/b&gt;" in html and "<b>Cy</b>" not in html
