@@ -4,8 +4,12 @@ server from tests/conftest.py."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import sync_playwright
+
+from referee import live
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,3 +47,12 @@ def phone(browser):
     yield new_phone
     for context in contexts:
         context.close()
+
+
+def wait_for_subscribers(match_id: str, count: int, timeout: float = 10.0) -> None:
+    """Until `count` phones hold the match's live stream open (the doorbell reaches them)."""
+    end = time.monotonic() + timeout
+    while live.broker.subscriber_count(match_id) < count:
+        if time.monotonic() > end:
+            raise AssertionError("the pages never opened their event streams")
+        time.sleep(0.02)

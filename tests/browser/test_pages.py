@@ -7,11 +7,12 @@ which the app's CSP forbids.)
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from referee import live, store, tables
+from referee import store, tables
+
+from .conftest import wait_for_subscribers
 
 pytestmark = pytest.mark.browser
 
@@ -31,14 +32,6 @@ def csp_violations(page) -> list[str]:
 def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= 390
 
-
-def wait_for_subscribers(match_id: str, count: int, timeout: float = 10.0) -> None:
-    """Until `count` phones hold the match's live stream open (the doorbell reaches them)."""
-    end = time.monotonic() + timeout
-    while live.broker.subscriber_count(match_id) < count:
-        if time.monotonic() > end:
-            raise AssertionError("the page never opened its event stream")
-        time.sleep(0.02)
 
 
 def test_home_page_loads_htmx_2(live_server, phone):

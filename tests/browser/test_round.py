@@ -23,12 +23,13 @@ reveal that would show a fifth 8 is refused (422, GEN-3) with nothing saved.
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 
-from referee import live, store
+from referee import store
+
+from .conftest import wait_for_subscribers
 
 pytestmark = pytest.mark.browser
 
@@ -38,17 +39,10 @@ TIMEOUT = 10_000  # ms for any single wait
 
 @pytest.fixture
 def app_config(app_config):
-    """The real game behind the /new form (the shared fixture only lists a stand-in); streams that
-    outlive the test's waits, so no doorbell waits out a reconnect (the stale tab covers catching up)."""
-    return {**app_config, "GAMES": {"ratatat": "Rat-a-Tat Cat"}, "SSE_MAX_LIFETIME": 60.0}
+    """Streams that outlive the test's waits, so no doorbell waits out a reconnect (the stale tab
+    covers catching up)."""
+    return {**app_config, "SSE_MAX_LIFETIME": 60.0}
 
-
-def wait_for_subscribers(match_id: str, count: int, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while live.broker.subscriber_count(match_id) < count:
-        if time.monotonic() > end:
-            raise AssertionError("the pages never opened their event streams")
-        time.sleep(0.02)
 
 
 class Phone:
