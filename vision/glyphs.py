@@ -1,10 +1,8 @@
-"""Reference glyphs for reading a standard deck's corner index, rendered in code.
+"""The standard deck's ranks and suits, and suit symbols drawn in code.
 
-Ranks are drawn with OpenCV's Hershey fonts at several weights, widths and slants; suits are
-drawn as filled shapes. Nothing is read from disk, so the references are the same on every
-machine (installed TrueType fonts were tried and made reads worse: docs/vision.md).
-Nothing needs teaching. A glyph is compared as a fixed-size, blurred, normalised image
-plus its aspect ratio (GLYPH_SIZE below).
+Suits are drawn as filled shapes (used to draw cards, and as references for reading the big
+pips of a number card). A pip is compared as a fixed-size, blurred, normalised image plus its
+aspect ratio and its width row by row (GLYPH_SIZE, suit_feature below).
 """
 
 from __future__ import annotations
@@ -15,15 +13,9 @@ import cv2
 import numpy as np
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
-# the digits of a "10" printed apart are read one by one; they are not ranks themselves
-GLYPHS = RANKS + ["1", "0"]
 SUITS = ["S", "H", "D", "C"]
 GLYPH_SIZE = (20, 28)  # width, height of the normalised glyph
 ASPECT_WEIGHT = 0.6
-
-_FONTS = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
-          cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN]
-
 
 def glyph_feature(mask: np.ndarray) -> np.ndarray:
     """Feature vector of a binary glyph (nonzero = ink), cropped or not."""
@@ -60,43 +52,6 @@ def suit_feature(mask: np.ndarray) -> np.ndarray:
     profile -= profile.mean()
     vec = np.concatenate([glyph_feature(mask), PROFILE_WEIGHT * profile / (np.linalg.norm(profile) + 1e-6)])
     return vec / np.linalg.norm(vec)
-
-
-def _render_text(text: str, font: int, thickness: int, stretch: float, shear: float,
-                 touch: bool = False) -> np.ndarray:
-    scale = 2.0 if font != cv2.FONT_HERSHEY_PLAIN else 4.0
-    (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
-    canvas = np.zeros((th + base + 40, tw + 40), np.uint8)
-    cv2.putText(canvas, text, (20, th + 20), font, scale, 255, thickness, cv2.LINE_AA)
-    if text == "10":  # card indices set the two digits tight
-        canvas = _tighten(canvas, touch)
-    return _slant((canvas > 100).astype(np.uint8), stretch, shear)
-
-
-def _slant(mask: np.ndarray, stretch: float, shear: float) -> np.ndarray:
-    """Widen or narrow a glyph mask by `stretch` and slant it by `shear`."""
-    h, w = mask.shape
-    m = np.float32([[stretch, -shear, shear * h / 2], [0, 1, 0]])
-    return cv2.warpAffine(mask * 255, m, (int(w * stretch) + 10, h)).__gt__(100).astype(np.uint8)
-
-
-def _tighten(canvas: np.ndarray, touch: bool = False) -> np.ndarray:
-    """Close the gap between the '1' and the '0' of a rendered '10'; with `touch`, until the
-    digits run into each other (a condensed index, blurred, reads as one blob)."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats((canvas > 100).astype(np.uint8))
-    if n < 3:
-        return canvas
-    order = np.argsort(stats[1:, cv2.CC_STAT_LEFT]) + 1
-    one, zero = order[0], order[-1]
-    gap = stats[zero, cv2.CC_STAT_LEFT] - (stats[one, cv2.CC_STAT_LEFT] + stats[one, cv2.CC_STAT_WIDTH])
-    shift = max(0, gap - max(2, stats[zero, cv2.CC_STAT_WIDTH] // 8))
-    if touch:
-        shift = gap + max(2, stats[one, cv2.CC_STAT_WIDTH] // 3)
-    out = canvas.copy()
-    out[labels == zero] = 0
-    zero_part = np.where(labels == zero, canvas, 0)
-    zero_part = np.roll(zero_part, -shift, axis=1)
-    return np.maximum(out, zero_part)
 
 
 def suit_shape(suit: str, width: float, size: int = 60, lobe: float = 0.26) -> np.ndarray:
@@ -149,24 +104,6 @@ def _grouped(feats: list[np.ndarray], classes: list[int]) -> tuple[np.ndarray, n
     order = np.argsort(classes_arr, kind="stable")
     starts = np.searchsorted(classes_arr[order], np.arange(classes_arr.max() + 1))
     return np.array(feats, np.float32)[order], starts
-
-
-@lru_cache(maxsize=1)
-def rank_references() -> tuple[np.ndarray, np.ndarray]:
-    """(features N×D grouped by class, start row of each class) for the glyphs in GLYPHS."""
-    feats, classes = [], []
-    for ci, rank in enumerate(GLYPHS):
-        for font in _FONTS:
-            for thickness in (2, 4, 6):
-                for stretch in (0.55, 0.7, 0.85, 1.0, 1.15):
-                    for shear in (-0.12, 0.0, 0.12):
-                        feats.append(glyph_feature(_render_text(rank, font, thickness, stretch, shear)))
-                        classes.append(ci)
-                        if rank == "10":  # also as one blob, digits touching
-                            feats.append(glyph_feature(_render_text(rank, font, thickness, stretch, shear, True)))
-                            classes.append(ci)
-    return _grouped(feats, classes)
-
 
 
 @lru_cache(maxsize=1)

@@ -10,11 +10,14 @@ import numpy as np
 from . import standard
 from .detect import find_cards, whiteness
 from .errors import UploadError
+from .index_search import find_indices, inside, merge_pairs
 from .rectify import CARD_H, CARD_W, order_portrait, rectify
 from .taught import References
 from .types import ACCEPT, CardRead
 
 DECKS = ("standard", "ratatat")
+OUTLINE_SLACK = 0.12  # an index this far (as a share of the card's size) outside an outline is its card's
+REPLACE_UNKNOWN = False
 
 
 class TeachError(UploadError):
@@ -73,13 +76,38 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
             continue  # a white rectangle without any index: not shown to be a card
         label, conf = decide(cands, allowed)
         reads.append(CardRead(label, conf, quad, cands))
+    close_up = None
     if not reads:  # perhaps a close-up: the whole photo is one card
         quad = order_portrait(_whole_frame(image))
         cands = _identify(rectify(image, quad), deck, references)
         label, conf = decide(cands, allowed)
-        if label is not None or (cands and _frame_is_card(image)):
-            reads.append(CardRead(label, conf, quad, cands))
-    return reads
+        if label is not None:
+            return [CardRead(label, conf, quad, cands)]  # read at both corners: surer than any index alone
+        if cands and _frame_is_card(image):
+            close_up = CardRead(label, conf, quad, cands)
+    if deck == "standard":
+        reads = _with_index_hits(image, reads, allowed)
+    return reads or ([close_up] if close_up else [])
+
+
+def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:
+    """Add the cards seen only by their index (fanned or overlapping, no outline found).
+
+    An index on a card found by its outline belongs to that card (whose reader has seen both
+    corners), whether it was identified or not; the outline is grown a little for this, as a
+    found outline can fall short of the card's edge."""
+    grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label or not REPLACE_UNKNOWN]
+    hits = merge_pairs([h for h in find_indices(image) if not any(inside(h.centre, g) for g in grown)])
+    kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
+    for hit in hits:
+        label, conf = decide(hit.alternatives, allowed)
+        kept.append(CardRead(label, conf, hit.outline(), hit.alternatives))
+    return kept
+
+
+def _grow(quad: np.ndarray, share: float) -> np.ndarray:
+    centre = quad.mean(axis=0)
+    return centre + (quad - centre) * (1 + share)
 
 
 def _frame_is_card(image: np.ndarray) -> bool:

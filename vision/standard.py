@@ -1,12 +1,10 @@
 """Identify a standard-deck card from the corner index of its rectified image.
 
 The index (rank above suit) sits in the top-left corner of a portrait card and, rotated,
-in the bottom-right one; both are read (the card may be upside down, a thumb may cover one).
-Ink is separated from paper inside the corner, the rank is the component group nearest the
-corner, the suit the component below it; each is compared against rendered references
-(vision.glyphs). Red or black is measured, not guessed from the shape; the suit's outline
-notches and, on number cards, the big pips add to its shape. Letters stacked in a column at
-both corners read as a joker.
+in the bottom-right one; both are read by the index network (vision.index_net), since the card
+may be upside down and a thumb may cover one. The two corners are independent evidence and
+must agree. On number cards whose suit is still in doubt, the big pips in the middle are read
+too (they are far larger than the index symbol), against suits drawn in code (vision.glyphs).
 """
 
 from __future__ import annotations
@@ -16,17 +14,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from . import glyphs
+from . import glyphs, index_net
 
-CORNER_W, CORNER_H = 0.26, 0.36  # share of card width/height searched for the index
-RANK_SHARPNESS = 40.0  # softmax temperatures applied to cosine similarities;
-SUIT_SHARPNESS = 120.0  # suit symbols are all compact blobs, so their similarities lie closer
-MIN_SIMILARITY = 0.55
-SINGLE_CORNER = 0.6  # weight of a card read at one corner only (measured: far less reliable)
+CORNER_W, CORNER_H = 0.26, 0.36  # share of card width/height where the index lies
+SUIT_SHARPNESS = 120.0  # softmax temperature on the pips' cosine similarities to drawn suits
+SINGLE_CORNER = 0.8  # weight of a card read at one corner only (the other covered or cut off)
 AGREE_FIRM = 0.95  # a corner this sure of its rank is confirmed by the other corner's agreeing
 AGREE_FLOOR = 0.2  # top choice, if that gives it at least this much
-JOKER_CONFIDENCE = 0.9  # both corners show a vertical word
-INK_BIASES = (0.0, 0.15, -0.12)  # ink thresholds tried, as shares of the corner's contrast
+JOKER_CONFIDENCE = 0.9  # both corners show a joker's stacked letters
+NO_INDEX, JOKER = index_net.CLASSES.index("NONE"), index_net.CLASSES.index("JOKER")
 
 
 @dataclass
@@ -43,7 +39,7 @@ def _colour_mask(red: bool) -> np.ndarray:
 
 
 def _class_probs(feature: np.ndarray, refs: tuple[np.ndarray, np.ndarray],
-                 sharpness: float = RANK_SHARPNESS) -> tuple[np.ndarray, float]:
+                 sharpness: float = SUIT_SHARPNESS) -> tuple[np.ndarray, float]:
     """Softmax over classes of each class's best reference similarity; and that best similarity."""
     feats, starts = refs
     sims = feats @ feature.astype(np.float32)
@@ -81,144 +77,37 @@ def _notch_probs(mask: np.ndarray) -> np.ndarray:
     return np.array([1 - club, heart, 1 - heart, club]) + 0.02
 
 
-def _ink_mask(corner: np.ndarray, bias: float = 0.0) -> tuple[np.ndarray, np.ndarray] | None:
-    """Binary ink mask of the corner, and its white-balanced redness map; None if blank.
-
-    `bias` moves the threshold by that share of the contrast: up thins the ink (parts that
-    touch come apart), down thickens it (faint strokes join up).
-    """
-    gray = cv2.cvtColor(corner, cv2.COLOR_BGR2GRAY)
-    b, g, r = cv2.split(corner.astype(np.int16))
+def _ink_mask(region: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Binary ink mask of a region of a card, and its white-balanced redness map; None if blank."""
+    gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
+    b, g, r = cv2.split(region.astype(np.int16))
     # red ink is light in gray; use a darkness that also counts strong red as ink
     darkness = np.clip(255 - gray.astype(np.int16) + np.clip(r - np.maximum(g, b), 0, None), 0, 255).astype(np.uint8)
-    # for telling red from black, white-balance on the paper (most of a corner) first:
+    # for telling red from black, white-balance on the paper (most of a card) first:
     # under a tinted light, black ink must not come out red
-    paper = np.percentile(corner.reshape(-1, 3), 75, axis=0) + 1.0
-    b, g, r = cv2.split(corner * (paper.mean() / paper))
+    paper = np.percentile(region.reshape(-1, 3), 75, axis=0) + 1.0
+    b, g, r = cv2.split(region * (paper.mean() / paper))
     redness = r - np.maximum(g, b)
     lo, hi = np.percentile(darkness, [10, 99.5])
     if hi - lo < 40:
         return None
     t, _ = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    t = max(t, lo + 0.35 * (hi - lo)) + bias * (hi - lo)
+    t = max(t, lo + 0.35 * (hi - lo))
     return (darkness > t).astype(np.uint8), redness
 
 
-def _index_components(mask: np.ndarray) -> tuple[list[np.ndarray], np.ndarray] | None:
-    """(rank glyph masks left to right, suit mask) from the ink of a corner, or None."""
-    h, w = mask.shape
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    comps = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        if area < 12 or ch < 0.08 * h or ch > 0.5 * h or cw > 0.8 * w:
+def corner_reads(card: np.ndarray) -> list[CornerRead]:
+    """Both index corners of a rectified portrait card (the top-left one, and the bottom-right one
+    turned round) read by the index network; a corner where it sees no index is left out."""
+    patches = [index_net.index_patch(card), index_net.index_patch(cv2.rotate(card, cv2.ROTATE_180))]
+    classes, suits = index_net.read_patches(patches)
+    reads = []
+    for cp, sp in zip(classes, suits):
+        if cp[NO_INDEX] >= 0.5:
             continue
-        if x == 0 and y == 0 or x == 0 and cw < 0.1 * w or y == 0 and ch < 0.1 * h:
-            continue  # the table beyond a rounded corner, or a sliver of the card's edge
-        comps.append((i, x, y, cw, ch))
-    if len(comps) < 2:
-        return None
-    # the rank: the component whose top-left lies nearest the corner, plus a same-line neighbour ("10")
-    first = min(comps, key=lambda c: c[2] + 0.6 * c[1])
-    _, fx, fy, fw, fh = first
-    group = [first]
-    for c in comps:
-        if c is first:
-            continue
-        _, x, y, cw, ch = c
-        overlap = min(fy + fh, y + ch) - max(fy, y)
-        gap = max(x - (fx + fw), fx - (x + cw))
-        if overlap > 0.6 * min(fh, ch) and 0.6 < ch / fh < 1.6 and gap < 0.5 * fh:
-            group.append(c)
-    if len(group) > 2:
-        return None
-    group.sort(key=lambda c: c[1])
-    rx0 = min(c[1] for c in group)
-    rx1 = max(c[1] + c[3] for c in group)
-    ry1 = max(c[2] + c[4] for c in group)
-    below = [c for c in comps if c not in group and c[2] >= ry1 - 0.15 * fh
-             and min(rx1, c[1] + c[3]) - max(rx0, c[1]) > 0.3 * min(rx1 - rx0, c[3])
-             and c[2] - ry1 < 1.2 * fh]
-    if not below:
-        return None
-    suit = min(below, key=lambda c: c[2])
-    return [(labels == c[0]).astype(np.uint8) for c in group], (labels == suit[0]).astype(np.uint8)
-
-
-def _is_vertical_word(mask: np.ndarray) -> bool:
-    """True when the corner holds letters stacked in a column (a joker's "JOKER")."""
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    h = mask.shape[0]
-    letters = sorted((s for s in stats[1:] if 0.07 * h < s[3] < 0.2 * h and s[4] >= 12), key=lambda s: s[1])
-    if len(letters) < 3:
-        return False
-    for top in letters[: len(letters) - 2]:
-        column = [top]
-        for s in letters:
-            last = column[-1]
-            same_column = min(last[0] + last[2], s[0] + s[2]) - max(last[0], s[0]) > 0.5 * min(last[2], s[2])
-            if s[1] > last[1] + 0.6 * last[3] and s[1] - (last[1] + last[3]) < 0.9 * last[3] and same_column \
-                    and 0.6 < s[3] / top[3] < 1.5:
-                column.append(s)
-        if len(column) >= 3:
-            return True
-    return False
-
-
-def _rank_probs(parts: list[np.ndarray]) -> tuple[np.ndarray, float]:
-    """Probabilities over glyphs.RANKS, and the best reference similarity."""
-    refs = glyphs.rank_references()
-    ten = glyphs.RANKS.index("10")
-    if len(parts) == 2:  # only "10" is printed as two glyphs side by side
-        left, sim_l = _class_probs(glyphs.glyph_feature(parts[0]), refs)
-        right, sim_r = _class_probs(glyphs.glyph_feature(parts[1]), refs)
-        # each part is judged against the best glyph it resembles: a narrow card "0" looks
-        # much like a Q or an 8 on its own, but next to a "1" nothing else makes a rank
-        p = np.full(len(glyphs.RANKS), 0.0)
-        p[ten] = np.sqrt(left[glyphs.GLYPHS.index("1")] / left.max() * right[glyphs.GLYPHS.index("0")] / right.max())
-        return p, min(sim_l, sim_r)
-    probs, sim = _class_probs(glyphs.glyph_feature(parts[0]), refs)
-    return probs[: len(glyphs.RANKS)], sim
-
-
-def read_corner(card: np.ndarray) -> CornerRead | None:
-    """Read the index in the top-left corner of a rectified portrait card (BGR).
-
-    The ink is cut at the automatic threshold first; only when no index shows up there, a
-    little above it (touching parts come apart) and below it (faint strokes join up).
-    Choosing the best-matching cut instead was measured to let in more wrong reads.
-    """
-    h, w = card.shape[:2]
-    corner = card[: int(h * CORNER_H), : int(w * CORNER_W)]
-    for bias in INK_BIASES:
-        read = _read_index(corner, bias)
-        if read is not None:
-            return read
-    return None
-
-
-def _read_index(corner: np.ndarray, bias: float) -> CornerRead | None:
-    ink = _ink_mask(corner, bias)
-    if ink is None:
-        return None
-    mask, redness = ink
-    if _is_vertical_word(mask):
-        return CornerRead(np.zeros(len(glyphs.RANKS)), np.zeros(len(glyphs.SUITS)), False, joker=True)
-    parts = _index_components(mask)
-    if parts is None:
-        return None
-    rank_parts, suit_mask = parts
-    rank_mask = np.bitwise_or.reduce(rank_parts)
-    rank_probs, rank_sim = _rank_probs(rank_parts)
-    suit_probs, _ = _class_probs(glyphs.suit_feature(suit_mask), glyphs.suit_references(), SUIT_SHARPNESS)
-    ink_pixels = (rank_mask | suit_mask).astype(bool)
-    paper = redness[mask == 0]
-    red = float(np.median(redness[ink_pixels])) - float(np.median(paper)) > 25
-    suit_probs = suit_probs * _notch_probs(suit_mask) * _colour_mask(red) + 1e-4
-    suit_probs /= suit_probs.sum()
-    if rank_sim < MIN_SIMILARITY:
-        rank_probs = rank_probs * 0.5
-    return CornerRead(rank_probs, suit_probs, red)
+        red = float(sp[1] + sp[2]) > 0.5  # hearts, diamonds
+        reads.append(CornerRead(cp[: len(glyphs.RANKS)], sp, red, joker=bool(cp[JOKER] >= 0.5)))
+    return reads
 
 
 def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
@@ -273,7 +162,7 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     AGREE_FLOOR) is confirmed: the geometric mean is renormalised, up to the surer corner's
     own probability.
     """
-    reads = [r for r in (read_corner(card), read_corner(cv2.rotate(card, cv2.ROTATE_180))) if r is not None]
+    reads = corner_reads(card)
     if not reads:
         return []
     if all(r.joker for r in reads):  # a vertical word at every readable corner

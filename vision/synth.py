@@ -199,3 +199,21 @@ def art_card(seed: int, text: str, blobs: int = 6) -> np.ndarray:
         cv2.ellipse(art, centre, axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
     cv2.putText(card, text, (14, 45), cv2.FONT_HERSHEY_DUPLEX, 1.1, (120, 30, 120), 3)
     return card
+
+
+def fanned_hand(cards: list[np.ndarray], rng: np.random.Generator, size: tuple[int, int] = (1600, 1200),
+                kind: str = "cloth", step_deg: float = 12.0) -> np.ndarray:
+    """A hand held fanned on a table: each card turned `step_deg` further about a pivot near its
+    foot and laid over the one before, so only a strip with its top-left index shows."""
+    w, h = size
+    scene = background(kind, size, rng)
+    ch, cw = cards[0].shape[:2]
+    s = h * 0.5 / ch
+    pivot = np.array([w / 2, h * 0.82])
+    base = np.array([[-cw / 2, -ch * 0.85], [cw / 2, -ch * 0.85], [cw / 2, ch * 0.15], [-cw / 2, ch * 0.15]]) * s
+    start = -step_deg * (len(cards) - 1) / 2 + rng.uniform(-10, 10)
+    for i, card in enumerate(cards):
+        a = np.deg2rad(start + i * step_deg)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        scene = paste_card(scene, card, base @ rot.T + pivot)
+    return photo_effects(scene, rng, blur=0.8, glare=False)

@@ -1,0 +1,232 @@
+"""Find cards by their corner index alone, where no outline shows.
+
+In a fanned hand or a pile of overlapping cards only a strip of each card is visible, but
+that strip is where the index is printed. Dark (or red) marks on bright paper are paired
+into "rank above suit" candidates; the pair gives the card's orientation (rank → suit points
+down the card) and its scale (the rank's height); the corner around it is cut out as the
+index reader expects it (vision.index_net) and read. Only confident reads of a rank are kept.
+Two reads of the same card (its two opposite corners) are merged, and reads that lie inside
+a card already found by its outline are left to that card's reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .glyphs import RANKS, SUITS
+from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
+
+WORK_SIDE = 1000  # long side of the image searched (px)
+MAX_MARKS = 600  # marks paired per photo (a texture can make thousands)
+MAX_CANDIDATES = 48  # pairs read per photo, best first (each read costs ~0.15 ms)
+RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
+RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
+ACCEPT_RANK = 0.7  # an index read alone is kept only at this rank probability
+CONFIRM_ZOOMS = (0.88, 1.14)  # ... read again at these framings, the three reads combined
+SOLID_PIP = 0.9  # a mark filling more of its convex hull is a pip, not a rank's letter or digit
+SOLID_SUIT = 0.6  # a suit symbol fills at least this much of its hull
+PAIRS_PER_MARK = 2  # suits tried under each mark
+
+
+@dataclass
+class IndexHit:
+    label: str
+    confidence: float
+    centre: np.ndarray  # rank centre, image px
+    down: np.ndarray  # unit vector from rank to suit
+    scale: float  # image px per card unit
+    alternatives: list[tuple[str, float]]
+
+    def outline(self) -> np.ndarray:
+        """The card's outline guessed from its index: a 200×280 card in the index's frame."""
+        right = np.array([self.down[1], -self.down[0]])
+        k = self.scale
+        origin = self.centre - right * k * (RANK_ORIGIN[0] + 8) - self.down * k * (RANK_ORIGIN[1] + RANK_HEIGHT / 2)
+        pts = [origin, origin + right * 200 * k, origin + right * 200 * k + self.down * 280 * k,
+               origin + self.down * 280 * k]
+        return np.float32(pts)
+
+
+def _ink(gray: np.ndarray, glyph: int) -> np.ndarray:
+    """Marks clearly darker than the bright paper around them."""
+    k = max(5, glyph | 1)
+    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    contrast = paper.astype(np.int16) - gray.astype(np.int16)
+    return ((contrast > 0.33 * paper) & (paper > 110)).astype(np.uint8)
+
+
+def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, float]]:
+    """(rank component, suit component, score) pairs: a mark with a smaller compact mark just
+    beyond it, about as far as the mark is tall."""
+    n = len(stats)
+    if n < 2:
+        return []
+    size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
+    area = stats[:, 4].astype(np.float32)
+    d = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
+    ratio = area[None, :] / area[:, None]
+    srel = size[None, :] / size[:, None]
+    ok = (d > 0.7 * size[:, None]) & (d < 1.9 * size[:, None]) & (ratio > 0.2) & (ratio < 1.6) \
+        & (srel > 0.4) & (srel < 1.2)
+    np.fill_diagonal(ok, False)
+    i, j = np.nonzero(ok)
+    # an index stands nearly alone (its suit, perhaps a pip or a "10"'s other digit beside it);
+    # a letter in a line of text has neighbours all round: try those last
+    crowd = (d < 1.6 * size[:, None]).sum(axis=1) - 1
+    score = -np.abs(d[i, j] / size[i] - 1.2) - np.abs(srel[i, j] - 0.75) - 0.25 * np.maximum(0, crowd[i] - 3)
+    order = np.argsort(score)[::-1]
+    return [(int(i[k]), int(j[k]), float(score[k])) for k in order]
+
+
+def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """Index patch for a rank whose pixels are `pts` (x, y), and the rank centre and scale.
+    `zoom` > 1 frames the rank smaller in the patch."""
+    right = np.array([down[1], -down[0]])
+    along_r, along_d = pts @ right, pts @ down
+    height = along_d.max() - along_d.min() + 1
+    k = height / RANK_HEIGHT * zoom
+    top_left = right * along_r.min() + down * along_d.min()
+    origin = top_left - right * RANK_ORIGIN[0] * k - down * RANK_ORIGIN[1] * k
+    sx, sy = INDEX_BOX[0] / INPUT_SIZE[0] * k, INDEX_BOX[1] / INPUT_SIZE[1] * k
+    m = np.float32([[right[0] * sx, down[0] * sy, origin[0]], [right[1] * sx, down[1] * sy, origin[1]]])
+    patch = cv2.warpAffine(image, m, INPUT_SIZE, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    centre = right * (along_r.min() + along_r.max()) / 2 + down * (along_d.min() + along_d.max()) / 2
+    return patch, centre, k
+
+
+def find_indices(image: np.ndarray) -> list[IndexHit]:
+    """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card)."""
+    h, w = image.shape[:2]
+    f = min(1.0, WORK_SIDE / max(h, w))
+    work = cv2.resize(image, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else image
+    candidates = _candidates(work)
+    if not candidates:
+        return []
+    cls, suit = read_patches([_patch(work, pts, down)[0] for pts, down in candidates])
+    sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
+    if not sure:
+        return []
+    # read again framed a little larger and smaller: a read that changes with the framing is not sure
+    again = [_patch(work, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
+    cls2, suit2 = read_patches(again)
+    n = len(CONFIRM_ZOOMS)
+    hits = []
+    for j, i in enumerate(sure):
+        cp = np.exp(np.mean(np.log(np.vstack([cls[i], cls2[j * n:(j + 1) * n]]) + 1e-9), axis=0))
+        sp = np.mean(np.vstack([suit[i], suit2[j * n:(j + 1) * n]]), axis=0)
+        cp, sp = cp / cp.sum(), sp / sp.sum()
+        if np.argmax(cp) >= len(RANKS) or cp.max() < ACCEPT_RANK:
+            continue
+        joint = (cp[: len(RANKS), None] * sp[None, :]).ravel()
+        order = np.argsort(joint)[::-1][:5]
+        alts = [(RANKS[o // 4] + SUITS[o % 4], float(joint[o])) for o in order]
+        _, centre, k = _patch(work, *candidates[i])
+        hits.append(IndexHit(alts[0][0], alts[0][1], centre / f, candidates[i][1], k / f, alts))
+    return _suppress(hits)
+
+
+def _candidates(work: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(rank pixels, down vector) of the likeliest "rank above suit" pairs, best first."""
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    glyph = max(7, int(max(work.shape[:2]) / 40))
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(_ink(gray, glyph * 2), connectivity=8)
+    side = np.maximum(stats[:, 2], stats[:, 3])
+    keep = np.nonzero((side >= 6) & (side <= max(work.shape[:2]) / 8) & (stats[:, 4] >= 14)
+                      & (stats[:, 4] >= 0.15 * stats[:, 2] * stats[:, 3]))[0]
+    keep = keep[keep > 0]
+    if len(keep) > MAX_MARKS:  # a busy texture: pairing is quadratic, so keep the largest marks
+        keep = keep[np.argsort(stats[keep, 4])[::-1][:MAX_MARKS]]
+    points: dict[int, np.ndarray] = {}
+    solid: dict[int, float] = {}
+
+    def pixels(c: int) -> np.ndarray:
+        if c not in points:
+            x, y, cw, ch = stats[c, :4]
+            ys, xs = np.nonzero(labels[y:y + ch, x:x + cw] == c)
+            points[c] = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+            hull = cv2.convexHull(points[c])
+            solid[c] = len(points[c]) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
+        return points[c]
+
+    out = []
+    tried: dict[int, int] = {}
+    for a, b, _ in _pairs(stats[keep], centroids[keep]):
+        ia, ib = int(keep[a]), int(keep[b])
+        if tried.get(ia, 0) >= PAIRS_PER_MARK:
+            continue
+        pts = pixels(ia)
+        pixels(ib)
+        if solid[ia] > SOLID_PIP or solid[ib] < SOLID_SUIT:
+            continue
+        tried[ia] = tried.get(ia, 0) + 1
+        down = centroids[ib] - centroids[ia]
+        down = down / (np.linalg.norm(down) + 1e-9)
+        # a "10": the other digit beside the rank (across the card), as tall as it
+        right = np.array([down[1], -down[0]])
+        height = np.ptp(pts @ down) + 1
+        off = centroids[keep] - centroids[ia]
+        beside = (np.abs(off @ down) < 0.3 * height) & (np.abs(off @ right) > 0.2 * height) \
+            & (np.abs(off @ right) < 1.1 * height)
+        for c in keep[beside]:
+            if c not in (ia, ib) and 0.6 < (np.ptp(pixels(int(c)) @ down) + 1) / height < 1.5:
+                pts = np.concatenate([pts, pixels(int(c))])
+                break
+        out.append((pts, down))
+        if len(out) >= MAX_CANDIDATES:
+            break
+    return out
+
+
+def _suppress(hits: list[IndexHit]) -> list[IndexHit]:
+    """One hit per index: of hits closer than a rank's height, the most confident. When they
+    name different ranks (one mark framed two ways), the place is ambiguous: no hit is kept."""
+    hits = sorted(hits, key=lambda h: -h.confidence)
+    out: list[IndexHit] = []
+    ambiguous: list[IndexHit] = []
+    for hit in hits:
+        near = [o for o in out + ambiguous
+                if np.linalg.norm(hit.centre - o.centre) <= RANK_HEIGHT * max(hit.scale, o.scale)]
+        if not near:
+            out.append(hit)
+            continue
+        for o in near:
+            if o in out and o.label[:-1] != hit.label[:-1]:
+                out.remove(o)
+                ambiguous.append(o)
+    return out
+
+
+def same_card(a: IndexHit, b: IndexHit) -> bool:
+    """True when two hits may be the two opposite corners of one card: the same card, turned
+    half round, no further apart than a card's diagonal (a photo may be stretched: no finer
+    geometry is assumed)."""
+    if a.label != b.label or float(a.down @ b.down) > -0.8:
+        return False
+    k = (a.scale + b.scale) / 2
+    # the opposite index sits about 150 units across and 235 down the card (card 200×280)
+    return float(np.linalg.norm(b.centre - a.centre)) < 1.4 * np.hypot(150, 235) * k
+
+
+def merge_pairs(hits: list[IndexHit]) -> list[IndexHit]:
+    """Hits with the two corners of one card merged: of the two, the first is kept."""
+    used = set()
+    out = []
+    for i, a in enumerate(hits):
+        if i in used:
+            continue
+        for j in range(i + 1, len(hits)):
+            if j not in used and (same_card(a, hits[j]) or same_card(hits[j], a)):
+                used.add(j)
+                break
+        out.append(a)
+    return out
+
+
+def inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    """True when the point lies in (or on) the quadrilateral."""
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), (float(point[0]), float(point[1])),
+                                False) >= 0
