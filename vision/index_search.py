@@ -20,6 +20,8 @@ from .glyphs import RANKS, SUITS
 from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
 
 WORK_SIDE = 1000  # long side of the image searched (px)
+MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
+INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it
 MAX_MARKS = 600  # marks paired per photo (a texture can make thousands)
 MAX_CANDIDATES = 48  # pairs read per photo, best first (each read costs ~0.15 ms)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
@@ -55,7 +57,7 @@ def _ink(gray: np.ndarray, glyph: int) -> np.ndarray:
     k = max(5, glyph | 1)
     paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     contrast = paper.astype(np.int16) - gray.astype(np.int16)
-    return ((contrast > 0.33 * paper) & (paper > 110)).astype(np.uint8)
+    return ((contrast > INK_CONTRAST * paper) & (paper > 110)).astype(np.uint8)
 
 
 def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, float]]:
@@ -135,7 +137,7 @@ def _candidates(work: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     glyph = max(7, int(max(work.shape[:2]) / 40))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(_ink(gray, glyph * 2), connectivity=8)
     side = np.maximum(stats[:, 2], stats[:, 3])
-    keep = np.nonzero((side >= 6) & (side <= max(work.shape[:2]) / 8) & (stats[:, 4] >= 14)
+    keep = np.nonzero((side >= MIN_SIDE) & (side <= max(work.shape[:2]) / 8) & (stats[:, 4] >= MIN_AREA)
                       & (stats[:, 4] >= 0.15 * stats[:, 2] * stats[:, 3]))[0]
     keep = keep[keep > 0]
     if len(keep) > MAX_MARKS:  # a busy texture: pairing is quadratic, so keep the largest marks

@@ -17,7 +17,6 @@ from .types import ACCEPT, CardRead
 
 DECKS = ("standard", "ratatat")
 OUTLINE_SLACK = 0.12  # an index this far (as a share of the card's size) outside an outline is its card's
-REPLACE_UNKNOWN = False
 
 
 class TeachError(UploadError):
@@ -93,10 +92,11 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
 def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:
     """Add the cards seen only by their index (fanned or overlapping, no outline found).
 
-    An index on a card found by its outline belongs to that card (whose reader has seen both
-    corners), whether it was identified or not; the outline is grown a little for this, as a
-    found outline can fall short of the card's edge."""
-    grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label or not REPLACE_UNKNOWN]
+    An index on a card identified by its outline belongs to that card (whose reader has seen
+    both corners); the outline is grown a little for this, as a found outline can fall short
+    of the card's edge. Indices inside an outline left unknown replace that unknown read (the
+    outline may hold two overlapping cards, or the reader saw one corner only)."""
+    grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label]
     hits = merge_pairs([h for h in find_indices(image) if not any(inside(h.centre, g) for g in grown)])
     kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
     for hit in hits:

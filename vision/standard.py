@@ -18,7 +18,7 @@ from . import glyphs, index_net
 
 CORNER_W, CORNER_H = 0.26, 0.36  # share of card width/height where the index lies
 SUIT_SHARPNESS = 120.0  # softmax temperature on the pips' cosine similarities to drawn suits
-SINGLE_CORNER = 0.8  # weight of a card read at one corner only (the other covered or cut off)
+SINGLE_CORNER = 0.9  # weight of a card read at one corner only (the other covered or cut off)
 AGREE_FIRM = 0.95  # a corner this sure of its rank is confirmed by the other corner's agreeing
 AGREE_FLOOR = 0.2  # top choice, if that gives it at least this much
 JOKER_CONFIDENCE = 0.9  # both corners show a joker's stacked letters
