@@ -23,7 +23,7 @@ WORK_SIDE = 1000  # long side of the image searched (px)
 MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
 INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it
 MAX_MARKS = 600  # marks paired per photo (a texture can make thousands)
-MAX_CANDIDATES = 48  # pairs read per photo, best first (each read costs ~0.15 ms)
+MAX_CANDIDATES = 32  # pairs read per photo, best first (each read costs ~0.15 ms)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
 RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
 ACCEPT_RANK = 0.7  # an index read alone is kept only at this rank probability
