@@ -46,7 +46,9 @@ class IndexHit:
         """The card's outline guessed from its index: a 200×280 card in the index's frame."""
         right = np.array([self.down[1], -self.down[0]])
         k = self.scale
-        origin = self.centre - right * k * (RANK_ORIGIN[0] + 8) - self.down * k * (RANK_ORIGIN[1] + RANK_HEIGHT / 2)
+        half_rank_width = 8  # card units, a typical rank's
+        origin = self.centre - right * k * (RANK_ORIGIN[0] + half_rank_width) \
+            - self.down * k * (RANK_ORIGIN[1] + RANK_HEIGHT / 2)
         pts = [origin, origin + right * 200 * k, origin + right * 200 * k + self.down * 280 * k,
                origin + self.down * 280 * k]
         return np.float32(pts)

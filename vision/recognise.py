@@ -57,7 +57,8 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     """Every card found in a BGR image, each with a label or None ("unknown").
 
     deck "standard" reads the corner index (no teaching needed; taught references, if given,
-    are tried first); deck "ratatat" needs `references` (see teach) and otherwise reports
+    are tried first), and also finds cards whose outline is hidden (fanned, overlapping) by
+    their index alone (vision.index_search); deck "ratatat" needs `references` (see teach) and otherwise reports
     every card as unknown. `allowed` restricts the answers to labels still possible; a read
     outside it falls to the next candidate inside it, or to unknown.
     A photo that is one card filling the frame (a close-up or a crop) is read as that card;
