@@ -19,10 +19,13 @@ import numpy as np
 from .glyphs import RANKS, SUITS
 from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
 
-WORK_SIDE = 1000  # long side of the image searched (px)
+WORK_SIDE = 800  # long side of the image searched (px)
+WORK_CARD_HEIGHT = 220  # ... or smaller, so that a card of the size found is this tall (px)
+MIN_WORK_SIDE = 400  # ... but no smaller than this
 MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
 INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it
 MAX_MARKS = 600  # marks paired per photo (a texture can make thousands)
+MAX_PAIRS = 400  # pairs considered per photo, best first (most are passed over as not a rank and a suit)
 MAX_CANDIDATES = 32  # pairs read per photo, best first (each read costs ~0.15 ms)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
 RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
@@ -70,19 +73,19 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, flo
         return []
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     area = stats[:, 4].astype(np.float32)
-    d = np.linalg.norm(centroids[:, None, :] - centroids[None, :, :], axis=2)
-    ratio = area[None, :] / area[:, None]
+    c = centroids.astype(np.float32)
+    d = np.sqrt(((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2))
     srel = size[None, :] / size[:, None]
+    ratio = area[None, :] / area[:, None]
     ok = (d > 0.7 * size[:, None]) & (d < 1.9 * size[:, None]) & (ratio > 0.2) & (ratio < 1.6) \
         & (srel > 0.4) & (srel < 1.2)
-    np.fill_diagonal(ok, False)
     i, j = np.nonzero(ok)
     # an index stands nearly alone (its suit, perhaps a pip or a "10"'s other digit beside it);
     # a letter in a line of text has neighbours all round: try those last
     crowd = (d < 1.6 * size[:, None]).sum(axis=1) - 1
     score = -np.abs(d[i, j] / size[i] - 1.2) - np.abs(srel[i, j] - 0.75) - 0.25 * np.maximum(0, crowd[i] - 3)
-    order = np.argsort(score)[::-1]
-    return [(int(i[k]), int(j[k]), float(score[k])) for k in order]
+    order = np.argsort(-score)[:MAX_PAIRS]
+    return list(zip(i[order].tolist(), j[order].tolist(), score[order].tolist()))
 
 
 def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -102,20 +105,27 @@ def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1
     return patch, centre, k
 
 
-def find_indices(image: np.ndarray) -> list[IndexHit]:
-    """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card)."""
+def find_indices(image: np.ndarray, card_height: float | None = None) -> list[IndexHit]:
+    """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card).
+
+    `card_height` (px), when the cards found by their outline tell it, lets the search run on a
+    copy just large enough for indices of cards that size (cards on one table are alike)."""
     h, w = image.shape[:2]
     f = min(1.0, WORK_SIDE / max(h, w))
-    work = cv2.resize(image, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA) if f < 1 else image
-    candidates = _candidates(work)
+    if card_height:
+        f = min(f, max(WORK_CARD_HEIGHT / card_height, MIN_WORK_SIDE / max(h, w)))
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if f < 1:  # marks are found on a smaller grey copy; patches are cut from the photo itself
+        gray = cv2.resize(gray, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
+    candidates = [(pts / f, down) for pts, down in _candidates(gray)]
     if not candidates:
         return []
-    cls, suit = read_patches([_patch(work, pts, down)[0] for pts, down in candidates])
+    cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates])
     sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
     if not sure:
         return []
     # read again framed a little larger and smaller: a read that changes with the framing is not sure
-    again = [_patch(work, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
+    again = [_patch(image, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
     cls2, suit2 = read_patches(again)
     n = len(CONFIRM_ZOOMS)
     hits = []
@@ -128,18 +138,17 @@ def find_indices(image: np.ndarray) -> list[IndexHit]:
         joint = (cp[: len(RANKS), None] * sp[None, :]).ravel()
         order = np.argsort(joint)[::-1][:5]
         alts = [(RANKS[o // 4] + SUITS[o % 4], float(joint[o])) for o in order]
-        _, centre, k = _patch(work, *candidates[i])
-        hits.append(IndexHit(alts[0][0], alts[0][1], centre / f, candidates[i][1], k / f, alts))
+        _, centre, k = _patch(image, *candidates[i])
+        hits.append(IndexHit(alts[0][0], alts[0][1], centre, candidates[i][1], k, alts))
     return _suppress(hits)
 
 
-def _candidates(work: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """(rank pixels, down vector) of the likeliest "rank above suit" pairs, best first."""
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
-    glyph = max(7, int(max(work.shape[:2]) / 40))
+    glyph = max(7, int(max(gray.shape[:2]) / 40))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(_ink(gray, glyph * 2), connectivity=8)
     side = np.maximum(stats[:, 2], stats[:, 3])
-    keep = np.nonzero((side >= MIN_SIDE) & (side <= max(work.shape[:2]) / 8) & (stats[:, 4] >= MIN_AREA)
+    keep = np.nonzero((side >= MIN_SIDE) & (side <= max(gray.shape[:2]) / 8) & (stats[:, 4] >= MIN_AREA)
                       & (stats[:, 4] >= 0.15 * stats[:, 2] * stats[:, 3]))[0]
     keep = keep[keep > 0]
     if len(keep) > MAX_MARKS:  # a busy texture: pairing is quadratic, so keep the largest marks
