@@ -87,6 +87,20 @@ def composed_samples(folder: Path, count: int, seed: int = 0) -> Iterator[tuple[
         yield buf.tobytes(), [label for _, label in picks]
 
 
+def drawn_standard_samples(count: int, seed: int = 0) -> Iterator[tuple[bytes, list[str]]]:
+    """1600×1200 table scenes of 1–5 standard cards drawn in code (synth), as JPEG bytes: the
+    size of a phone photo, for measuring latency on one without any photo files."""
+    rng = np.random.default_rng(seed)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    fonts = [cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX]
+    for i in range(count):
+        labels = [ranks[int(rng.integers(13))] + "SHDC"[int(rng.integers(4))] for _ in range(int(rng.integers(1, 6)))]
+        cards = [synth.render_standard_card(lab[:-1], lab[-1], font=fonts[i % 3]) for lab in labels]
+        scene, _ = synth.compose_scene(cards, rng)
+        ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 88])
+        yield buf.tobytes(), labels
+
+
 def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: References | None = None) -> dict:
     images = expected = found = correct = detected = unknown = 0
     latencies, cpu_times = [], []

@@ -5,8 +5,9 @@ import numpy as np
 from click.testing import CliRunner
 
 from vision import synth
+from vision.decode import decode_upload
 from vision.cli import vision as vision_group
-from vision.evaluate import count_correct
+from vision.evaluate import count_correct, drawn_standard_samples
 
 
 def test_count_correct_is_a_multiset_match_with_rank_only_labels():
@@ -53,3 +54,14 @@ def test_cli_eval_teaches_and_composes_scenes(tmp_path, art_card):
     figures = json.loads(result.output.strip().splitlines()[-1])
     assert figures["images"] == 3
     assert figures["precision"] == 1.0 and figures["recall"] >= 0.8
+
+
+def test_drawn_scenes_are_phone_sized_photos_of_known_cards():
+    samples = list(drawn_standard_samples(3, seed=1))
+    assert len(samples) == 3
+    for data, labels in samples:
+        assert data[:2] == b"\xff\xd8"  # JPEG
+        image = decode_upload(data)
+        assert image.shape[:2] == (1200, 1600)
+        assert 1 <= len(labels) <= 5 and all(lab[-1] in "SHDC" for lab in labels)
+    assert samples == list(drawn_standard_samples(3, seed=1))
