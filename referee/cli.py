@@ -68,6 +68,9 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
     app = create_app(config)
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps
+    import vision
+
+    vision.warm_up()  # likewise the card reader, before the first scan
     click.echo(f"Referee is serving {app.config['DATABASE']}")
     click.echo(f"Phones on the same Wi-Fi join at: {url}")
     if not no_qr:

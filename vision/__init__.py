@@ -10,6 +10,7 @@ Public API:
     teach(image, labels: list[str], references=None) -> References   (raises TeachError)
     References.to_bytes() / References.from_bytes(data)
     draw_overlay(image, reads) -> bytes  (JPEG)
+    warm_up()  loads the model and references ahead of the first photo (a server's start)
 See docs/vision.md.
 """
 
@@ -29,12 +30,12 @@ from .decode import decode_upload  # noqa: E402
 from .errors import (  # noqa: E402
     CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadError, UploadTooLarge,
 )
-from .recognise import TeachError, draw_overlay, reading_order, recognise, teach  # noqa: E402
+from .recognise import TeachError, draw_overlay, reading_order, recognise, teach, warm_up  # noqa: E402
 from .taught import References  # noqa: E402
 from .types import CardRead  # noqa: E402
 
 __all__ = [
     "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
     "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_upload",
-    "draw_overlay", "reading_order", "recognise", "teach",
+    "draw_overlay", "reading_order", "recognise", "teach", "warm_up",
 ]

@@ -24,7 +24,7 @@ WORK_CARD_HEIGHT = 220  # ... or smaller, so that a card of the size found is th
 MIN_WORK_SIDE = 400  # ... but no smaller than this
 MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
 INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it
-MAX_MARKS = 600  # marks paired per photo (a texture can make thousands)
+MAX_MARKS = 300  # marks paired per photo (a texture can make thousands)
 MAX_PAIRS = 400  # pairs considered per photo, best first (most are passed over as not a rank and a suit)
 MAX_CANDIDATES = 32  # pairs read per photo, best first (each read costs ~0.15 ms)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from . import standard
+from . import glyphs, index_net, standard
 from .detect import find_cards, whiteness
 from .errors import UploadError
 from .index_search import find_indices, inside, merge_pairs
@@ -88,6 +88,12 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     if deck == "standard":
         reads = _with_index_hits(image, reads, allowed)
     return reads or ([close_up] if close_up else [])
+
+
+def warm_up() -> None:
+    """Load the index network and draw the suit references now, not under the first photo."""
+    index_net.read_patches([np.zeros((index_net.INPUT_SIZE[1], index_net.INPUT_SIZE[0], 3), np.uint8)])
+    glyphs.suit_references()
 
 
 def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:
