@@ -105,11 +105,13 @@ def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1
     return patch, centre, k
 
 
-def find_indices(image: np.ndarray, card_height: float | None = None) -> list[IndexHit]:
+def find_indices(image: np.ndarray, card_height: float | None = None,
+                 known: list[np.ndarray] = ()) -> list[IndexHit]:
     """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card).
 
     `card_height` (px), when the cards found by their outline tell it, lets the search run on a
-    copy just large enough for indices of cards that size (cards on one table are alike)."""
+    copy just large enough for indices of cards that size (cards on one table are alike).
+    Marks inside the `known` outlines (cards identified already) are not read."""
     h, w = image.shape[:2]
     f = min(1.0, WORK_SIDE / max(h, w))
     if card_height:
@@ -118,6 +120,8 @@ def find_indices(image: np.ndarray, card_height: float | None = None) -> list[In
     if f < 1:  # marks are found on a smaller grey copy; patches are cut from the photo itself
         gray = cv2.resize(gray, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
     candidates = [(pts / f, down) for pts, down in _candidates(gray)]
+    candidates = [(pts, down) for pts, down in candidates
+                  if not any(inside(pts.mean(axis=0), quad) for quad in known)]
     if not candidates:
         return []
     cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates])

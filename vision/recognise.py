@@ -106,7 +106,7 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
     grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label]
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
                for r in reads if r.label]
-    found = find_indices(image, float(np.median(heights)) if heights else None)
+    found = find_indices(image, float(np.median(heights)) if heights else None, grown)
     hits = merge_pairs([h for h in found if not any(inside(h.centre, g) for g in grown)])
     kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
     for hit in hits:
