@@ -14,7 +14,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from .glyphs import RANKS, SUITS
 
@@ -36,7 +35,10 @@ def normalise(patches: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _net() -> onnxruntime.InferenceSession:
+def _net():
+    """The onnxruntime session (imported here: training uses this module without it)."""
+    import onnxruntime
+
     if not MODEL_PATH.exists():
         raise FileNotFoundError(f"{MODEL_PATH} is missing: run python -m vision.train_index_net")
     options = onnxruntime.SessionOptions()

@@ -157,7 +157,7 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     Empty when no index could be read at either corner. The two corners are independent
     evidence: a label is only as likely as the geometric mean of its two reads, so corners that
     disagree leave nothing confident, and a single readable corner (the other hidden or
-    blank) is discounted by SINGLE_CORNER, which keeps it below the acceptance level. A corner
+    blank) is discounted by SINGLE_CORNER, so it is answered only when the reader is sure. A corner
     sure of its rank (AGREE_FIRM) whose rank the other corner also puts first (with at least
     AGREE_FLOOR) is confirmed: the geometric mean is renormalised, up to the surer corner's
     own probability.
