@@ -85,3 +85,10 @@ def test_warm_up_loads_the_network_and_the_suit_references():
     vision.warm_up()
     assert index_net._net.cache_info().currsize == 1
     assert glyphs.suit_references.cache_info().currsize == 1
+
+
+def test_paper_outside_the_cards_found_is_noticed(table_scene):
+    from vision.recognise import _paper_elsewhere
+    image, _, quads = table_scene
+    assert not _paper_elsewhere(image, quads)  # every card is accounted for: no search needed
+    assert _paper_elsewhere(image, quads[:-1])  # one card's paper lies outside the outlines given
