@@ -63,5 +63,5 @@ def test_drawn_scenes_are_phone_sized_photos_of_known_cards():
         assert data[:2] == b"\xff\xd8"  # JPEG
         image = decode_upload(data)
         assert image.shape[:2] == (1200, 1600)
-        assert 1 <= len(labels) <= 5 and all(lab[-1] in "SHDC" for lab in labels)
+        assert len(labels) in range(1, 6) and all(lab[-1] in "SHDC" for lab in labels)
     assert samples == list(drawn_standard_samples(3, seed=1))
