@@ -16,8 +16,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .glyphs import RANKS, SUITS
+from .glyphs import RANKS
 from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
+from .standard import labelled
 
 WORK_SIDE = 800  # long side of the image searched (px)
 WORK_CARD_HEIGHT = 220  # ... or smaller, so that a card of the size found is this tall (px)
@@ -119,9 +120,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if f < 1:  # marks are found on a smaller grey copy; patches are cut from the photo itself
         gray = cv2.resize(gray, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
-    candidates = [(pts / f, down) for pts, down in _candidates(gray)]
-    candidates = [(pts, down) for pts, down in candidates
-                  if not any(inside(pts.mean(axis=0), quad) for quad in known)]
+    candidates = [(pts / f, down) for pts, down in _candidates(gray, [np.asarray(q) * f for q in known])]
     if not candidates:
         return []
     cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates])
@@ -139,16 +138,15 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         cp, sp = cp / cp.sum(), sp / sp.sum()
         if np.argmax(cp) >= len(RANKS) or cp.max() < ACCEPT_RANK:
             continue
-        joint = (cp[: len(RANKS), None] * sp[None, :]).ravel()
-        order = np.argsort(joint)[::-1][:5]
-        alts = [(RANKS[o // 4] + SUITS[o % 4], float(joint[o])) for o in order]
+        alts = labelled(cp[: len(RANKS)], sp)
         _, centre, k = _patch(image, *candidates[i])
         hits.append(IndexHit(alts[0][0], alts[0][1], centre, candidates[i][1], k, alts))
     return _suppress(hits)
 
 
-def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(rank pixels, down vector) of the likeliest "rank above suit" pairs, best first."""
+def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(rank pixels, down vector) of the likeliest "rank above suit" pairs, best first; marks
+    inside the `known` outlines are passed over, so they do not use up MAX_CANDIDATES."""
     glyph = max(7, int(max(gray.shape[:2]) / 40))
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(_ink(gray, glyph * 2), connectivity=8)
     side = np.maximum(stats[:, 2], stats[:, 3])
@@ -173,7 +171,7 @@ def _candidates(gray: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     tried: dict[int, int] = {}
     for a, b, _ in _pairs(stats[keep], centroids[keep]):
         ia, ib = int(keep[a]), int(keep[b])
-        if tried.get(ia, 0) >= PAIRS_PER_MARK:
+        if tried.get(ia, 0) >= PAIRS_PER_MARK or any(inside(centroids[ia], quad) for quad in known):
             continue
         pts = pixels(ia)
         pixels(ib)

@@ -185,10 +185,12 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
         pips = pip_suit_probs(card, reads[0].red)
         if pips is not None:
             suit = suit * pips / (suit * pips).sum() * suit.sum()
-    joint = np.outer(rank, suit).ravel()
-    order = np.argsort(joint)[::-1][:5]
-    out = []
-    for k in order:
-        ri, si = divmod(int(k), len(glyphs.SUITS))
-        out.append((glyphs.RANKS[ri] + glyphs.SUITS[si], float(joint[k])))
-    return out
+    return labelled(rank, suit)
+
+
+def labelled(rank_probs: np.ndarray, suit_probs: np.ndarray, count: int = 5) -> list[tuple[str, float]]:
+    """The `count` likeliest cards, (label, rank × suit probability) best first."""
+    joint = np.outer(rank_probs, suit_probs).ravel()
+    order = np.argsort(joint)[::-1][:count]
+    return [(glyphs.RANKS[k // len(glyphs.SUITS)] + glyphs.SUITS[k % len(glyphs.SUITS)], float(joint[k]))
+            for k in order]
