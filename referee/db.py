@@ -96,6 +96,39 @@ def m002_decks_and_photos(db: Database) -> None:
     )
 
 
+@migrations()
+def m003_seat_claims_and_rematches(db: Database) -> None:
+    """Which phone holds which seat (an append-only record of claims and releases), and the match a
+    rematch was started from (unique: two phones asking for a rematch at once get the same one)."""
+    db.execute(
+        """
+        CREATE TABLE seat_claims (
+            id INTEGER PRIMARY KEY,               -- the order claims were made in
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            device TEXT,                          -- NULL: the seat was released
+            claimed_at TEXT NOT NULL,
+            previous_device TEXT                  -- who held the seat just before
+        )
+        """
+    )
+    db.execute("CREATE INDEX seat_claims_by_seat ON seat_claims (match_id, seat, id)")
+    db.execute(
+        """
+        CREATE TRIGGER seat_claims_no_update BEFORE UPDATE ON seat_claims
+        BEGIN SELECT RAISE(ABORT, 'seat claims are append-only'); END
+        """
+    )
+    db.execute(
+        """
+        CREATE TRIGGER seat_claims_no_delete BEFORE DELETE ON seat_claims
+        BEGIN SELECT RAISE(ABORT, 'seat claims are append-only'); END
+        """
+    )
+    db.execute("ALTER TABLE matches ADD COLUMN rematch_of TEXT")
+    db.execute("CREATE UNIQUE INDEX matches_rematch_of ON matches (rematch_of)")
+
+
 def connect(path: str | os.PathLike) -> Database:
     """Open (creating if needed) the SQLite file with Referee's pragmas."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)

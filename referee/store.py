@@ -21,6 +21,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -64,6 +65,7 @@ class Match:
     version: int
     join_code: str | None
     created_at: str
+    rematch_of: str | None = None  # the match this one is a rematch of
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ def _db_key(db: Database) -> str:
     return key
 
 
-_MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at"
+_MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at, rematch_of"
 
 
 def _match_from_row(row: tuple) -> Match:
@@ -143,11 +145,17 @@ def _match_from_row(row: tuple) -> Match:
         version=row[4],
         join_code=row[5],
         created_at=row[6],
+        rematch_of=row[7],
     )
 
 
-def create_match(db: Database, game: str, players: Iterable, rules: dict | None = None) -> Match:
-    """Start a new match at version 0 with a fresh short id and join code."""
+def create_match(db: Database, game: str, players: Iterable, rules: dict | None = None, *,
+                 rematch_of: str | None = None) -> Match:
+    """Start a new match at version 0 with a fresh short id and join code.
+
+    With `rematch_of`, at most one rematch of that match ever exists: when two phones ask at once,
+    the second insert meets the unique index and both callers get the first one.
+    """
     for _ in range(20):
         match = Match(
             id=random_id(),
@@ -157,17 +165,29 @@ def create_match(db: Database, game: str, players: Iterable, rules: dict | None 
             version=0,
             join_code=random_id(JOIN_CODE_LENGTH, JOIN_CODE_ALPHABET),
             created_at=now(),
+            rematch_of=rematch_of,
         )
         try:
             with db.atomic():
                 db.conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (match.id, match.game, dumps(match.players), dumps(match.rules), 0, match.join_code, match.created_at),
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (match.id, match.game, dumps(match.players), dumps(match.rules), 0, match.join_code,
+                     match.created_at, rematch_of),
                 )
             return match
         except sqlite3.IntegrityError:
+            if rematch_of is not None:
+                first = find_rematch(db, rematch_of)
+                if first is not None:
+                    return first
             continue  # id or join code collision: draw again
     raise RuntimeError("could not allocate a unique match id")
+
+
+def find_rematch(db: Database, match_id: str) -> Match | None:
+    """The rematch started from `match_id`, if there is one."""
+    row = db.conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE rematch_of = ?", (match_id,)).fetchone()
+    return _match_from_row(row) if row else None
 
 
 def get_match(db: Database, match_id: str) -> Match:
@@ -312,3 +332,93 @@ def _append_locked(db, match_id, expected_version, entry, payload, client_key, a
         from .live import publish as notify
     notify(match_id, seq)
     return Appended(match_id, seq, seq, new_state)
+
+
+# --- Seat claims: which phone holds which seat -------------------------------------------------
+
+MAX_DEVICE_LENGTH = 64
+
+
+class UnknownSeat(ValueError):
+    """No such seat at this match (views answer 4xx)."""
+
+    def __init__(self, match_id: str, seat: Any):
+        super().__init__(f"Match {match_id} has no seat {seat!r}")
+        self.match_id = match_id
+        self.seat = seat
+
+
+@contextmanager
+def _immediate(db: Database):
+    """One write transaction (BEGIN IMMEDIATE) under this process's writer lock for the file."""
+    conn = db.conn
+    with _writer_lock(_db_key(db)):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+
+def _check_seat(conn, match_id: str, seat: Any) -> int:
+    row = conn.execute("SELECT players FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise UnknownMatch(match_id)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(json.loads(row[0])):
+        raise UnknownSeat(match_id, seat)
+    return seat
+
+
+def _holder(conn, match_id: str, seat: int) -> str | None:
+    row = conn.execute("SELECT device FROM seat_claims WHERE match_id = ? AND seat = ? ORDER BY id DESC LIMIT 1",
+                       (match_id, seat)).fetchone()
+    return row[0] if row else None
+
+
+def _check_device(device: Any) -> str:
+    if not isinstance(device, str) or not device or len(device) > MAX_DEVICE_LENGTH:
+        raise ValueError(f"A device id is a string of 1 to {MAX_DEVICE_LENGTH} characters.")
+    return device
+
+
+def claim_seat(db: Database, match_id: str, seat: int, device: str) -> str | None:
+    """`device` now holds `seat`; returns the device that held it before (None if it was free).
+
+    Raises UnknownMatch, UnknownSeat or ValueError (a malformed device id). A device that already
+    holds the seat claims it again without a new record (and gets its own id back)."""
+    device = _check_device(device)
+    with _immediate(db) as conn:
+        seat = _check_seat(conn, match_id, seat)
+        previous = _holder(conn, match_id, seat)
+        if previous != device:
+            conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
+                         " VALUES (?, ?, ?, ?, ?)", (match_id, seat, device, now(), previous))
+    return previous
+
+
+def release_seat(db: Database, match_id: str, seat: int, device: str) -> bool:
+    """`device` gives `seat` up (recorded as a claim by no device). Returns False, recording
+    nothing, if `device` does not hold the seat (another phone took it over since)."""
+    device = _check_device(device)
+    with _immediate(db) as conn:
+        seat = _check_seat(conn, match_id, seat)
+        if _holder(conn, match_id, seat) != device:
+            return False
+        conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
+                     " VALUES (?, ?, NULL, ?, ?)", (match_id, seat, now(), device))
+    return True
+
+
+def seat_holder(db: Database, match_id: str, seat: int) -> str | None:
+    """The device holding `seat` now, or None if it is free."""
+    return _holder(db.conn, match_id, seat)
+
+
+def seat_claims(db: Database, match_id: str) -> list[dict]:
+    """Every claim and release of the match's seats, in the order they were made."""
+    rows = db.conn.execute("SELECT seat, device, claimed_at, previous_device FROM seat_claims WHERE match_id = ?"
+                           " ORDER BY id", (match_id,)).fetchall()
+    return [{"seat": r[0], "device": r[1], "claimed_at": r[2], "previous_device": r[3]} for r in rows]

@@ -265,3 +265,97 @@ def test_sigkill_mid_burst_keeps_every_acknowledged_append(tmp_path):
         assert store.get_match(db, match_id).version == len(seqs)
     finally:
         db.close()
+
+
+# --- Seat claims ---------------------------------------------------------------------------------
+
+
+def test_claiming_a_seat_says_who_held_it_before(database, match):
+    assert store.seat_holder(database, match.id, 0) is None
+    assert store.claim_seat(database, match.id, 0, "phone-a") is None
+    assert store.seat_holder(database, match.id, 0) == "phone-a"
+    assert store.claim_seat(database, match.id, 0, "phone-b") == "phone-a"  # taken over
+    assert store.seat_holder(database, match.id, 0) == "phone-b"
+    assert store.claim_seat(database, match.id, 1, "phone-a") is None
+    assert store.claim_seat(database, match.id, 1, "phone-a") == "phone-a"  # again: nothing new recorded
+    claims = store.seat_claims(database, match.id)
+    assert [(c["seat"], c["device"], c["previous_device"]) for c in claims] == [
+        (0, "phone-a", None), (0, "phone-b", "phone-a"), (1, "phone-a", None)]
+    assert all(c["claimed_at"] for c in claims)
+
+
+def test_releasing_a_seat_is_recorded_and_only_its_holder_can(database, match):
+    store.claim_seat(database, match.id, 0, "phone-a")
+    store.claim_seat(database, match.id, 0, "phone-b")
+    assert store.release_seat(database, match.id, 0, "phone-a") is False  # no longer holds it
+    assert store.seat_holder(database, match.id, 0) == "phone-b"
+    assert store.release_seat(database, match.id, 0, "phone-b") is True
+    assert store.seat_holder(database, match.id, 0) is None
+    assert store.seat_claims(database, match.id)[-1]["device"] is None
+    assert store.seat_claims(database, match.id)[-1]["previous_device"] == "phone-b"
+    assert store.claim_seat(database, match.id, 0, "phone-c") is None  # free again
+
+
+def test_seat_claims_are_per_match_and_checked(database, match):
+    other = store.create_match(database, "tally", ["Cy"])
+    store.claim_seat(database, match.id, 0, "phone-a")
+    assert store.seat_holder(database, other.id, 0) is None and store.seat_claims(database, other.id) == []
+    for seat in (2, -1, "0", True, None):
+        with pytest.raises(store.UnknownSeat):
+            store.claim_seat(database, match.id, seat, "phone-a")
+    for device in ("", None, "x" * 65, 7):
+        with pytest.raises(ValueError):
+            store.claim_seat(database, match.id, 1, device)
+    with pytest.raises(store.UnknownMatch):
+        store.claim_seat(database, "nope", 0, "phone-a")
+    assert not database.conn.in_transaction
+    assert len(store.seat_claims(database, match.id)) == 1
+
+
+def test_seat_claims_cannot_be_edited_in_place(database, match):
+    store.claim_seat(database, match.id, 0, "phone-a")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        database.execute("UPDATE seat_claims SET device = 'phone-z'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        database.execute("DELETE FROM seat_claims")
+
+
+# --- Rematches -----------------------------------------------------------------------------------
+
+
+def test_a_rematch_is_found_from_its_match(database, match):
+    assert store.find_rematch(database, match.id) is None
+    again = store.create_match(database, "tally", ["Bo", "Ann"], {"target": 10}, rematch_of=match.id)
+    assert again.rematch_of == match.id and again.id != match.id
+    assert store.get_match(database, again.id) == again
+    assert store.find_rematch(database, match.id) == again
+    assert store.get_match(database, match.id).rematch_of is None
+    # a second request gets the first rematch, not another match
+    assert store.create_match(database, "tally", ["Bo", "Ann"], rematch_of=match.id) == again
+    assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 2
+
+
+def test_two_phones_asking_for_a_rematch_at_once_get_the_same_one(app, match):
+    path = app.config["DATABASE"]
+    barrier = threading.Barrier(4)
+    made = []
+
+    def phone():
+        db = connect(path)
+        try:
+            barrier.wait()
+            made.append(store.create_match(db, "tally", ["Ann", "Bo"], rematch_of=match.id))
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert len(made) == 4 and len({m.id for m in made}) == 1
+    db = connect(path)
+    try:
+        assert db.conn.execute("SELECT count(*) FROM matches WHERE rematch_of = ?", (match.id,)).fetchone()[0] == 1
+    finally:
+        db.close()
