@@ -38,9 +38,11 @@ def load_or_create_secret_key(instance_path: str | os.PathLike) -> str:
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
     """Build the Flask app.
 
-    `test_config` overrides the configuration (tests pass DATABASE, SECRET_KEY, ...).
-    `instance_path` overrides the instance folder (default: $REFEREE_INSTANCE,
-    else <project>/instance).
+    The configuration is the defaults, then the instance folder's ``config.py`` (if any), then
+    `test_config` (the options of `referee serve`, or a test's DATABASE, SECRET_KEY, ...), which
+    wins. A config with ``TESTING`` true skips ``config.py``, so a developer's own instance
+    config never leaks into the tests. `instance_path` overrides the instance folder (default:
+    $REFEREE_INSTANCE, else <project>/instance).
     """
     instance_path = instance_path or os.environ.get("REFEREE_INSTANCE") or None
     app = Flask(
@@ -60,11 +62,13 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         SSE_MAX_LIFETIME=300.0,  # seconds an event stream stays open
         SSE_KEEPALIVE=15.0,  # seconds between keepalive comments
         JOIN_URL=None,  # set by `referee serve` to the LAN address
+        SERVER_HOST=None,  # the address `referee serve --host` listens on (allowed as a Host)
+        ALLOWED_HOSTS=[],  # more Host names to answer to, beyond this machine's own (security.py)
         GAMES={name: engine.TITLE for name, engine in ENGINES.items()},  # name -> title
     )
-    if test_config is None:
+    if not (test_config or {}).get("TESTING"):
         app.config.from_pyfile("config.py", silent=True)
-    else:
+    if test_config is not None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)

@@ -7,26 +7,12 @@
 from __future__ import annotations
 
 import os
-import socket
 
 import click
 import segno
 
 from .db import init_db_command
-
-PROBE_ADDRESS = ("10.255.255.255", 1)  # never contacted: UDP connect sends nothing
-
-
-def lan_address() -> str:
-    """This machine's LAN IPv4 address, found without sending any traffic
-    (a UDP socket's connect only picks a route); 127.0.0.1 if there is none."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(PROBE_ADDRESS)
-            address = probe.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    return address if address and not address.startswith("0.") else "127.0.0.1"
+from .hosts import lan_address
 
 
 def join_url_for(host: str, port: int, scheme: str = "http") -> str:

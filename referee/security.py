@@ -1,4 +1,7 @@
-"""Request hardening: CSRF origin check, security headers, friendly errors, seats.
+"""Request hardening: Host allow-list, CSRF origin check, security headers, friendly errors, seats.
+
+Host allow-list (DNS rebinding): a request whose Host header is not one of the server's own
+names or addresses (see `referee.hosts`) gets 400 before anything else runs.
 
 CSRF (datasette/Go-style, no tokens): an unsafe request (POST, PUT, ...) is
 accepted when the browser says `Sec-Fetch-Site: same-origin` or `none`;
@@ -19,6 +22,7 @@ from flask import Flask, Request, abort, current_app, render_template, request, 
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from . import hosts
 from .store import StaleVersion, UnknownMatch
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
@@ -31,6 +35,56 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
 }
+
+
+# --- Host allow-list ----------------------------------------------------------
+
+def configured_hosts(value) -> tuple[str, ...]:
+    """Config ``ALLOWED_HOSTS`` as a tuple: a list of hosts, or one string of them separated by
+    commas or spaces."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    return tuple(str(h) for h in value)
+
+
+def allow_list(app: Flask) -> frozenset[str]:
+    """The app's allow-list: this machine's names and addresses, ``SERVER_HOST`` (the address
+    `referee serve` listens on) and ``ALLOWED_HOSTS``; recomputed only when those change."""
+    key = (app.config.get("SERVER_HOST"), configured_hosts(app.config.get("ALLOWED_HOSTS")))
+    cached = app.extensions.get("referee.allowed_hosts")
+    if cached is None or cached[0] != key:
+        cached = app.extensions["referee.allowed_hosts"] = (key, _machine_allow_list(*key))
+    return cached[1]
+
+
+_machine_lists: dict = {}
+
+
+def _machine_allow_list(listen_host, extra) -> frozenset[str]:
+    if (listen_host, extra) not in _machine_lists:  # DNS look-ups of our own names: once a process
+        _machine_lists[(listen_host, extra)] = hosts.allowed_hosts(listen_host, extra)
+    return _machine_lists[(listen_host, extra)]
+
+
+def host_failure(req: Request) -> str | None:
+    """Why this request's Host header is refused, or None if it names this server."""
+    header = req.headers.get("Host")
+    if hosts.host_allowed(header, allow_list(current_app), req.environ.get("SERVER_NAME")):
+        return None
+    shown = (header or "")[:80]
+    if hosts.host_name(header) is None:
+        return f"Refused a request with a malformed Host header ({shown!r})."
+    return (f"Refused a request for {shown!r}: this server answers only to its own names and addresses. "
+            f"If that name is really this laptop, start it with --allow-host {hosts.host_name(header)}.")
+
+
+def check_host() -> None:
+    """before_request: the DNS-rebinding guard, ahead of everything else."""
+    reason = host_failure(request)
+    if reason:
+        abort(400, description=reason)
 
 
 # --- CSRF -------------------------------------------------------------------
@@ -176,6 +230,7 @@ def device_id() -> str:
 
 def init_app(app: Flask) -> None:
     app.session_interface = HttpsOnlySecureSessionInterface()
+    app.before_request(check_host)
     app.before_request(protect_unsafe_requests)
     app.after_request(add_security_headers)
     app.register_error_handler(HTTPException, handle_http_exception)

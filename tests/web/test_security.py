@@ -200,3 +200,49 @@ def test_seat_cookie_is_signed(client, database):
     forged = cookie.value[:-4] + ("AAAA" if not cookie.value.endswith("AAAA") else "BBBB")
     client.set_cookie("referee_session", forged)
     assert "You are watching" in client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+
+
+# --- Host allow-list (DNS rebinding) ---------------------------------------------------------
+
+@pytest.mark.parametrize("host", ["attacker.example", "attacker.example:8000", "192.168.77.77:8000",
+                                  "localhost.attacker.example"])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_foreign_host_header_is_400_with_a_message(client, host, method):
+    headers = {"Host": host, "Origin": f"http://{host}"}
+    response = client.open("/", method=method, headers=headers)
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    assert "answers only to its own names" in body and "--allow-host" in body
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("host", ["bad host", "x:99999", "a/b", "", "[::1", "é" * 3])
+def test_malformed_host_header_is_400(client, host):
+    response = client.get("/", headers={"Host": host})
+    assert response.status_code == 400
+    assert "Refused" in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000"])
+def test_own_hosts_are_served(client, host):
+    assert client.get("/", headers={"Host": host}).status_code == 200
+
+
+def test_foreign_host_is_refused_even_for_stream_and_static(client, database):
+    match = store.create_match(database, "tally", ["Ann"])
+    for path in [f"/m/{match.id}/events", "/static/app.css", "/healthz"]:
+        assert client.get(path, headers={"Host": "attacker.example"}).status_code == 400
+
+
+def test_allowed_hosts_config_adds_names(app, client):
+    app.config["ALLOWED_HOSTS"] = ["referee.lan", "Table.Example"]
+    assert client.get("/", headers={"Host": "referee.lan:8000"}).status_code == 200
+    assert client.get("/", headers={"Host": "table.example"}).status_code == 200
+    assert client.get("/", headers={"Host": "other.example"}).status_code == 400
+    app.config["ALLOWED_HOSTS"] = "a.example, b.example"  # one string in config.py works too
+    assert client.get("/", headers={"Host": "b.example"}).status_code == 200
+
+
+def test_server_host_is_allowed(app, client):
+    app.config["SERVER_HOST"] = "10.1.2.3"
+    assert client.get("/", headers={"Host": "10.1.2.3:8000"}).status_code == 200
