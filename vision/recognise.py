@@ -79,14 +79,18 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
         label, conf = decide(cands, allowed)
         reads.append(CardRead(label, conf, quad, cands))
     close_up = None
-    if not reads:  # perhaps a close-up: the whole photo is one card
+    # perhaps a close-up, the whole photo one card: nothing found, or only unread outlines in a
+    # photo whose edges are card margin (panels of the card's face, such as an index box)
+    frame_is_card = not any(r.label for r in reads) and _frame_is_card(image)
+    if not reads or frame_is_card:
         quad = order_portrait(_whole_frame(image))
         cands = _identify(rectify(image, quad), deck, references)
         label, conf = decide(cands, allowed)
         if label is not None:
             return [CardRead(label, conf, quad, cands)]  # read at both corners: surer than any index alone
-        if cands and _frame_is_card(image):
-            close_up = CardRead(label, conf, quad, cands)
+        if frame_is_card and (len(reads) == 1 or (not reads and (cands or deck != "standard"))):
+            close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
+            reads = []
     if deck == "standard":
         reads = _with_index_hits(image, reads, allowed)
     return reads or ([close_up] if close_up else [])

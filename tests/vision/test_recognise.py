@@ -92,3 +92,32 @@ def test_paper_outside_the_cards_found_is_noticed(table_scene):
     image, _, quads = table_scene
     assert not _paper_elsewhere(image, quads)  # every card is accounted for: no search needed
     assert _paper_elsewhere(image, quads[:-1])  # one card's paper lies outside the outlines given
+
+
+def _flat_scan(seed: int, text: str) -> np.ndarray:
+    """A flat scan of one taught-deck card filling the frame, with an index panel near the bottom
+    edge (a small white tile with a dark frame: card-shaped, as the detector sees it)."""
+    card = cv2.resize(synth.art_card(seed, text, blobs=7), (715, 1013), interpolation=cv2.INTER_CUBIC)
+    cv2.rectangle(card, (300, 880), (380, 990), (90, 30, 120), 6)
+    cv2.rectangle(card, (306, 886), (374, 984), (245, 245, 245), -1)
+    cv2.putText(card, text[:1], (320, 960), cv2.FONT_HERSHEY_DUPLEX, 1.6, (120, 30, 120), 3)
+    return card
+
+
+def test_a_flat_scan_is_outlined_whole_not_by_its_index_panel(quad_iou):
+    scan = _flat_scan(11, "7")
+    h, w = scan.shape[:2]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    reads = vision.recognise(scan, deck="ratatat")
+    assert len(reads) == 1 and reads[0].label is None
+    assert quad_iou(reads[0].outline, frame) > 0.95
+
+
+def test_a_taught_close_up_is_read_when_scanned_at_the_table():
+    faces = {"7": _flat_scan(11, "7"), "PEEK": _flat_scan(12, "P"), "2": _flat_scan(14, "2")}
+    refs = None
+    for label, scan in faces.items():
+        refs = vision.teach(scan, [label], refs)
+    for label, scan in faces.items():
+        again = cv2.GaussianBlur(cv2.resize(scan[15:-12, 10:-14], (600, 840)), (3, 3), 0)
+        assert [r.label for r in vision.recognise(again, deck="ratatat", references=refs)] == [label]
