@@ -12,9 +12,17 @@ from typing import Any
 from .base import FLAG, REJECT, Correct, Ruling, Undo
 
 
+class BeyondSnapshot(Exception):
+    """An undo or correction reaches back past the oldest state a snapshot restored (see
+    :meth:`Log.restore`): rebuild the log from its first entry and feed this entry again."""
+
+
 @dataclass(frozen=True, slots=True)
 class Node:
-    """One entry that stands, with the state after it; ``parent`` leads back to the start."""
+    """One entry that stands, with the state after it; ``parent`` leads back to the start.
+
+    In a log restored from a snapshot, the nodes behind the head keep only their position: their
+    ``state`` (and ``move``) is None."""
 
     state: Any
     move: Any = None
@@ -44,10 +52,30 @@ class Log:
     game: Any
     head: Node
     fed: int = 0  # entries fed so far, refused ones excluded: the next entry's default position
+    refused: tuple[tuple[int, str, str], ...] = ()  # (position, rule, message) of entries skipped on replay
 
     @classmethod
     def start(cls, game: Any, state: Any) -> Log:
         return cls(game, Node(state))
+
+    @classmethod
+    def restore(cls, game: Any, state: Any, positions: list[int], fed: int, move: Any = None,
+                refused: tuple[tuple[int, str, str], ...] = ()) -> Log:
+        """A log rebuilt from a snapshot: ``state`` after the entries at ``positions`` (those that
+        stand, the last one's ``move`` if known). Undo and corrections within the entries fed after
+        it work as usual; reaching further back raises :class:`BeyondSnapshot`."""
+        if not positions:
+            return cls(game, Node(state), fed, tuple(refused))
+        node = Node(None)
+        for position in positions[:-1]:
+            node = Node(None, None, position, node)
+        return cls(game, Node(state, move, positions[-1], node), fed, tuple(refused))
+
+    def refuse(self, position: int, rule: str, message: str) -> Log:
+        """This log with the entry at ``position`` skipped (a stored entry that no longer applies):
+        recorded, and counted so that the entries after it keep their positions."""
+        return Log(self.game, self.head, max(self.fed, position + 1),
+                   (*self.refused, (position, rule, message)))
 
     @property
     def state(self) -> Any:
@@ -69,13 +97,15 @@ class Log:
         if isinstance(move, Undo):
             if self.head.parent is None:
                 raise Ruling("GEN-13", "There is no entry to undo.", (position,), overridable=False)
+            if self.head.parent.state is None:
+                raise BeyondSnapshot(position)
             undone = self.head.position
-            return Log(self.game, self.head.parent, fed), Step(position, move, events=(
+            return Log(self.game, self.head.parent, fed, self.refused), Step(position, move, events=(
                 {"kind": "undone", "entry": undone},))
         if isinstance(move, Correct):
             return self._correct(move, position)
         state, events = self.game.apply(self.head.state, move, position)
-        return (Log(self.game, Node(state, move, position, self.head), fed),
+        return (Log(self.game, Node(state, move, position, self.head), fed, self.refused),
                 Step(position, move, events=tuple(events)))
 
     def _correct(self, move: Correct, position: int) -> tuple[Log, Step]:
@@ -87,6 +117,8 @@ class Log:
         if node.parent is None:
             raise Ruling("GEN-13", f"Entry {move.target} is not an entry that stands, so it cannot be "
                                    "corrected.", (position,), overridable=False)
+        if node.parent.state is None or any(old.move is None for old in later):
+            raise BeyondSnapshot(position)
         state, events = self.game.apply(node.parent.state, move.entry, move.target)
         head = Node(state, move.entry, move.target, node.parent)
         dropped = []
@@ -100,7 +132,7 @@ class Log:
                 continue
             head = Node(state, old.move, old.position, head)
         events = (*events, {"kind": "corrected", "entry": move.target, "reason": move.reason})
-        return Log(self.game, head, position + 1), Step(position, move, events=tuple(events),
+        return Log(self.game, head, position + 1, self.refused), Step(position, move, events=tuple(events),
                                                         later=tuple(dropped))
 
 

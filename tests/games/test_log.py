@@ -5,7 +5,7 @@ import pytest
 
 from referee.games import ratatat as R
 from referee.games.base import Correct, Ruling, Undo
-from referee.games.log import Log, replay, rulings
+from referee.games.log import BeyondSnapshot, Log, replay, rulings
 from referee.games.ratatat_moves import Call, Discard, Draw, Replace, TurnUp, UsePower
 
 from .ratatat_helpers import ANA, BEN, match
@@ -58,3 +58,64 @@ def test_a_refused_correction_changes_nothing():
     with pytest.raises(Ruling):
         log.feed(Correct(1, Call(ANA)), 3)
     assert log.positions() == [0, 1, 2]
+
+
+# --- A log restored from a snapshot ---------------------------------------------------------------
+
+MOVES = [TurnUp("5"), Draw(ANA), Replace(ANA, 1, "8"), Draw(BEN), Discard(BEN, "2")]
+
+
+def restored_after(n: int) -> tuple[Log, Log]:
+    """The log after the first ``n`` entries, and the same restored from its head state only."""
+    full, _ = replay(R, match(2), MOVES[:n])
+    return full, Log.restore(R, full.state, full.positions(), full.fed, full.head.move)
+
+
+def test_a_restored_log_goes_on_like_the_whole_log():
+    full, restored = restored_after(3)
+    assert restored.positions() == full.positions() == [0, 1, 2] and restored.fed == 3
+    for position, move in enumerate(MOVES[3:], start=3):
+        full, _ = full.feed(move, position)
+        restored, _ = restored.feed(move)
+    assert restored.state == full.state and restored.positions() == full.positions()
+    # undo and correction within what was fed after the snapshot work as usual
+    log, step = restored.feed(Undo(BEN))
+    assert step.events[0] == {"kind": "undone", "entry": 4} and log.positions() == [0, 1, 2, 3]
+    log, step = restored.feed(Correct(4, Discard(BEN, "3"), "it was a 3", ANA))
+    assert log.positions() == [0, 1, 2, 3, 4] and log.state.round.discard[-1].value == "3"
+
+
+def test_undo_beyond_a_snapshot_asks_for_the_whole_log():
+    _, restored = restored_after(3)
+    log, _ = restored.feed(Draw(BEN))
+    log, _ = log.feed(Undo(BEN))  # back to the restored head: its state is known
+    assert log.positions() == [0, 1, 2] and log.fed == 5
+    with pytest.raises(BeyondSnapshot):
+        log.feed(Undo(ANA))  # the state before it is not
+
+
+def test_correction_beyond_a_snapshot_asks_for_the_whole_log():
+    _, restored = restored_after(3)
+    with pytest.raises(BeyondSnapshot):
+        restored.feed(Correct(1, Draw(ANA), "again", BEN))
+    headless = Log.restore(R, restored.state, restored.positions(), restored.fed)  # head move unknown
+    with pytest.raises(BeyondSnapshot):
+        headless.feed(Correct(2, Replace(ANA, 2, "8"), "slot 2", BEN))
+    with pytest.raises(Ruling) as info:  # not standing at all: still a ruling
+        restored.feed(Correct(7, Draw(ANA)))
+    assert info.value.rule == "GEN-13"
+
+
+def test_a_restored_log_of_nothing_standing_refuses_undo():
+    log = Log.restore(R, match(2), [], 4)
+    with pytest.raises(Ruling):
+        log.feed(Undo())
+
+
+def test_a_skipped_entry_keeps_the_positions_of_those_after_it():
+    log, _ = replay(R, match(2), MOVES[:1])
+    log = log.refuse(1, "GEN-3", "unreadable")
+    log, step = log.feed(Draw(ANA))
+    assert step.position == 2 and log.positions() == [0, 2] and log.refused == ((1, "GEN-3", "unreadable"),)
+    log, _ = log.feed(Undo(ANA))
+    assert log.refused == ((1, "GEN-3", "unreadable"),) and log.fed == 4
