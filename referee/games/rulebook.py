@@ -179,6 +179,7 @@ RATATAT: tuple[Section, ...] = (
 
 BOOKS: dict[str, tuple[Section, ...]] = {"ratatat": RATATAT}
 SWITCHES: dict[str, tuple] = {"ratatat": VARIANTS}
+CONDITIONS: dict[str, dict] = {"ratatat": APPLIES_WHEN}
 
 
 def _switch_sentences() -> dict[str, str]:
@@ -215,3 +216,11 @@ def applies(variant, rules: dict[str, Any]) -> bool:
     """Whether a switch matters under the other switches (the minutes only in a timed match...)."""
     when = APPLIES_WHEN.get(variant.key)
     return when is None or rules.get(when[0]) in when[1]
+
+
+PREFIXES: dict[str, str] = {"RTC": "ratatat"}
+
+
+def game_of(rule_id: str) -> str:
+    """The game whose rules page explains ``rule_id`` (general rules are on every game's page)."""
+    return PREFIXES.get(rule_id.split("-", 1)[0], next(iter(BOOKS)))

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import home, play, scan
+from . import home, play, rules, scan
 
 
 def register_blueprints(app: Flask) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(scan.bp)
+    app.register_blueprint(rules.bp)

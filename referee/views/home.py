@@ -1,4 +1,5 @@
-"""Home page: start a table (game, players, house rules), join one by code or link, show the QR."""
+"""Home page: start a table (game, players, house rules by preset or one by one), join one by code or
+link, show the QR; and play again with the same players and house rules."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from markupsafe import Markup
 
 from ..db import get_db
-from ..games import get_game
-from ..games.base import EntryError, Ruling, resolve_rules
-from ..store import create_match, find_match_by_code, recent_matches
+from ..games import get_game, ratatat_presets
+from ..games.base import EntryError, Ruling, changed_rules, resolve_rules
+from ..games.rulebook import CONDITIONS, applies, describe_switch
+from ..store import create_match, find_match_by_code, find_rematch, get_match, recent_matches
 
 bp = Blueprint("home", __name__)
 
 MAX_NAME_LENGTH = 40
+MAX_SEATS = 6  # player fields on the form
+MAX_NUMBER = 100_000  # no house-rule number needs more
+TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+PRESETS = {"ratatat": ratatat_presets}
 
 
 def join_url() -> str:
@@ -65,11 +71,20 @@ def _engine(game: str):
     return get_game(game)
 
 
-def parse_players(form) -> list[str]:
-    names = [n.strip()[:MAX_NAME_LENGTH] for n in form.getlist("player") if n.strip()]
+class FormProblem(Exception):
+    """A field of the new-table form that cannot be read: said in words, answered 422 on the form."""
+
+
+def parse_players(form) -> tuple[list[str], list[str]]:
+    """(names, what was typed): blank fields are skipped; names go to the engine as typed."""
+    typed = [n[:200] for n in form.getlist("player")[:20]]
+    names = [n.strip() for n in form.getlist("player") if n.strip()]
     if not names and form.get("players"):
-        names = [line.strip()[:MAX_NAME_LENGTH] for line in form["players"].splitlines() if line.strip()]
-    return names
+        names = [line.strip() for line in form["players"].splitlines() if line.strip()]
+    for name in names:
+        if len(name) > MAX_NAME_LENGTH:
+            raise FormProblem(f"A player's name is at most {MAX_NAME_LENGTH} characters: “{name[:MAX_NAME_LENGTH]}…”.")
+    return names, typed
 
 
 def parse_rules(engine, form) -> dict:
@@ -79,41 +94,77 @@ def parse_rules(engine, form) -> dict:
         raw = form.get(variant.key)
         if raw is None or raw == "":
             continue
+        raw = raw.strip()
         if variant.choices and isinstance(variant.default, bool):
-            rules[variant.key] = raw in ("true", "True", "1", "on")
+            if raw.lower() not in TRUE + FALSE:
+                raise FormProblem(f"{variant.label}: choose one of the choices offered.")
+            rules[variant.key] = raw.lower() in TRUE
         elif variant.choices:
+            if raw not in variant.choices:
+                raise FormProblem(f"{variant.label}: choose one of the choices offered ({variant.key}).")
             rules[variant.key] = raw
-        elif raw == "off" and variant.allow_none:
+        elif raw.lower() == "off" and variant.allow_none:
             rules[variant.key] = None
         else:
-            try:
-                rules[variant.key] = int(raw)
-            except ValueError:
-                abort(422, description=f"{variant.label}: enter a whole number.")
+            if not (raw.isascii() and raw.isdigit()) or len(raw) > 6 or int(raw) > MAX_NUMBER:
+                raise FormProblem(f"{variant.label}: enter a whole number up to {MAX_NUMBER}.")
+            if int(raw) < variant.minimum:
+                raise FormProblem(f"{variant.label}: enter a whole number of at least {variant.minimum}.")
+            rules[variant.key] = int(raw)
     return rules
+
+
+def presets_for(game: str) -> tuple:
+    module = PRESETS.get(game)
+    return module.PRESETS if module else ()
+
+
+def preset_rules(game: str, form) -> tuple[str, dict]:
+    """The preset chosen on the form (the publisher's rules when none) and its switches."""
+    module = PRESETS.get(game)
+    if module is None:
+        return "", {}
+    key = form.get("preset") or module.DEFAULT
+    if key not in module.BY_KEY:
+        raise FormProblem("Choose one of the rule sets offered.")
+    return key, dict(module.BY_KEY[key].rules)
+
+
+def render_form(game: str, engine, chosen: dict, preset: str, players: list[str], error: str | None):
+    try:
+        rules = resolve_rules(engine.VARIANTS, chosen)
+    except EntryError:
+        rules = resolve_rules(engine.VARIANTS, {})
+    presets = [(p, resolve_rules(engine.VARIANTS, p.rules)) for p in presets_for(game)]
+    return render_template("new_table.html", game=game, engine=engine, defaults=rules, preset=preset,
+                           presets=presets, players=players + [""] * max(0, 4 - len(players)), error=error,
+                           describe=describe_switch, applies=applies,
+                           applies_when=CONDITIONS.get(game, {}))
 
 
 @bp.get("/new/<game>")
 def new_table(game: str):
     engine = _engine(game)
-    return render_template("new_table.html", game=game, engine=engine,
-                           defaults=resolve_rules(engine.VARIANTS, {}), players=["", "", "", ""], error=None)
+    module = PRESETS.get(game)
+    return render_form(game, engine, {}, module.DEFAULT if module else "", [], None)
 
 
 @bp.post("/new/<game>")
 def create_table(game: str):
     engine = _engine(game)
-    players = parse_players(request.form)
-    rules = parse_rules(engine, request.form)
+    typed: list[str] = []
+    chosen: dict = {}
+    preset = ""
     try:
-        engine.new_match(tuple(players), rules)
-    except (Ruling, EntryError) as err:
-        message = f"{err.rule}: {err.message}" if isinstance(err, Ruling) else err.message
-        chosen = {**resolve_rules(engine.VARIANTS, {}), **rules}
-        body = render_template("new_table.html", game=game, engine=engine, defaults=chosen,
-                               players=players + [""] * max(0, 4 - len(players)), error=message)
-        return body, 422
-    match = create_match(get_db(), game, players, rules)
+        names, typed = parse_players(request.form)
+        preset, chosen = preset_rules(game, request.form)
+        chosen.update(parse_rules(engine, request.form))
+        state = engine.new_match(tuple(names), chosen)
+    except (FormProblem, Ruling, EntryError) as err:
+        message = (f"{err.rule}: {err.message}" if isinstance(err, Ruling)
+                   else err.message if isinstance(err, EntryError) else str(err))
+        return render_form(game, engine, chosen, preset, typed[:MAX_SEATS], message), 422
+    match = create_match(get_db(), game, list(state.players), changed_rules(engine.VARIANTS, state.rules))
     return redirect(url_for("play.table", match_id=match.id), code=303)
 
 
@@ -122,3 +173,29 @@ def create_table_legacy():
     """The home page's quick form: a game and players, default house rules."""
     game = request.form.get("game", "")
     return create_table(game)
+
+
+@bp.post("/m/<match_id>/again")
+def play_again(match_id: str):
+    """A new match with the same game, players and house rules; every phone that asks gets the same one,
+    and keeps its seat (or its shared or watching mode)."""
+    from ..seats import is_shared, is_watching, phone_seat, sit, stand_up
+
+    db = get_db()
+    match = get_match(db, match_id)
+    rematch = find_rematch(db, match_id)
+    if rematch is None:
+        from .. import store, tables
+
+        log = store.state_at(db, match, tables.replay)
+        if not log.state.over:
+            abort(409, description="This match is still being played: play again once it is over.")
+        rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id)
+    seat = phone_seat(match_id)
+    if seat is not None:
+        sit(rematch.id, seat)
+    elif is_shared(match_id):
+        stand_up(rematch.id, "shared")
+    elif is_watching(match_id):
+        stand_up(rematch.id, "watch")
+    return redirect(url_for("play.table", match_id=rematch.id), code=303)

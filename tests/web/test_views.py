@@ -62,25 +62,28 @@ def test_join_with_unknown_or_empty_code_is_404(client):
         assert "Check the code" in response.get_data(as_text=True)
 
 
-def test_new_table_form_offers_every_house_rule(client):
+def test_new_table_form_offers_every_house_rule_in_words(client):
     html = client.get("/new/ratatat").get_data(as_text=True)
     for rule_id in [f"RTC-V{n}" for n in range(1, 21)]:
-        assert rule_id in html, rule_id
-    assert 'name="tie_policy"' in html and "all lowest (default)" in html
+        assert f'href="/rules/ratatat#{rule_id}"' in html, rule_id
+    assert 'name="tie_policy"' in html
+    assert "everyone on the lowest score wins the round (publisher)" in html
+    assert "seed two turns" not in html and "allowed no power" not in html  # no jargon
+    assert "<details class=\"customise\"" in html and "<script>" not in html and " style=" not in html
     assert client.get("/new/poker").status_code == 404
 
 
 def test_create_table_with_house_rules(client, database):
     form = {"player": ["Ann", " Bo ", "", "Cy"], "tie_policy": "no_winner", "rounds_n": "5",
-            "caller_protected_after_call": "true", "stalemate_rotations": "off"}
+            "caller_protected_after_call": "true", "stalemate_rotations": "off", "draw2_mode": "official_forfeit"}
     response = client.post("/new/ratatat", data=form, headers=ORIGIN)
     assert response.status_code == 303
     match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
     assert (match.game, match.players, match.version) == ("ratatat", ["Ann", "Bo", "Cy"], 0)
-    assert match.rules == {"tie_policy": "no_winner", "rounds_n": 5, "caller_protected_after_call": True,
-                           "stalemate_rotations": None}
+    # only what differs from the publisher's rules is stored
+    assert match.rules == {"tie_policy": "no_winner", "rounds_n": 5, "caller_protected_after_call": True}
     summary = client.get(f"/m/{match.id}").get_data(as_text=True)
-    assert "5 rounds" in summary and "no winner" in summary
+    assert "Number of rounds: 5 rounds" in summary and "Ties in a round: nobody wins the round" in summary
 
 
 def test_home_quick_form_creates_a_default_table(client, database):
@@ -95,7 +98,7 @@ def test_create_table_errors_are_clear_and_save_nothing(client, database):
     assert client.post("/new/ratatat", data={"player": ["Ann"]}, headers=ORIGIN).status_code == 422
     assert client.post("/new/ratatat", data={"player": ["Ann", "ann"]}, headers=ORIGIN).status_code == 422
     bad = client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "tie_policy": "coin"}, headers=ORIGIN)
-    assert bad.status_code == 422 and "tie_policy" in bad.get_data(as_text=True)
+    assert bad.status_code == 422 and "Ties in a round: choose one of the choices offered" in bad.get_data(as_text=True)
     assert client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "rounds_n": "x"}, headers=ORIGIN).status_code == 422
     assert client.post("/new/poker", data={"player": ["Ann", "Bo"]}, headers=ORIGIN).status_code == 404
     assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
