@@ -1,7 +1,7 @@
 """Serving over HTTPS on the LAN, for the live camera preview (browsers allow ``getUserMedia`` only in
 secure contexts). The certificate is self-signed, made locally on first use and kept in the instance
-folder; each phone accepts it once. Waitress speaks no TLS, so HTTPS is served by gunicorn with one
-worker (the live-update doorbell lives in that process) and many threads."""
+folder; each phone accepts it once. The same server serves HTTP and HTTPS (`referee.server`), with
+the same options."""
 from __future__ import annotations
 
 import datetime as dt
@@ -50,20 +50,3 @@ def ensure_certificate(folder: str | os.PathLike, hosts: list[str]) -> tuple[str
                                        serialization.NoEncryption()))
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return str(cert_path), str(key_path)
-
-
-def serve_https(app, host: str, port: int, threads: int, cert: str, key: str) -> None:
-    """Run ``app`` with gunicorn over TLS: one worker, ``threads`` threads."""
-    from gunicorn.app.base import BaseApplication
-
-    class Server(BaseApplication):
-        def load_config(self):
-            for name, value in {"bind": f"{host}:{port}", "workers": 1, "worker_class": "gthread",
-                                "threads": threads, "certfile": cert, "keyfile": key, "timeout": 120,
-                                "graceful_timeout": 5, "accesslog": None}.items():
-                self.cfg.set(name, value)
-
-        def load(self):
-            return app
-
-    Server().run()

@@ -2,23 +2,30 @@
 
 The stream carries no game data, only `event: changed` with `id: <version>`;
 each phone then re-GETs its own view (so nothing private leaks).  Publish only
-after the change is committed (store.append does this).  Each stream sends a
-`: keepalive` comment every SSE_KEEPALIVE seconds and ends after
-SSE_MAX_LIFETIME seconds (the browser's EventSource reconnects with
-Last-Event-ID), so waitress worker threads are never held forever.
+after the change is committed (store.append does this, from a worker thread).
+Each stream sends a `: keepalive` comment every SSE_KEEPALIVE seconds and ends
+after SSE_MAX_LIFETIME seconds (the browser's EventSource reconnects with
+Last-Event-ID).
+
+Two ways to serve a stream: `asgi_stream`, a coroutine on the server's event
+loop (what `referee serve` uses: an open stream costs a socket and a few KB,
+no thread; see docs/server.md), and the Flask route `events`, a generator that
+holds a worker thread (for a plain WSGI server and the Flask test client).
 """
 
 from __future__ import annotations
 
+import asyncio
 import queue
+import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
 
 from .db import connect, get_db
-from .store import get_match
+from .store import UnknownMatch, get_match
 
 bp = Blueprint("live", __name__)
 
@@ -30,8 +37,11 @@ class Broker:
         self._lock = threading.Lock()
         self._subscribers: dict[str, set[queue.Queue]] = {}
 
-    def subscribe(self, match_id: str) -> queue.Queue:
-        q: queue.Queue = queue.Queue(maxsize=64)
+    def subscribe(self, match_id: str, q=None):
+        """Add a subscriber: anything with ``put_nowait(version)`` (default: a new
+        ``queue.Queue``, for a thread); returns it."""
+        if q is None:
+            q = queue.Queue(maxsize=64)
         with self._lock:
             self._subscribers.setdefault(match_id, set()).add(q)
         return q
@@ -58,6 +68,43 @@ class Broker:
     def subscriber_count(self, match_id: str) -> int:
         with self._lock:
             return len(self._subscribers.get(match_id, ()))
+
+    def total(self) -> int:
+        """Subscribers of every match (open streams)."""
+        with self._lock:
+            return sum(len(subs) for subs in self._subscribers.values())
+
+
+class AsyncSubscription:
+    """A subscriber whose reader is a coroutine on `loop`: `put_nowait` may be called from
+    any thread (the worker that committed), and hands the version over to the loop."""
+
+    END = -1  # not a version: the stream must end (client gone, server stopping)
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, maxsize: int = 64) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[int] = asyncio.Queue(maxsize)
+
+    def put_nowait(self, version: int) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self._put, version)
+        except RuntimeError:
+            pass  # the loop is closed: the server has stopped
+
+    def _put(self, version: int) -> None:
+        try:
+            self.queue.put_nowait(version)
+        except asyncio.QueueFull:
+            pass  # a slow reader only needs the latest doorbell anyway
+
+    def end(self) -> None:
+        """Wake the reader to end its stream (call on the loop)."""
+        while True:
+            try:
+                self.queue.put_nowait(self.END)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
 
 
 broker = Broker()
@@ -113,14 +160,81 @@ def event_stream(
         the_broker.unsubscribe(match_id, subscription)
 
 
-def _last_seen() -> int | None:
+def parse_last_seen(last_event_id: str | None, v: str | None) -> int | None:
     """Last-Event-ID on reconnect, else the `v` the page was drawn at."""
-    for raw in (request.headers.get("Last-Event-ID"), request.args.get("v")):
+    for raw in (last_event_id, v):
         try:
             return int(raw)
         except (TypeError, ValueError):
             continue
     return None
+
+
+def _last_seen() -> int | None:
+    return parse_last_seen(request.headers.get("Last-Event-ID"), request.args.get("v"))
+
+
+_readers = threading.local()
+
+
+def match_version(database_path: str, match_id: str) -> int | None:
+    """The match's version, or None if there is no such match (a worker thread keeps one
+    read connection per database file)."""
+    connections = _readers.__dict__.setdefault("connections", {})
+    database = connections.get(database_path)
+    if database is None:
+        database = connections[database_path] = connect(database_path)
+    try:
+        return get_match(database, match_id).version
+    except UnknownMatch:
+        return None
+    except sqlite3.Error:
+        connections.pop(database_path, None)
+        raise
+
+
+Send = Callable[[dict], Awaitable[None]]
+Receive = Callable[[], Awaitable[dict]]
+
+
+async def asgi_stream(match_id: str, subscription: AsyncSubscription, send: Send, receive: Receive, *,
+                      current: int,
+                      last_seen: int | None, keepalive: float, lifetime: float,
+                      headers: list[tuple[bytes, bytes]]) -> None:
+    """Serve one SSE stream on the event loop until `lifetime` runs out, the client goes
+    away or `subscription.end()` is called. The caller subscribed `subscription` before
+    reading `current` from the database (so no commit is missed) and unsubscribes after."""
+
+    async def watch_disconnect() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        subscription.end()
+
+    watcher = asyncio.ensure_future(watch_disconnect())
+    deadline = time.monotonic() + lifetime
+    try:
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        first = f": connected to {match_id}\nretry: 2000\n\n"
+        if last_seen is not None and current != last_seen:
+            first += changed_event(current)  # missed while (re)connecting
+        await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            try:
+                version = await asyncio.wait_for(subscription.queue.get(), min(keepalive, remaining))
+            except asyncio.TimeoutError:
+                if deadline - time.monotonic() > 0:
+                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                continue
+            if version == AsyncSubscription.END:
+                break
+            await send({"type": "http.response.body", "body": changed_event(version).encode(),
+                        "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+    finally:
+        watcher.cancel()
 
 
 @bp.get("/m/<match_id>/events")

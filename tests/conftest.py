@@ -1,18 +1,17 @@
 """Shared fixtures: a Flask app on a tmp file database, a tiny pure "tally"
-game standing in for the real engines, and a live waitress server."""
+game standing in for the real engines, and a live server (the one `referee serve` runs)."""
 
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass
 
 import pytest
 from hypothesis import settings
-from waitress import create_server, wasyncore
 
 from referee import create_app
 from referee.db import connect
+from referee.server import Background
 from referee.store import fold
 
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
@@ -87,12 +86,8 @@ class LiveServer:
 
 @pytest.fixture
 def live_server(app):
-    """The app served by real waitress on 127.0.0.1 (free port) in a thread."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=8, ident="referee-test")
-    thread = threading.Thread(target=server.run, name="waitress-test", daemon=True)
-    thread.start()
-    port = server.effective_port
-    yield LiveServer(url=f"http://127.0.0.1:{port}", port=port, app=app)
-    server.task_dispatcher.shutdown(timeout=10)  # let open streams notice and end
-    wasyncore.close_all(server._map)  # the listening socket, trigger and channels
-    thread.join(timeout=5)
+    """The app served on 127.0.0.1 (a free port), in a thread, by the same server as
+    `referee serve` (uvicorn: live streams on its event loop, Flask in worker threads)."""
+    background = Background(app, "127.0.0.1", threads=8)
+    yield LiveServer(url=f"http://127.0.0.1:{background.port}", port=background.port, app=app)
+    background.stop()  # open streams are ended, then the server stops

@@ -43,9 +43,9 @@ def test_join_url_for():
 
 def test_serve_help_lists_options():
     output = CliRunner().invoke(main, ["serve", "--help"]).output
-    for option in ["--host", "--port", "--db", "--threads", "--connection-limit", "--https"]:
+    for option in ["--host", "--port", "--db", "--threads", "--connection-limit", "--https", "--allow-host"]:
         assert option in output
-    assert "0.0.0.0" in output and "8000" in output and "256" in output
+    assert "0.0.0.0" in output and "8000" in output and "5000" in output
 
 
 def test_python_dash_m_referee():
@@ -59,7 +59,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def test_referee_serve_runs_waitress_and_prints_join_url(tmp_path):
+def test_referee_serve_prints_join_url_and_serves(tmp_path):
     port = free_port()
     db_path = tmp_path / "served.sqlite"
     proc = subprocess.Popen(
@@ -81,7 +81,7 @@ def test_referee_serve_runs_waitress_and_prints_join_url(tmp_path):
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
                     body = response.read()
-                    assert response.headers["Server"] == "referee"  # waitress ident
+                    assert response.headers["Server"] == "referee"
                 break
             except OSError:
                 time.sleep(0.1)

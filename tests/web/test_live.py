@@ -1,4 +1,4 @@
-"""The SSE doorbell: broker, stream generator, and a real stream over waitress."""
+"""The SSE doorbell: broker, stream generator, and real streams over the server `referee serve` runs."""
 
 from __future__ import annotations
 
@@ -107,9 +107,9 @@ def test_stream_delivers_changed_after_append(live_server, database, tally):
         assert response.getheader("Content-Type").startswith("text/event-stream")
         assert response.readline().startswith(b": connected")
         _wait_for_subscriber(match.id)
-        store.append(database, match.id, 0, {"n": 2}, "k1", tally.apply, replay_fn=tally.replay)
+        store.append(database, match.id, 0, {"n": 2}, "k1", tally.apply, replay_fn=tally.replay, notify=live.publish)
         assert _read_event(response) == ["id: 1", "event: changed", "data: 1"]
-        store.append(database, match.id, 1, {"n": 2}, "k2", tally.apply, replay_fn=tally.replay)
+        store.append(database, match.id, 1, {"n": 2}, "k2", tally.apply, replay_fn=tally.replay, notify=live.publish)
         assert _read_event(response)[0] == "id: 2"
     finally:
         conn.close()
@@ -122,10 +122,10 @@ def test_refused_move_rings_no_doorbell(live_server, database, tally):
         response.readline()
         _wait_for_subscriber(match.id)
         try:
-            store.append(database, match.id, 0, {"n": -1}, None, tally.apply, replay_fn=tally.replay)
+            store.append(database, match.id, 0, {"n": -1}, None, tally.apply, replay_fn=tally.replay, notify=live.publish)
         except tally.Refused:
             pass
-        store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
+        store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay, notify=live.publish)
         assert _read_event(response)[0] == "id: 1"  # the first doorbell is the committed move
     finally:
         conn.close()
@@ -133,7 +133,7 @@ def test_refused_move_rings_no_doorbell(live_server, database, tally):
 
 def test_reconnect_with_stale_last_event_id_rings_at_once(live_server, database, tally):
     match = store.create_match(database, "tally", ["Ann"])
-    store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
+    store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay, notify=live.publish)
     conn, response = _open_stream(live_server, f"/m/{match.id}/events", {"Last-Event-ID": "0"})
     try:
         assert _read_event(response) == ["id: 1", "event: changed", "data: 1"]
@@ -179,7 +179,7 @@ def test_many_watchers_all_hear_the_doorbell(live_server, database, tally):
         for _, response in streams:
             response.readline()
         _wait_for_subscriber(match.id, 5)
-        store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
+        store.append(database, match.id, 0, {"n": 1}, None, tally.apply, replay_fn=tally.replay, notify=live.publish)
         heard = []
         threads = [threading.Thread(target=lambda r=r: heard.append(_read_event(r)[0])) for _, r in streams]
         for t in threads:

@@ -1,0 +1,162 @@
+"""Serving Referee: one uvicorn server for HTTP and HTTPS, on Linux, macOS and Windows.
+
+The live streams (`GET /m/<id>/events`) are coroutines on uvicorn's event loop, so an open
+stream costs a socket and a few KB instead of a worker thread; every other request goes to the
+Flask app, run by a2wsgi in a pool of ``threads`` worker threads (the doorbell is rung from
+those threads after COMMIT, and hands the version over to the loop). Anything unusual about a
+stream request (a foreign Host, an unknown match, a database error) is left to Flask, which
+answers it with its usual page. Why this design: docs/server.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import threading
+import time
+from urllib.parse import parse_qs
+
+import uvicorn
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from . import hosts, live, security
+
+EVENTS_PATH = re.compile(r"/m/([^/]+)/events")
+STREAM_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
+                  (b"x-accel-buffering", b"no")] + [
+    (name.lower().encode(), value.encode()) for name, value in security.SECURITY_HEADERS.items()]
+DEFAULT_THREADS = 16
+DEFAULT_CONNECTION_LIMIT = 5000
+
+
+class RefereeASGI:
+    """The ASGI application: live streams on the loop, the rest to Flask in threads."""
+
+    def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
+        self.app = app
+        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.streams: set[live.AsyncSubscription] = set()
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            found = EVENTS_PATH.fullmatch(scope["path"])
+            if found and await self.stream(found.group(1), scope, receive, send):
+                return
+        await self.wsgi(scope, receive, send)
+
+    async def stream(self, match_id: str, scope, receive, send) -> bool:
+        """Serve a live stream; False (nothing sent) leaves the request to Flask."""
+        headers = {}
+        for name, value in scope["headers"]:
+            headers.setdefault(name.decode("latin-1"), value.decode("latin-1"))
+        server = scope.get("server")
+        if not hosts.host_allowed(headers.get("host"), security.allow_list(self.app), server and server[0]):
+            return False
+        loop = asyncio.get_running_loop()
+        subscription = live.AsyncSubscription(loop)
+        live.broker.subscribe(match_id, subscription)  # before reading the version: no commit missed
+        self.streams.add(subscription)
+        try:
+            try:
+                current = await loop.run_in_executor(self.wsgi.executor, live.match_version,
+                                                     self.app.config["DATABASE"], match_id)
+            except Exception:  # noqa: BLE001  (Flask answers it with its friendly error page)
+                return False
+            if current is None:
+                return False
+            query = parse_qs(scope["query_string"].decode("latin-1"))
+            last_seen = live.parse_last_seen(headers.get("last-event-id"), (query.get("v") or [None])[0])
+            await live.asgi_stream(match_id, subscription, send, receive, current=current, last_seen=last_seen,
+                                   keepalive=float(self.app.config["SSE_KEEPALIVE"]),
+                                   lifetime=float(self.app.config["SSE_MAX_LIFETIME"]), headers=STREAM_HEADERS)
+            return True
+        finally:
+            self.streams.discard(subscription)
+            live.broker.unsubscribe(match_id, subscription)
+
+    def end_streams(self) -> None:
+        """End every open stream now (on the loop): the server is stopping."""
+        for subscription in list(self.streams):
+            subscription.end()
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, ending the live streams first when it stops (else it would wait
+    for each to reach SSE_MAX_LIFETIME)."""
+
+    def __init__(self, config: uvicorn.Config, asgi: RefereeASGI) -> None:
+        super().__init__(config)
+        self.asgi = asgi
+
+    async def shutdown(self, sockets=None) -> None:
+        self.asgi.end_streams()
+        await super().shutdown(sockets)
+
+
+def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, threads: int = DEFAULT_THREADS,
+                connection_limit: int = DEFAULT_CONNECTION_LIMIT, certfile: str | None = None,
+                keyfile: str | None = None, log_level: str = "warning") -> Server:
+    """The server `referee serve` runs (and the tests' live_server). ``connection_limit``: open
+    connections at most (live streams included); past it uvicorn answers 503."""
+    asgi = RefereeASGI(app, threads)
+    config = uvicorn.Config(
+        asgi, host=host, port=port, lifespan="off", interface="asgi3", proxy_headers=False,
+        server_header=False, headers=[("server", "referee")], access_log=False, log_level=log_level,
+        limit_concurrency=connection_limit + 1, backlog=2048,  # uvicorn counts the new one too timeout_keep_alive=30,
+        timeout_graceful_shutdown=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
+    return Server(config, asgi)
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (port 0: a free one), for running a server in a thread."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def raise_file_limit(wanted: int) -> int:
+    """Raise this process's open-file limit towards `wanted` (each connection is a file);
+    the limit in force. A no-op where the resource module does not exist (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            return target
+        except (ValueError, OSError):
+            return soft
+    return soft
+
+
+class Background:
+    """A server running in a thread on ``host`` (a free port unless given): for tests and
+    benchmarks, which must serve the app exactly as `referee serve` does."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0, **options) -> None:
+        self.sock = bound_socket(host, port)
+        self.port = self.sock.getsockname()[1]
+        self.server = make_server(app, host, self.port, **options)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       name="referee-server", daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+
+    def stop(self, timeout: float = 15) -> None:
+        """End the open streams, then stop (as Ctrl+C does)."""
+        self.server.should_exit = True
+        self.thread.join(timeout)
+        self.sock.close()

@@ -1,0 +1,165 @@
+"""The server `referee serve` runs: live streams on the event loop, Flask in worker threads.
+
+Before it, each open stream held one of waitress's worker threads: a few hundred open streams
+(or slow connections) blocked every other request."""
+
+from __future__ import annotations
+
+import http.client
+import selectors
+import socket
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from referee import live, store
+from referee.server import Background
+
+STREAMS = 300
+SLOW = 100
+
+
+def _wait_until(condition, timeout=20.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"condition not met within {timeout}s")
+
+
+def _raw_stream(port: int, match_id: str) -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(f"GET /m/{match_id}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                 f"Accept: text/event-stream\r\n\r\n".encode())
+    return sock
+
+
+def _read_all_until(socks: list[socket.socket], needle: bytes, timeout: float = 30.0) -> int:
+    """How many of `socks` delivered `needle` (each read until it does or `timeout` passes)."""
+    selector = selectors.DefaultSelector()
+    buffers = {}
+    for sock in socks:
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ)
+        buffers[sock] = b""
+    done = set()
+    end = time.monotonic() + timeout
+    while len(done) < len(socks) and time.monotonic() < end:
+        for key, _ in selector.select(timeout=0.5):
+            sock = key.fileobj
+            try:
+                chunk = sock.recv(65536)
+            except BlockingIOError:
+                continue
+            buffers[sock] += chunk
+            if needle in buffers[sock] or not chunk:
+                selector.unregister(sock)
+                if needle in buffers[sock]:
+                    done.add(sock)
+    selector.close()
+    for sock in socks:
+        sock.setblocking(True)
+    return len(done)
+
+
+def test_hundreds_of_open_streams_and_slow_clients_leave_the_server_answering(live_server, database, tally):
+    """8 worker threads, 300 open streams, 100 clients that never finish their request: pages
+    load, entries are applied, and every stream hears the doorbell."""
+    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    streams = [_raw_stream(live_server.port, match.id) for _ in range(STREAMS)]
+    slow = [socket.create_connection(("127.0.0.1", live_server.port), timeout=10) for _ in range(SLOW)]
+    try:
+        for sock in slow:
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and never more
+        assert _read_all_until(streams, b": connected") == STREAMS
+        _wait_until(lambda: live.broker.subscriber_count(match.id) == STREAMS)
+        with urllib.request.urlopen(f"{live_server.url}/", timeout=10) as page:
+            assert page.status == 200 and b"Join a table" in page.read()
+        store.append(database, match.id, 0, {"n": 1}, "k1", tally.apply, replay_fn=tally.replay, notify=live.publish)
+        assert _read_all_until(streams, b"event: changed") == STREAMS
+    finally:
+        for sock in streams + slow:
+            sock.close()
+    _wait_until(lambda: live.broker.subscriber_count(match.id) == 0)
+
+
+def test_stream_carries_security_headers_and_no_cache(live_server, database):
+    match = store.create_match(database, "tally", ["Ann"])
+    conn = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=10)
+    try:
+        conn.request("GET", f"/m/{match.id}/events")
+        response = conn.getresponse()
+        assert response.status == 200
+        assert response.getheader("Content-Type").startswith("text/event-stream")
+        assert response.getheader("Cache-Control") == "no-cache"
+        assert response.getheader("X-Frame-Options") == "DENY"
+        assert response.getheader("Server") == "referee"
+        assert response.readline().startswith(b": connected to " + match.id.encode())
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("path, headers, status", [
+    ("/m/nosuchmatch/events", {}, 404),
+    ("/m/{id}/events", {"Host": "attacker.example"}, 400),
+    ("/m/{id}/events", {"Host": "attacker.example:8000"}, 400),
+])
+def test_unusual_stream_requests_get_flasks_friendly_answer(live_server, database, path, headers, status):
+    match = store.create_match(database, "tally", ["Ann"])
+    conn = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=10)
+    try:
+        conn.request("GET", path.format(id=match.id), headers=headers)
+        response = conn.getresponse()
+        assert response.status == status
+        assert response.getheader("Content-Type").startswith("text/html")
+        assert b"Referee" in response.read()
+    finally:
+        conn.close()
+    assert live.broker.subscriber_count(match.id) == 0
+
+
+def test_foreign_host_is_refused_over_the_wire(live_server):
+    request = urllib.request.Request(f"{live_server.url}/", headers={"Host": "rebound.attacker.example"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 400
+    assert b"--allow-host" in refused.value.read()
+
+
+def test_connection_limit_answers_503_past_it(app, database):
+    match = store.create_match(database, "tally", ["Ann"])
+    background = Background(app, "127.0.0.1", threads=2, connection_limit=10)
+    streams = []
+    try:
+        streams = [_raw_stream(background.port, match.id) for _ in range(10)]
+        assert _read_all_until(streams, b": connected") == 10
+        conn = http.client.HTTPConnection("127.0.0.1", background.port, timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().status == 503
+        conn.close()
+    finally:
+        for sock in streams:
+            sock.close()
+        background.stop()
+
+
+def test_stopping_the_server_ends_open_streams(app, database):
+    match = store.create_match(database, "tally", ["Ann"])
+    app.config["SSE_MAX_LIFETIME"] = 600.0  # would hold the stop for 10 minutes if not ended
+    background = Background(app, "127.0.0.1", threads=2)
+    sock = _raw_stream(background.port, match.id)
+    try:
+        assert _read_all_until([sock], b": connected") == 1
+        background.stop()
+        assert not background.thread.is_alive()
+        sock.settimeout(10)
+        rest = b""
+        while chunk := sock.recv(65536):
+            rest += chunk
+        assert rest.endswith(b"0\r\n\r\n") or rest == b""  # the stream's last chunk, then EOF
+    finally:
+        sock.close()
+    assert live.broker.subscriber_count(match.id) == 0
