@@ -129,6 +129,24 @@ def m003_seat_claims_and_rematches(db: Database) -> None:
     db.execute("CREATE UNIQUE INDEX matches_rematch_of ON matches (rematch_of)")
 
 
+@migrations()
+def m004_snapshots(db: Database) -> None:
+    """Snapshots of match states, a cache to open long matches without replaying their whole log.
+    Unlike the log they may be replaced or dropped; `tag` names the engine version that made them."""
+    db.execute(
+        """
+        CREATE TABLE snapshots (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seq INTEGER NOT NULL,                 -- the state after this entry
+            tag TEXT NOT NULL,                    -- game and engine version
+            body TEXT NOT NULL,                   -- JSON, as the engine's replay dumps it
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (match_id, tag, seq)
+        )
+        """
+    )
+
+
 def connect(path: str | os.PathLike) -> Database:
     """Open (creating if needed) the SQLite file with Referee's pragmas."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -4,18 +4,28 @@ The log is the truth and is never edited in place.  A match's `version` is the
 `seq` of its last entry (0 for a new match).  `append` is the only writer:
 it checks the caller's expected version, applies the move with a game's pure
 `apply_fn` and commits the entry, all inside one `BEGIN IMMEDIATE` transaction,
-and only after COMMIT rings the live broker.
+and only after COMMIT calls the caller's `notify` (the live doorbell).
 
 The store knows no game: callers pass `apply_fn(state, entry) -> state` (which
 may raise, e.g. the engine's `Ruling`; the exception propagates untouched and
 nothing is saved) and `replay_fn(match, entries) -> state` that rebuilds the
-state from the log.  States are immutable values, cached per process by
-(database, match id, version) so a move does not replay the whole log.
+state from the log.  The entry applied is the stored JSON parsed back, so what
+is accepted is exactly what every later replay will see.  States are immutable
+values, cached per process by (database, match id, version) so a move does not
+replay the whole log.
+
+Snapshots: a `replay_fn` may also offer `snapshot_tag(match)`, `dump(state)`
+and `resume(match, body, rest)`.  Then every SNAPSHOT_EVERY entries the state
+is kept in the `snapshots` table under that tag (the engine's version), and
+opening a match restores the newest snapshot and replays only the entries after
+it.  Snapshots are a cache: one with another tag, or that fails to restore, is
+passed over, and the whole log is replayed instead.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -28,6 +38,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+logger = logging.getLogger(__name__)
+
 ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/i/l
 ID_LENGTH = 8
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I, O
@@ -36,6 +48,15 @@ JOIN_CODE_LENGTH = 4
 ApplyFn = Callable[[Any, dict], Any]
 ReplayFn = Callable[["Match", list[dict]], Any]
 NotifyFn = Callable[[str, int], None]
+
+MAX_ENTRY_BYTES = 4096  # an entry's stored JSON, in UTF-8
+MAX_ENTRY_DEPTH = 12  # nesting of lists and objects in one entry
+SNAPSHOT_EVERY = 64  # entries between snapshots
+SNAPSHOTS_KEPT = 3  # per match: older ones are dropped
+
+fallback_notify: NotifyFn | None = None
+"""Called after COMMIT when a caller of `append` passes no `notify` (set by `referee.tables` to the
+live doorbell, for callers that do not pass one yet). The store itself imports no notifier."""
 
 
 class UnknownMatch(LookupError):
@@ -54,6 +75,25 @@ class StaleVersion(Exception):
         self.match_id = match_id
         self.expected = expected
         self.current = current
+
+
+class UnstorableEntry(ValueError):
+    """An entry the log will not hold, e.g. text that is not valid Unicode (views answer 4xx;
+    nothing is saved)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class EntryTooLarge(UnstorableEntry):
+    """An entry too long or too deeply nested to store."""
+
+
+class NeedsFullLog(Exception):
+    """Raised by an `apply_fn` when the state it was given (restored from a snapshot) does not reach
+    back far enough for this entry: `append` then rebuilds the state from the whole log and applies
+    the entry again."""
 
 
 @dataclass(frozen=True)
@@ -212,15 +252,27 @@ def find_match_by_code(db: Database, join_code: str) -> Match | None:
     return _match_from_row(row) if row else None
 
 
-def entries(db: Database, match_id: str) -> list[dict]:
-    """The match's log in order: dicts with seq, entry (parsed), seat, device,
-    client_key, created_at.  Plain JSON-serialisable values, ready to export."""
+def _parse_stored(text: str) -> Any:
+    """A stored entry's JSON; one this Python cannot read (nested past its recursion limit,
+    stored before entries were bounded) comes back as an `unreadable` entry, never an error."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return {"move": "unreadable", "bytes": len(text.encode("utf-8", "replace"))}
+
+
+def entries(db: Database, match_id: str, after: int = 0) -> list[dict]:
+    """The match's log in order (from seq `after` + 1): dicts with seq, entry
+    (parsed), seat, device, client_key, created_at.  Plain JSON-serialisable
+    values, ready to export."""
     rows = db.conn.execute(
-        "SELECT seq, entry, seat, device, client_key, created_at FROM entries WHERE match_id = ? ORDER BY seq",
-        (match_id,),
+        "SELECT seq, entry, seat, device, client_key, created_at FROM entries WHERE match_id = ? AND seq > ?"
+        " ORDER BY seq",
+        (match_id, after),
     ).fetchall()
     return [
-        {"seq": r[0], "entry": json.loads(r[1]), "seat": r[2], "device": r[3], "client_key": r[4], "created_at": r[5]}
+        {"seq": r[0], "entry": _parse_stored(r[1]), "seat": r[2], "device": r[3], "client_key": r[4],
+         "created_at": r[5]}
         for r in rows
     ]
 
@@ -232,15 +284,117 @@ def export_match(db: Database, match_id: str) -> dict:
 
 
 def state_at(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
-    """The state at `match.version`, from the cache or by replaying the log."""
+    """The state at `match.version`: from the cache, else from the newest snapshot and the
+    entries after it, else by replaying the whole log (and keeping a snapshot of the result)."""
     key = (_db_key(db), match.id, match.version)
     hit, state = state_cache.get(key)
     if hit:
         return state
-    log = [e["entry"] for e in entries(db, match.id)]
-    state = replay_fn(match, log)
+    state = _from_snapshot(db, match, replay_fn)
+    if state is None:
+        state = replay_all(db, match, replay_fn)
+        if match.version >= SNAPSHOT_EVERY:
+            _keep_snapshot(db, match, match.version, state, replay_fn)
     state_cache.put(key, state)
     return state
+
+
+def replay_all(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
+    """The state at `match.version` replayed from the first entry (no cache, no snapshot)."""
+    return replay_fn(match, [e["entry"] for e in entries(db, match.id)])
+
+
+def _snapshot_tag(match: Match, replay_fn: ReplayFn) -> str | None:
+    tag_fn = getattr(replay_fn, "snapshot_tag", None)
+    return tag_fn(match) if tag_fn is not None else None
+
+
+def _from_snapshot(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
+    """The state restored from the newest usable snapshot, or None."""
+    tag = _snapshot_tag(match, replay_fn)
+    if tag is None:
+        return None
+    rows = db.conn.execute(
+        "SELECT seq, body FROM snapshots WHERE match_id = ? AND tag = ? AND seq <= ? ORDER BY seq DESC LIMIT ?",
+        (match.id, tag, match.version, SNAPSHOTS_KEPT),
+    ).fetchall()
+    for seq, body in rows:
+        try:
+            return replay_fn.resume(match, body, entries(db, match.id, after=seq))
+        except Exception:  # noqa: BLE001 - a snapshot is only a cache: try an older one, then the log
+            logger.info("snapshot %s@%s of match %s not used", tag, seq, match.id, exc_info=True)
+    return None
+
+
+def _keep_snapshot(db: Database, match: Match, seq: int, state: Any, replay_fn: ReplayFn) -> None:
+    """Store a snapshot of `state` (the state after entry `seq`) and drop the match's older ones.
+    Inside a transaction (an append) it joins it; otherwise it writes only if no other writer of
+    this process is busy.  Never raises: a missing snapshot costs a replay, nothing more."""
+    tag = _snapshot_tag(match, replay_fn)
+    if tag is None:
+        return
+    conn = db.conn
+    try:
+        body = replay_fn.dump(state)
+        if conn.in_transaction:
+            _write_snapshot(conn, match.id, seq, tag, body)
+            return
+        lock = _writer_lock(_db_key(db))
+        if not lock.acquire(blocking=False):
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                _write_snapshot(conn, match.id, seq, tag, body)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+        finally:
+            lock.release()
+    except Exception:  # noqa: BLE001
+        logger.warning("could not keep a snapshot of match %s at %s", match.id, seq, exc_info=True)
+
+
+def _write_snapshot(conn, match_id: str, seq: int, tag: str, body: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, tag, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                 (match_id, seq, tag, body, now()))
+    conn.execute("DELETE FROM snapshots WHERE match_id = ? AND (tag != ? OR seq NOT IN (SELECT seq FROM snapshots"
+                 " WHERE match_id = ? AND tag = ? ORDER BY seq DESC LIMIT ?))",
+                 (match_id, tag, match_id, tag, SNAPSHOTS_KEPT))
+
+
+def _depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether lists/objects nest deeper than `limit` (iterative: no recursion on hostile input)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def encode_entry(entry: dict) -> tuple[str, Any]:
+    """The entry's stored JSON and that JSON parsed back (what every replay will see).
+    Raises EntryTooLarge or UnstorableEntry, or TypeError for values JSON cannot hold."""
+    if _depth_exceeds(entry, MAX_ENTRY_DEPTH):
+        raise EntryTooLarge(f"This entry is nested more than {MAX_ENTRY_DEPTH} levels deep.")
+    payload = dumps(entry)
+    try:
+        size = len(payload.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise UnstorableEntry("This entry holds text that is not valid Unicode.") from None
+    if size > MAX_ENTRY_BYTES:
+        raise EntryTooLarge(f"This entry is {size:,} bytes long; an entry holds at most {MAX_ENTRY_BYTES:,}.")
+    return payload, json.loads(payload)
 
 
 def fold(initial_fn: Callable[[Match], Any], apply_fn: ApplyFn) -> ReplayFn:
@@ -270,15 +424,17 @@ def append(
 ) -> Appended:
     """Apply and record one entry atomically.
 
-    Raises UnknownMatch, StaleVersion (match moved past `expected_version`), or
-    whatever `apply_fn` raises (nothing saved).  A `client_key` already in this
-    match's log returns the earlier result (duplicate=True) without applying
-    again, even though its expected version is now stale.  After COMMIT,
-    `notify(match_id, version)` (default: the live broker) is called.
+    Raises UnknownMatch, StaleVersion (match moved past `expected_version`),
+    EntryTooLarge, TypeError (not JSON), or whatever `apply_fn` raises (nothing
+    saved).  `apply_fn` is given the entry as stored and parsed back.  A
+    `client_key` already in this match's log returns the earlier result
+    (duplicate=True) without applying again, even though its expected version
+    is now stale.  After COMMIT, `notify(match_id, version)` is called (if None:
+    `fallback_notify`, if set).
     """
-    payload = dumps(entry)  # reject unserialisable entries before locking
+    payload, stored = encode_entry(entry)  # reject what cannot be stored before locking
     with _writer_lock(_db_key(db)):
-        return _append_locked(db, match_id, expected_version, entry, payload, client_key, apply_fn,
+        return _append_locked(db, match_id, expected_version, stored, payload, client_key, apply_fn,
                               replay_fn, seat, device, notify)
 
 
@@ -314,7 +470,10 @@ def _append_locked(db, match_id, expected_version, entry, payload, client_key, a
         if match.version != expected_version:
             raise StaleVersion(match_id, expected_version, match.version)
         state = state_at(db, match, replay_fn)
-        new_state = apply_fn(state, entry)
+        try:
+            new_state = apply_fn(state, entry)
+        except NeedsFullLog:
+            new_state = apply_fn(replay_all(db, match, replay_fn), entry)
         seq = match.version + 1
         conn.execute(
             "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
@@ -322,15 +481,17 @@ def _append_locked(db, match_id, expected_version, entry, payload, client_key, a
             (match_id, seq, payload, seat, device, client_key, now()),
         )
         conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, match.version))
+        if seq % SNAPSHOT_EVERY == 0:
+            _keep_snapshot(db, match, seq, new_state, replay_fn)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
     state_cache.put((_db_key(db), match_id, seq), new_state)
-    if notify is None:
-        from .live import publish as notify
-    notify(match_id, seq)
+    notify = notify if notify is not None else fallback_notify
+    if notify is not None:
+        notify(match_id, seq)
     return Appended(match_id, seq, seq, new_state)
 
 

@@ -21,13 +21,14 @@ class BeyondSnapshot(Exception):
 class Node:
     """One entry that stands, with the state after it; ``parent`` leads back to the start.
 
-    In a log restored from a snapshot, the nodes behind the head keep only their position: their
-    ``state`` (and ``move``) is None."""
+    In a log restored from a snapshot, the head's parent is a root whose ``state`` is None (not
+    known) and whose ``behind`` lists the positions of the entries that stand before the head."""
 
     state: Any
     move: Any = None
     position: int = -1
     parent: Node | None = None
+    behind: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +67,8 @@ class Log:
         it work as usual; reaching further back raises :class:`BeyondSnapshot`."""
         if not positions:
             return cls(game, Node(state), fed, tuple(refused))
-        node = Node(None)
-        for position in positions[:-1]:
-            node = Node(None, None, position, node)
-        return cls(game, Node(state, move, positions[-1], node), fed, tuple(refused))
+        root = Node(None, behind=tuple(positions[:-1]))
+        return cls(game, Node(state, move, positions[-1], root), fed, tuple(refused))
 
     def refuse(self, position: int, rule: str, message: str) -> Log:
         """This log with the entry at ``position`` skipped (a stored entry that no longer applies):
@@ -86,6 +85,7 @@ class Log:
         while node.parent is not None:
             out.append(node.position)
             node = node.parent
+        out.extend(reversed(node.behind))
         return out[::-1]
 
     def feed(self, move: Any, position: int | None = None) -> tuple[Log, Step]:
@@ -115,6 +115,8 @@ class Log:
             later.append(node)
             node = node.parent
         if node.parent is None:
+            if move.target in node.behind:
+                raise BeyondSnapshot(position)
             raise Ruling("GEN-13", f"Entry {move.target} is not an entry that stands, so it cannot be "
                                    "corrected.", (position,), overridable=False)
         if node.parent.state is None or any(old.move is None for old in later):

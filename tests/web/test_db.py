@@ -26,7 +26,7 @@ def test_connection_pragmas(tmp_path):
 def test_migrate_creates_schema_and_is_idempotent(tmp_path):
     path = tmp_path / "m.sqlite"
     assert dbmod.migrate(path) == ["m001_matches_and_entries", "m002_decks_and_photos",
-                                   "m003_seat_claims_and_rematches"]
+                                   "m003_seat_claims_and_rematches", "m004_snapshots"]
     assert dbmod.migrate(path) == []
     database = dbmod.connect(path)
     try:
@@ -87,7 +87,7 @@ def test_init_db_command(tmp_path):
     path = tmp_path / "cli.sqlite"
     result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    assert "3 migration(s) applied" in result.output and str(path) in result.output
+    assert "4 migration(s) applied" in result.output and str(path) in result.output
     again = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert "0 migration(s) applied" in again.output
 
@@ -103,7 +103,7 @@ def test_this_version_opens_a_database_of_the_first_version(tmp_path):
                      "('abc', 'ratatat', '[\"Ann\", \"Bo\"]', '2026-01-01T00:00:00Z')")
     database.conn.commit()
     database.close()
-    assert dbmod.migrate(path) == ["m002_decks_and_photos", "m003_seat_claims_and_rematches"]
+    assert dbmod.migrate(path) == ["m002_decks_and_photos", "m003_seat_claims_and_rematches", "m004_snapshots"]
     database = dbmod.connect(path)
     assert database.execute("SELECT players, rematch_of FROM matches WHERE id = 'abc'").fetchone() == (
         '["Ann", "Bo"]', None)
