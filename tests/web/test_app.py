@@ -57,3 +57,21 @@ def test_session_cookie_secure_over_https(client, database):
     match = store.create_match(database, "ratatat", ["Ann", "Bo"])
     cookie = _session_cookie(client.get(f"/m/{match.id}", base_url="https://localhost"))
     assert "Secure" in cookie and "HttpOnly" in cookie
+
+
+def test_instance_config_applies_under_overrides_and_overrides_win(tmp_path):
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    (instance / "config.py").write_text("SSE_KEEPALIVE = 9.0\nSSE_MAX_LIFETIME = 120.0\n")
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite"), "SSE_MAX_LIFETIME": 60.0},
+                     instance_path=str(instance))
+    assert app.config["SSE_KEEPALIVE"] == 9.0
+    assert app.config["SSE_MAX_LIFETIME"] == 60.0
+
+
+def test_testing_config_skips_the_instance_config(tmp_path):
+    instance = tmp_path / "inst"
+    instance.mkdir()
+    (instance / "config.py").write_text("SSE_KEEPALIVE = 9.0\n")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite")}, instance_path=str(instance))
+    assert app.config["SSE_KEEPALIVE"] == 15.0

@@ -148,3 +148,33 @@ def test_certificate_is_reused_and_covers_the_hosts(tmp_path):
     assert open(cert, "rb").read() == first
     ensure_certificate(tmp_path, ["10.0.0.7"])
     assert open(cert, "rb").read() != first
+
+
+def test_serve_reads_the_instance_config_and_its_options_win(tmp_path, monkeypatch):
+    from referee.cli import build_app
+
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    (instance / "config.py").write_text(
+        "SSE_KEEPALIVE = 7.5\nDATABASE = %r\nALLOWED_HOSTS = ['referee.lan']\nJOIN_URL = 'http://wrong/'\n"
+        % str(tmp_path / "from-config.sqlite"))
+    monkeypatch.setenv("REFEREE_INSTANCE", str(instance))
+    app = build_app("127.0.0.1", 8123, allow_hosts=("table.example",))
+    assert app.config["SSE_KEEPALIVE"] == 7.5  # from config.py
+    assert app.config["DATABASE"] == str(tmp_path / "from-config.sqlite")
+    assert app.config["JOIN_URL"] == "http://127.0.0.1:8123/"  # the option wins
+    assert app.config["ALLOWED_HOSTS"] == ["referee.lan", "table.example"]  # --allow-host adds
+    client = app.test_client()
+    for host in ["referee.lan", "table.example:8123", "127.0.0.1:8123"]:
+        assert client.get("/healthz", headers={"Host": host}).status_code == 200
+    assert client.get("/healthz", headers={"Host": "other.example"}).status_code == 400
+    again = build_app("127.0.0.1", 8123, db_path=str(tmp_path / "option.sqlite"))
+    assert again.config["DATABASE"] == str(tmp_path / "option.sqlite")  # --db wins over config.py
+
+
+def test_serve_allows_its_host_option(tmp_path, monkeypatch):
+    from referee.cli import build_app
+
+    monkeypatch.setenv("REFEREE_INSTANCE", str(tmp_path / "instance"))
+    app = build_app("10.20.30.40", 8000, db_path=str(tmp_path / "db.sqlite"))
+    assert app.test_client().get("/healthz", headers={"Host": "10.20.30.40:8000"}).status_code == 200
