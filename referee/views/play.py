@@ -11,23 +11,28 @@ doorbell. The answer is always a fresh screen for that phone:
 from __future__ import annotations
 
 import dataclasses
-import json
 import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import (Blueprint, Response, abort, redirect, render_template, request, session,
-                   url_for)
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
+from werkzeug.routing import BuildError
 
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
 from ..games.rulebook import rule_text
-from ..security import device_id, seat_for
+from ..seats import can_enter, is_shared, is_watching, lost_seat, phone_seat
+from ..security import device_id
+from .forms import FormError, entry_from_form
 
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
+
+SHARED = "shared"
+PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
+PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then")
 
 
 @bp.errorhandler(tables.GameNotInstalled)
@@ -36,42 +41,27 @@ def game_not_installed(err: tables.GameNotInstalled):
 
     return render_error(404, str(err))
 
-SHARED = "shared"
-MAX_REASON = 300
 
-# Which form fields an entry may carry, and how each is read.
-_INT_FIELDS = ("slot", "target_slot", "flag", "target_entry")
-_TEXT_FIELDS = ("card", "out", "seen", "target", "decision", "reason", "rule")
+@bp.errorhandler(FormError)
+def bad_form(err: FormError):
+    from ..security import render_error
+
+    return render_error(400, err.description)
 
 
 # --- Who is this phone? ----------------------------------------------------------------------
 
 
-def is_shared(match_id: str) -> bool:
-    return match_id in session.get("shared", [])
-
-
-def _remember(key: str, match_id: str, on: bool) -> None:
-    ids = [m for m in session.get(key, []) if m != match_id]
-    if on:
-        ids.append(match_id)
-    session[key] = ids[-50:]
-    session.permanent = True
-
-
-def set_shared(match_id: str, shared: bool) -> None:
-    _remember("shared", match_id, shared)
-
-
-def is_watching(match_id: str) -> bool:
-    return match_id in session.get("watching", [])
-
-
 def acting_seat(match_id: str, log) -> int | None:
-    """The seat this phone enters for: its own, or, on a shared device, whoever is to act."""
-    seat = seat_for(match_id)
+    """The seat this phone enters for: its own, or, on the shared phone, whoever is to act."""
+    seat = phone_seat(match_id)
     if seat is not None or not is_shared(match_id):
         return seat
+    r = log.state.round
+    return r.turn if r is not None else None
+
+
+def _turn(log) -> int | None:
     r = log.state.round
     return r.turn if r is not None else None
 
@@ -86,38 +76,80 @@ def load(match_id: str):
     return db, match, log
 
 
+def shown_token(match, seat: int | None, shared: bool) -> str:
+    """What a phone's screen was drawn for: the version and who the phone is. A doorbell answers
+    204 when nothing of it changed, and a fresh screen when the phone lost its seat."""
+    return f"{match.version}-{'s' if shared else seat if seat is not None else 'w'}"
+
+
+def _moves_for_shared(log, turn: int | None) -> list[dict]:
+    """On the shared phone: the turn's entries, and a call by the player who just finished (RTC-40)."""
+    game, state = log.game, log.state
+    moves = [] if turn is None else [game.move_to_dict(m, state.players) for m in game.legal_moves(state, turn)]
+    r = state.round
+    window = getattr(r, "call_window", None) if r is not None else None
+    if window is not None and window != turn:
+        moves += [game.move_to_dict(m, state.players) for m in game.legal_moves(state, window)
+                  if game.move_to_dict(m, state.players)["move"] == "call"]
+    return moves
+
+
+def last_standing(log) -> str:
+    """The entry an undo would take back, in words ("" when there is none)."""
+    head = log.head
+    if head.parent is None or head.move is None:
+        return ""
+    try:
+        return log.game.describe(head.move, log.state.players)
+    except Exception:  # noqa: BLE001 - words for a button; the undo itself is checked by the engine
+        return "the last entry"
+
+
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
     game = log.game
-    seat = seat_for(match.id)
+    seat = phone_seat(match.id)
     shared = is_shared(match.id)
-    acting = acting_seat(match.id, log)
+    acting = seat if seat is not None else (_turn(log) if shared else None)
     view = game.view(log.state, acting)
+    if shared:
+        moves = _moves_for_shared(log, acting)
+    else:
+        moves = view["legal"] if seat is not None else []
     table_moves = ([game.move_to_dict(m, log.state.players) for m in game.legal_moves(log.state, None)]
                    if seat is not None or shared else [])
-    history = store.entries(get_db(), match.id) if ruling is not None else []
+    lost = lost_seat(match.id)
+    if lost is not None and not notice:
+        notice = (f"Another phone has taken {match.players[lost]}'s seat, so this phone now only watches. "
+                  "Take a seat again to play.")
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
-        "watching": is_watching(match.id),
+        "watching": is_watching(match.id) or lost is not None,
         "me": match.players[acting] if acting is not None else None,
-        "moves": view["legal"] if acting is not None else [], "table_moves": table_moves,
+        "moves": moves, "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game.VARIANTS),
-        "involved": _involved(ruling, history, log), "variants": game.VARIANTS,
-        "key": secrets.token_urlsafe(12), "can_undo": bool(log.positions()) and (seat is not None or shared),
+        "involved": _involved(ruling, log, match.id), "variants": game.VARIANTS,
+        "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
+        "undo_words": last_standing(log),
         "deck": list(log.state.deck), "rule_text": rule_text,
         "labels": {v: card_label(v) for v in log.state.deck},
-        "join_link": join_link(match),
+        "join_link": join_link(match), "shown": shown_token(match, seat, shared),
         "entry_url": url_for("play.post_entry", match_id=match.id),
         "pick_url": url_for("play.pick", match_id=match.id),
+        "history_url": url_for("play.history", match_id=match.id),
+        "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
     }
 
 
 @bp.app_template_global()
 @pass_context
 def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "") -> Markup:
-    """One whole entry as a form of hidden fields and a button (built in Python: a screen has many)."""
+    """One whole entry as a form of hidden fields and a button (built in Python: a screen has many).
+    On the shared phone the entry names who makes it (``for``)."""
     url = escape(context["entry_url"])
+    if context.get("shared") and "for" not in fields and context.get("me"):
+        fields = {**fields, "for": context["me"]}
     hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in fields.items())
     client_key = escape(f"{key}-{'-'.join(str(v) for v in fields.values())}")
     return Markup(
@@ -126,6 +158,20 @@ def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "")
         f'<input type="hidden" name="version" value="{match.version}">'
         f'<input type="hidden" name="key" value="{client_key}">{hidden}'
         f'<button type="submit" class="{escape(cls)}">{escape(text)}</button></form>')
+
+
+@bp.app_template_global()
+def rule_href(rule: str) -> str:
+    """Where a rule ID links: its sentence on this table's rules page (or the game's)."""
+    match_id = (request.view_args or {}).get("match_id")
+    return _url_or_empty("rules.match_rules", match_id=match_id, _anchor=rule or None)
+
+
+def _url_or_empty(endpoint: str, **values) -> str:
+    try:
+        return url_for(endpoint, **values)
+    except BuildError:
+        return ""
 
 
 @bp.app_template_global()
@@ -145,7 +191,7 @@ def rules_summary(match, view: dict, variants) -> Markup:
         if len(_rules_html) > 2048:
             _rules_html.clear()
         html = _rules_html[key] = render_template("table/_rules.html", view=view, variants=variants,
-                                                  open=match.version == 0)
+                                                  open=False, match=match)
     return Markup(html)
 
 
@@ -161,31 +207,41 @@ def join_link(match) -> str:
     return join_url().rstrip("/") + url_for("home.join_link", code=match.join_code)
 
 
-def _involved(ruling: Ruling | None, history: list[dict], log) -> list[str]:
-    """The entries a ruling points at, said in words (GEN-13)."""
+def entry_words(log, entry: dict) -> str:
+    """An entry in words, or its move name when it does not parse (a refused entry)."""
+    try:
+        move = log.game.parse_move(entry, log.state.players, log.state.rules)
+        return log.game.describe(move, log.state.players)
+    except EntryError:
+        return f"A {str(entry.get('move', 'malformed'))[:20]} entry that could not be read."
+
+
+def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
+    """The entries a ruling points at, said in words and linked to the history (GEN-13)."""
     if ruling is None:
         return []
+    history = store.entries(get_db(), match_id) if ruling.entries else []
     out = []
     for position in ruling.entries:
-        if position is None or not 0 <= position < len(history):
+        if position is None:
             continue
-        entry = history[position]["entry"]
-        try:
-            move = log.game.parse_move(entry, log.state.players, log.state.rules)
-            words = log.game.describe(move, log.state.players)
-        except EntryError:
-            words = json.dumps(entry)
-        out.append(f"Entry {position}: {words}")
+        if 0 <= position < len(history):
+            words = entry_words(log, history[position]["entry"])
+        elif position == len(history):
+            words = "the entry just refused"
+        else:
+            continue
+        out.append({"number": position, "words": words})
     return out
 
 
 def render_screen(match, log, status: int = 200, **extra) -> Response:
     ctx = screen_context(match, log, **extra)
-    if request.headers.get("HX-Request") == "true":
-        body = render_template("table/_screen.html", **ctx)
-    else:
-        body = render_template("table/page.html", **ctx)
-    response = Response(body, status=status)
+    template = "table/_screen.html" if request.headers.get("HX-Request") == "true" else "table/page.html"
+    return _no_store(Response(render_template(template, **ctx), status=status))
+
+
+def _no_store(response: Response) -> Response:
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -204,68 +260,64 @@ def table(match_id: str):
 @bp.get("/screen")
 def screen(match_id: str):
     """The fragment each phone re-GETs when the doorbell rings: its own view only. A phone that
-    already shows this version (the doorbell of its own entry) gets 204, so a picker it has just
-    opened stays open."""
+    already shows this version for the same seat (the doorbell of its own entry) gets 204, so a
+    picker it has just opened stays open."""
     _, match, log = load(match_id)
-    if request.args.get("shown_version") == str(match.version):
+    if request.args.get("shown") == shown_token(match, phone_seat(match_id), is_shared(match_id)):
         return Response(status=204)
-    ctx = screen_context(match, log)
-    response = Response(render_template("table/_screen.html", **ctx))
-    response.headers["Vary"] = "HX-Request, Cookie"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _no_store(Response(render_template("table/_screen.html", **screen_context(match, log))))
 
 
 @bp.get("/seat")
 def choose_seat(match_id: str):
     """Show the seat picker again (for a phone that chose to watch, or wants another seat)."""
-    _remember("watching", match_id, False)
+    from ..seats import stand_up
+
+    store.get_match(get_db(), match_id)
+    if not can_enter(match_id):
+        stand_up(match_id, "choose")
     return redirect(url_for("play.table", match_id=match_id), code=303)
 
 
 @bp.get("/watch")
 def watch(match_id: str):
-    """The spectator link: this phone watches, read-only (a seat it held is released)."""
-    from ..security import bind_seat
-
-    store.get_match(get_db(), match_id)
-    bind_seat(match_id, None)
-    set_shared(match_id, False)
-    _remember("watching", match_id, True)
-    return redirect(url_for("play.table", match_id=match_id), code=303)
+    """The spectator link: a page that asks, since a link must not change a phone's seat (GET is safe)."""
+    match = store.get_match(get_db(), match_id)
+    return render_template("table/watch.html", match=match, seat=phone_seat(match_id))
 
 
 @bp.post("/seat")
 def take_seat(match_id: str):
-    """Bind this phone to a seat, to the shared-device mode, or to watching."""
-    from ..security import bind_seat
+    """Bind this phone to a seat, to the shared-device mode, or to watching. Taking a seat another
+    phone holds asks first; when confirmed it is recorded and that phone is told."""
+    from .. import live
+    from ..seats import holder_of, sit, stand_up
 
     match = store.get_match(get_db(), match_id)
     choice = request.form.get("seat", "")
-    set_shared(match_id, choice == SHARED)
-    _remember("watching", match_id, choice == "watch")
     if choice in ("watch", SHARED):
-        bind_seat(match_id, None)
-    else:
-        try:
-            seat = int(choice)
-        except ValueError:
-            abort(400, description="Choose a seat from the list.")
-        if not 0 <= seat < len(match.players):
-            abort(422, description="That seat does not exist at this table.")
-        bind_seat(match_id, seat)
+        stand_up(match_id, choice)
+        return redirect(url_for("play.table", match_id=match_id), code=303)
+    if not choice.isascii() or not choice.isdigit() or len(choice) > 3:
+        abort(400, description="Choose a seat from the list.")
+    seat = int(choice)
+    if not 0 <= seat < len(match.players):
+        abort(422, description="That seat does not exist at this table.")
+    if holder_of(match_id, seat) is not None and request.form.get("confirm") != "1":
+        return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat]), 409
+    taken_from = sit(match_id, seat)
+    if taken_from is not None:
+        live.publish(match_id, match.version)  # the other phone re-fetches its screen and learns it
     return redirect(url_for("play.table", match_id=match_id), code=303)
 
 
 @bp.get("/invite")
 def invite(match_id: str):
     """The join link and its QR code, to show the other phones."""
-    from .home import qr_svg
+    from .home import join_url, qr_svg
 
     match = store.get_match(get_db(), match_id)
     link = join_link(match)
-    from .home import join_url
-
     watch_link = join_url().rstrip("/") + url_for("play.watch", match_id=match.id)
     return render_template("table/invite.html", match=match, link=link, qr=qr_svg(link), watch_link=watch_link)
 
@@ -274,117 +326,113 @@ def invite(match_id: str):
 def pick(match_id: str):
     """The second step of an entry: choose a card or a target (a fragment of buttons)."""
     _, match, log = load(match_id)
-    acting = acting_seat(match_id, log)
-    if acting is None:
+    if not can_enter(match_id):
         abort(403, description="You are watching this table. Take a seat to play.")
-    fields = {k: v for k, v in request.args.items() if k in ("move", "slot", "field", "target", "seat")}
-    if fields.get("move") not in ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard"):
+    fields = {k: v[:40] for k, v in request.args.items() if k in PICK_FIELDS}
+    if fields.get("move") not in PICK_MOVES:
         abort(400, description="Nothing to choose for that entry.")
     ctx = screen_context(match, log)
-    ctx.update(pick=fields)
-    if request.headers.get("HX-Request") == "true":
-        return render_template("table/_pick.html", **ctx)
-    return render_template("table/pick_page.html", **ctx)
+    ctx.update(pick=fields, pick_query=urlencode(fields))
+    template = "table/_pick.html" if request.headers.get("HX-Request") == "true" else "table/pick_page.html"
+    return render_template(template, **ctx)
+
+
+def _history_rows(db, match, log) -> list[dict]:
+    standing = set(log.positions())
+    rows = []
+    for item in store.entries(db, match.id):
+        position = item["seq"] - 1
+        entry = item["entry"]
+        rows.append({**item, "words": entry_words(log, entry), "position": position,
+                     "stands": position in standing, "kind": "entry",
+                     "correctable": entry.get("move") not in ("undo", "correct", "override", "resolve_flag")})
+    for claim in _seat_claims(db, match):
+        rows.append(claim)
+    rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
+    return rows
+
+
+def _seat_claims(db, match) -> list[dict]:
+    """Seats taken over from another phone, for the history (nothing private: no device ids)."""
+    out = []
+    for claim in store.seat_claims(db, match.id):
+        if claim.get("previous_device") and claim.get("device"):
+            name = match.players[claim["seat"]] if 0 <= claim["seat"] < len(match.players) else "?"
+            out.append({"kind": "seat", "created_at": claim["claimed_at"],
+                        "words": f"Another phone took over {name}'s seat."})
+    return out
 
 
 @bp.get("/history")
 def history(match_id: str):
     db, match, log = load(match_id)
-    rows = []
-    for item in store.entries(db, match_id):
-        try:
-            move = log.game.parse_move(item["entry"], log.state.players, log.state.rules)
-            words = log.game.describe(move, log.state.players)
-        except EntryError:
-            words = json.dumps(item["entry"])
-        rows.append({**item, "words": words, "position": item["seq"] - 1,
-                     "stands": item["seq"] - 1 in set(log.positions())})
     ctx = screen_context(match, log)
-    ctx.update(rows=rows)
+    ctx.update(rows=_history_rows(db, match, log))
     return render_template("table/history.html", **ctx)
+
+
+@bp.get("/correct/<int:number>")
+def correct_page(match_id: str, number: int):
+    """Correct a past entry with the same pickers as the original: the fields, prefilled, to change."""
+    db, match, log = load(match_id)
+    if not can_enter(match_id):
+        abort(403, description="You are watching this table. Take a seat to correct an entry.")
+    history = store.entries(db, match_id)
+    if not 0 <= number < len(history):
+        abort(404, description="There is no such entry.")
+    original = _private_left_out(history[number]["entry"], match, phone_seat(match_id))
+    if original.get("move") in ("undo", "correct", "override", "resolve_flag"):
+        abort(422, description="Undo that entry instead: it is about other entries, not about the cards.")
+    ctx = screen_context(match, log)
+    ctx.update(number=number, original=original, words=entry_words(log, original))
+    return render_template("table/correct.html", **ctx)
+
+
+def _private_left_out(entry: dict, match, seat: int | None) -> dict:
+    """An entry as a phone may see it: what another seat saw privately (a peek) is left out (GEN-6)."""
+    mine = seat is not None and entry.get("seat") == match.players[seat]
+    if mine or "seen" not in entry:
+        return entry
+    seen = entry["seen"]
+    return {**entry, "seen": ["unknown"] * len(seen) if isinstance(seen, list) else "unknown"}
 
 
 @bp.get("/transcript.json")
 def download(match_id: str):
-    """The match as a transcript: ``referee check`` on it gives the same rulings and scores."""
-    db = get_db()
-    match = store.get_match(db, match_id)
-    body = transcript.dumps(match.game, tuple(match.players), match.rules, None,
-                            [e["entry"] for e in store.entries(db, match_id)],
+    """The match as a transcript: ``referee check`` on it gives the same rulings and scores. Mid-round,
+    a phone's download holds only what that phone may see (another seat's peeks are left out)."""
+    db, match, log = load(match_id)
+    entries = [e["entry"] for e in store.entries(db, match_id)]
+    redact = getattr(log.game, "redact", None)
+    if redact is not None:
+        entries = redact(log.state, entries, phone_seat(match_id))
+    body = transcript.dumps(match.game, tuple(match.players), match.rules, None, entries,
                             title=f"Table {match.join_code}", match=match.id, date=match.created_at[:10])
     return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f'attachment; filename="referee-{match.id}.json"'})
+        "Content-Disposition": f'attachment; filename="referee-{match.id}.json"', "Cache-Control": "no-store"})
 
 
 # --- Entries ---------------------------------------------------------------------------------
 
 
-def entry_from_form(form, players: list[str], acting: int | None) -> dict[str, Any]:
-    """The entry a form describes, in its transcript form; 400 on anything malformed."""
-    move = form.get("move", "")
-    if not move or len(move) > 20:
-        abort(400, description="The form names no entry.")
-    if move == "override":
-        try:
-            inner = json.loads(form.get("entry", ""))
-        except ValueError:
-            abort(400, description="The entry to override is not readable.")
-        if not isinstance(inner, dict):
-            abort(400, description="The entry to override is not readable.")
-        return {"move": "override", "rule": form.get("rule", "")[:20], "entry": inner,
-                "reason": form.get("reason", "")[:MAX_REASON], "seat": players[acting]}
-    entry: dict[str, Any] = {"move": move}
-    if move not in ("turn_up", "reshuffle", "time_up", "stalemate", "resolve_flag", "correct"):
-        entry["seat"] = players[acting]
-    if move in ("reveal", "reveal_draw", "resolve_flag", "undo", "correct"):
-        if move in ("reveal", "reveal_draw") and form.get("for"):
-            entry["seat"] = form["for"][:40]
-        elif move in ("resolve_flag", "undo", "correct"):
-            entry["seat"] = players[acting]
-    for name in _INT_FIELDS:
-        if name in form and form[name] != "":
-            try:
-                entry["target" if name == "target_entry" else name] = int(form[name])
-            except ValueError:
-                abort(400, description=f"{name} must be a number.")
-    for name in _TEXT_FIELDS:
-        if name in form and form[name] != "":
-            entry[name] = form[name][:MAX_REASON if name == "reason" else 40]
-    if move == "reveal":
-        entry["cards"] = [form.get(f"card{i}", "")[:12] for i in range(1, 5)]
-        entry.pop("card", None)
-    if move == "initial_peek":
-        entry["slots"] = [1, 4] if not form.get("slots") else [int(s) for s in form["slots"].split(",")
-                                                                if s.strip().isdigit()][:4]
-        entry["seen"] = [form.get("seen1", "unknown")[:12], form.get("seen2", "unknown")[:12]]
-        entry.pop("seen", None)
-    if move == "draw" and form.get("shown") == "1":
-        entry["shown"] = True
-    if move == "correct":
-        try:
-            entry["entry"] = json.loads(form.get("entry", ""))
-        except ValueError:
-            abort(400, description="The corrected entry is not readable.")
-    return entry
+def _append(db, match_id: str, expected: int, entry: dict, key: str | None):
+    return tables.append(db, match_id, expected, entry, key, seat=phone_seat(match_id), device=device_id())
 
 
 @bp.post("/entry")
 def post_entry(match_id: str):
     db, match, log = load(match_id)
-    acting = acting_seat(match_id, log)
-    if acting is None and not (is_shared(match_id) or seat_for(match_id) is not None):
+    if not can_enter(match_id):
         abort(403, description="You are watching this table. Take a seat to play.")
-    if acting is None:  # a seated phone between rounds or after the match: table-wide entries only
-        acting = seat_for(match_id) if seat_for(match_id) is not None else 0
-    try:
-        expected = int(request.form.get("version", ""))
-    except ValueError:
+    raw_version = request.form.get("version", "")
+    if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
         abort(400, description="The form is missing the version it was made for; reload the page.")
+    expected = int(raw_version)
     key = request.form.get("key", "")[:64] or None
-    entry = entry_from_form(request.form, match.players, acting)
+    entry = entry_from_form(request.form, match.players, phone_seat(match_id), shared=is_shared(match_id),
+                            turn=_turn(log))
     try:
-        done = store.append(db, match_id, expected, entry, key, tables.feed, replay_fn=tables.replay,
-                            seat=seat_for(match_id), device=device_id())
+        done = _append(db, match_id, expected, entry, key)
     except store.StaleVersion:
         match = store.get_match(db, match_id)
         log = store.state_at(db, match, tables.replay)
@@ -396,7 +444,20 @@ def post_entry(match_id: str):
         return render_screen(match, log, 400, notice=f"That entry is not complete: {err.message} ({err.field}).")
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"])
+    if request.form.get("then") == "draw" and not done.duplicate:
+        done = _then_draw(db, match_id, done, entry, key)
     match = dataclasses.replace(match, version=done.version)
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)
+
+
+def _then_draw(db, match_id: str, done, entry: dict, key: str | None):
+    """One tap for two entries where the second is the only way on: "use Draw 2" or "discard and draw
+    again" in a Draw 2 is followed by the draw itself (RTC-34, RTC-35). If the draw is refused, the
+    first entry stands and the screen shows what to do next."""
+    follow = {"move": "draw", "seat": entry.get("seat")}
+    try:
+        return _append(db, match_id, done.version, follow, f"{key}-draw" if key else None)
+    except (Ruling, EntryError, store.StaleVersion):
+        return done

@@ -238,7 +238,8 @@ def test_correction_records_who_and_why_and_recomputes(table, database):
 def test_pick_fragments(table):
     match, ana, _, _ = table
     html = ana.client.get(f"/m/{match.id}/pick?move=turn_up&field=card", headers=HX).get_data(as_text=True)
-    assert html.count('class="cardbtn') == 14  # 13 faces and "didn't see"
+    assert html.count('class="cardbtn') == 13  # 13 faces: a card turned up is face up, so no "didn't see"
+    assert "Didn't see" not in html
     assert ana.client.get(f"/m/{match.id}/pick?move=explode").status_code == 400
     page = ana.client.get(f"/m/{match.id}/pick?move=turn_up&field=card").get_data(as_text=True)
     assert "<html" in page  # without htmx: a whole page
@@ -286,14 +287,16 @@ def test_every_button_on_the_screen_posts_to_the_entry_route(table):
 def test_own_doorbell_does_not_redraw_the_screen(table):
     match, ana, _, _ = table
     ana.post(move="turn_up", card="5")
-    assert ana.client.get(f"/m/{match.id}/screen?shown_version=1").status_code == 204
-    assert ana.client.get(f"/m/{match.id}/screen?shown_version=0").status_code == 200
+    assert ana.client.get(f"/m/{match.id}/screen?shown=1-0").status_code == 204
+    assert ana.client.get(f"/m/{match.id}/screen?shown=0-0").status_code == 200
+    assert ana.client.get(f"/m/{match.id}/screen?shown=1-w").status_code == 200  # drawn for another seat
 
 
 def test_spectator_link_is_read_only(app, table, database):
     match, ana, _, _ = table
     viewer = app.test_client()
-    assert viewer.get(f"/m/{match.id}/watch").status_code == 303
+    assert viewer.get(f"/m/{match.id}/watch").status_code == 200  # a link asks; it changes nothing
+    assert viewer.post(f"/m/{match.id}/seat", data={"seat": "watch"}, headers=HX).status_code == 303
     page = viewer.get(f"/m/{match.id}").get_data(as_text=True)
     assert 'id="seat-picker"' not in page and "You are watching" in page
     assert viewer.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"},

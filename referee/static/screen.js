@@ -1,0 +1,85 @@
+// The table screen: keep what a player is entering when the screen is redrawn.
+//
+// Another phone's entry rings the doorbell and this phone re-fetches its screen; a refused entry
+// (409) also answers with a fresh screen. Either would wipe a half-filled form. So before such a
+// swap we note every field the player touched (in forms and <details> marked data-draft), the open
+// <details>, and the open picker; after the swap we put them back where the new screen still has
+// them. The new screen's hidden fields (its version) are kept, so the entry is made at the version
+// the player now sees. After the player's own entry is accepted, nothing is restored.
+(function () {
+  "use strict";
+  var draft = null;
+
+  document.addEventListener("input", touch, true);
+  document.addEventListener("change", touch, true);
+  function touch(event) {
+    var el = event.target;
+    if (el && el.form && el.type !== "hidden") el.dataset.touched = "1";
+  }
+
+  function isScreen(el) { return el && el.id === "screen"; }
+
+  function keepsDraft(detail) {
+    if (!isScreen(detail.target)) return false;
+    var fromDoorbell = isScreen(detail.requestConfig && detail.requestConfig.elt);
+    return fromDoorbell || (detail.xhr && detail.xhr.status === 409);
+  }
+
+  function take(screen) {
+    var out = { fields: [], open: [], pick: null };
+    screen.querySelectorAll("[data-draft]").forEach(function (box) {
+      if (box.tagName === "DETAILS" && box.open) out.open.push(box.dataset.draft);
+      box.querySelectorAll("input, select, textarea").forEach(function (el) {
+        if (!el.dataset.touched) return;
+        out.fields.push({ box: box.dataset.draft, name: el.name, value: el.value,
+                          type: el.type, checked: el.checked });
+      });
+    });
+    var pick = screen.querySelector("#pick[data-pick]");
+    if (pick) out.pick = pick.dataset.pick;
+    return out;
+  }
+
+  function put(screen, saved) {
+    saved.open.forEach(function (name) {
+      var box = screen.querySelector('details[data-draft="' + CSS.escape(name) + '"]');
+      if (box) box.open = true;
+    });
+    saved.fields.forEach(function (f) {
+      var box = screen.querySelector('[data-draft="' + CSS.escape(f.box) + '"]');
+      if (!box) return;
+      var sel = '[name="' + CSS.escape(f.name) + '"]';
+      if (f.type === "radio" || f.type === "checkbox") {
+        sel += '[value="' + CSS.escape(f.value) + '"]';
+        var box_el = box.querySelector(sel);
+        if (box_el) { box_el.checked = f.checked; box_el.dataset.touched = "1"; }
+        return;
+      }
+      var el = box.querySelector(sel);
+      if (el && el.type !== "hidden") { el.value = f.value; el.dataset.touched = "1"; }
+    });
+    if (saved.pick) {
+      var path = saved.pick.split("?")[0];
+      var still = Array.prototype.some.call(screen.querySelectorAll("#actions a[hx-get]"), function (a) {
+        return a.getAttribute("hx-get") === saved.pick ||
+               (a.getAttribute("hx-get").split("?")[0] === path && samePick(a.getAttribute("hx-get"), saved.pick));
+      });
+      if (still && window.htmx) htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" });
+    }
+  }
+
+  function samePick(a, b) {
+    var pa = new URLSearchParams(a.split("?")[1] || ""), pb = new URLSearchParams(b.split("?")[1] || "");
+    pa.delete("then"); pb.delete("then");
+    pa.sort(); pb.sort();
+    return pa.toString() === pb.toString();
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    draft = keepsDraft(event.detail) ? take(event.detail.target) : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (draft && isScreen(event.detail.target)) put(event.detail.target, draft);
+    draft = null;
+  });
+})();
