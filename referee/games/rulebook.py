@@ -183,11 +183,11 @@ CONDITIONS: dict[str, dict] = {"ratatat": APPLIES_WHEN}
 
 
 def _switch_sentences() -> dict[str, str]:
-    """RTC-V IDs: the help of the switches under that ID (one ID may hold two switches)."""
-    out: dict[str, list[str]] = {}
+    """RTC-V IDs: the help of the first switch under that ID (one ID may hold several switches)."""
+    out: dict[str, str] = {}
     for v in VARIANTS:
-        out.setdefault(v.rule, []).append(v.help or v.label)
-    return {rule: " ".join(parts) for rule, parts in out.items()}
+        out.setdefault(v.rule, v.help or v.label)
+    return out
 
 
 RULES: dict[str, str] = {rule: text for book in (GENERAL, RATATAT) for s in book for rule, text in s.rules}

@@ -1,0 +1,196 @@
+"""The new-table form (rule sets, switches in words, hostile fields) and playing again."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+
+import pytest
+
+from referee import store, tables
+from referee.games import ratatat as R
+from referee.games.base import resolve_rules
+from referee.games.ratatat_moves import Call, Discard, Draw, Reveal, TurnUp
+from referee.games.ratatat_presets import BY_KEY, PRESETS
+from referee.games.ratatat_rules import VARIANTS
+
+ORIGIN = {"Origin": "http://localhost"}
+
+
+def create(client, **form):
+    form.setdefault("player", ["Ann", "Bo"])
+    return client.post("/new/ratatat", data=form, headers=ORIGIN)
+
+
+def created(client, database, **form):
+    response = create(client, **form)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
+
+
+# --- Rule sets -----------------------------------------------------------------------------------
+
+
+def test_every_rule_set_is_offered_with_its_words_and_switch_values(client):
+    html = client.get("/new/ratatat").get_data(as_text=True)
+    for preset in PRESETS:
+        radio = re.search(rf'<input type="radio" name="preset" value="{preset.key}" data-rules=\'([^\']*)\'', html)
+        assert radio, preset.key
+        assert json.loads(radio.group(1)) == resolve_rules(VARIANTS, preset.rules)
+        assert preset.name.replace("'", "&#39;") in html and preset.description.replace("'", "&#39;") in html
+    assert re.search(r'value="publisher" data-rules=\'[^\']*\' checked', html)  # the publisher's by default
+
+
+def test_rule_sets_differ_only_where_rules_md_says(client):
+    assert BY_KEY["publisher"].rules == {}
+    assert BY_KEY["seed"].rules == {"draw2_mode": "seed_two_turns", "seed_reveal_then_choose": True}
+    for preset in PRESETS:
+        R.new_match(("Ann", "Bo"), preset.rules)  # every preset is a valid set of house rules
+
+
+@pytest.mark.parametrize("preset", [p.key for p in PRESETS])
+def test_a_rule_set_alone_sets_the_house_rules(client, database, preset):
+    match = created(client, database, preset=preset)
+    assert match.rules == BY_KEY[preset].rules
+
+
+def test_switches_set_on_the_form_override_the_rule_set(client, database):
+    match = created(client, database, preset="family", tie_policy="no_winner", elimination_inclusive="true")
+    assert match.rules == {"power_into_row": "forbidden", "game_end_mode": "elimination", "tie_policy": "no_winner"}
+
+
+def test_switches_are_hidden_where_they_do_not_apply(client):
+    html = client.get("/new/ratatat").get_data(as_text=True)
+    assert 'class="switch only-game_end_mode-timed" id="switch-minutes"' in html
+    assert 'class="switch only-game_end_mode-elimination" id="switch-elimination_threshold"' in html
+    assert 'class="switch only-game_end_mode-rounds" id="switch-rounds_n"' in html
+    css = client.get("/static/rules.css").get_data(as_text=True)
+    assert '.switch[class*=" only-"] { display: none; }' in css
+    assert 'option[value="timed"]:checked) .only-game_end_mode-timed' in css
+
+
+# --- Hostile fields -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("preset", "poker", "Choose one of the rule sets offered"),
+    ("tie_policy", "coin", "Ties in a round: choose one of the choices offered"),
+    ("tie_policy", "", None),  # blank: the rule set's value
+    ("power_use_optional", "maybe", "Using a drawn power: choose one of the choices offered"),
+    ("rounds_n", "-3", "Number of rounds: enter a whole number"),
+    ("rounds_n", "0", "at least 1"),
+    ("rounds_n", "1e3", "enter a whole number"),
+    ("rounds_n", "٣", "enter a whole number"),  # an Arabic-Indic digit
+    ("rounds_n", "9" * 5000, "enter a whole number"),
+    ("minutes", "100001", "up to 100000"),
+    ("stalemate_rotations", "never", "enter a whole number"),
+    ("min_rotations_before_call", "\x00", "enter a whole number"),
+])
+def test_hostile_rule_fields_get_a_message_and_save_nothing(client, database, field, value, words):
+    response = create(client, player=["Ann <b>", "Bo"], **{field: value})
+    if words is None:
+        assert response.status_code == 303
+        return
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and words in html
+    assert 'value="Ann &lt;b&gt;"' in html  # what was typed is kept (and escaped)
+    assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("players, words", [
+    (["A" * 41, "Bo"], "at most 40 characters"),
+    (["Ann"], "RTC-1"),
+    ([f"P{i}" for i in range(7)], "RTC-1"),
+    (["Ann", "ANN"], "same name"),
+])
+def test_bad_player_names_are_refused_on_the_form(client, database, players, words):
+    response = create(client, player=players)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and words in html, html[-2000:]
+    assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
+def test_names_are_stored_as_the_engine_returns_them(client, database):
+    match = created(client, database, player=["  Zoe\u0301 ", "", "Bo"])
+    assert match.players == list(R.new_match(("Zoe\u0301", "Bo")).players)
+
+
+def test_repeated_and_unknown_fields_do_not_break_the_form(client, database):
+    response = client.post("/new/ratatat", data={"player": ["Ann", "Bo"], "tie_policy": ["no_winner", "coin"],
+                                                 "colour": "red", "rules.x": "1"}, headers=ORIGIN)
+    assert response.status_code == 303
+
+
+# --- Play again -----------------------------------------------------------------------------------
+
+ROUND = [TurnUp("5"), Draw(0), Discard(0), Call(0), Draw(1), Discard(1),
+         Reveal(0, ("1", "2", "3", "4")), Reveal(1, ("0", "6", "7", "8"))]
+
+
+def finished_match(database, rules=None):
+    """A one-round match played to its end through the store and the real engine."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"], {"rounds_n": 1, **(rules or {})})
+    for version, move in enumerate(ROUND):
+        store.append(database, match.id, version, R.move_to_dict(move, ("Ann", "Bo")), None, tables.feed,
+                     replay_fn=tables.replay, notify=lambda *a: None)
+    return store.get_match(database, match.id)
+
+
+def take(client, match_id, seat):
+    response = client.post(f"/m/{match_id}/seat", data={"seat": seat}, headers=ORIGIN)
+    assert response.status_code == 303
+
+
+def again(client, match_id):
+    response = client.post(f"/m/{match_id}/again", headers=ORIGIN)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[1]
+
+
+def test_play_again_starts_the_same_table_and_keeps_each_phone_in_its_seat(app, database):
+    old = finished_match(database, {"tie_policy": "no_winner"})
+    ann, bo, shared, watcher = (app.test_client() for _ in range(4))
+    take(ann, old.id, "0")
+    take(bo, old.id, "1")
+    take(shared, old.id, "shared")
+    take(watcher, old.id, "watch")
+    new_id = again(bo, old.id)
+    assert [again(c, old.id) for c in (ann, shared, watcher)] == [new_id] * 3  # the same new match
+    new = store.get_match(database, new_id)
+    assert (new.game, new.players, new.rules, new.version) == ("ratatat", old.players, old.rules, 0)
+    assert new.rematch_of == old.id and new.id != old.id
+    assert store.seat_holder(database, new_id, 1) is not None and store.seat_holder(database, new_id, 0) is not None
+    with bo.session_transaction() as session:
+        assert session["seats"][new_id] == 1
+    with ann.session_transaction() as session:
+        assert session["seats"][new_id] == 0
+    with shared.session_transaction() as session:
+        assert new_id in session["shared"] and new_id not in session.get("seats", {})
+    with watcher.session_transaction() as session:
+        assert new_id in session["watching"] and new_id not in session.get("seats", {})
+
+
+def test_two_phones_playing_again_at_once_get_one_match(app, database):
+    old = finished_match(database)
+    results = []
+
+    def ask():
+        results.append(again(app.test_client(), old.id))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(results)) == 1 and len(results) == 4
+    assert database.conn.execute("SELECT count(*) FROM matches WHERE rematch_of = ?", (old.id,)).fetchone()[0] == 1
+
+
+def test_play_again_only_once_the_match_is_over(client, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    response = client.post(f"/m/{match.id}/again", headers=ORIGIN)
+    assert response.status_code == 409 and "still being played" in response.get_data(as_text=True)
+    assert client.post("/m/nosuchid/again", headers=ORIGIN).status_code == 404
+    assert client.post(f"/m/{match.id}/again").status_code == 403  # no Origin: refused as cross-site
+    assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 1
