@@ -11,13 +11,34 @@ import vision
 from .games.cards import RANKS, RTC_DECKS, SUITS
 from .store import now, random_id
 
-#: The faces a player can teach, per kind of deck.
+#: The faces a player can teach, per kind of deck (a kind is a design family and its edition:
+#: the classic Rat-a-Tat Cat deck has no Super Peek, the deluxe one has).
 FACES = {
-    "ratatat": [*RTC_DECKS["deluxe_65"].keys(), "BACK"],
+    "ratatat": [*RTC_DECKS["classic_54"].keys(), "BACK"],
+    "ratatat_deluxe": [*RTC_DECKS["deluxe_65"].keys(), "BACK"],
     "standard": [r + s for s in SUITS for r in RANKS] + ["JOKER", "BACK"],
 }
-KIND_TITLES = {"ratatat": "Rat-a-Tat Cat deck", "standard": "Standard deck"}
+KIND_TITLES = {"ratatat": "Rat-a-Tat Cat deck (classic)", "ratatat_deluxe": "Rat-a-Tat Cat deck (deluxe, with Super Peek)",
+               "standard": "Standard deck"}
+#: The recogniser (vision's ``deck``) each kind of deck is read with.
+RECOGNISER = {"ratatat": "ratatat", "ratatat_deluxe": "ratatat", "standard": "standard"}
 GAME_KIND = {"ratatat": "ratatat"}  # the standard-deck games will map to "standard"
+
+_POWER_NAMES = {"PEEK": "Peek", "SWAP": "Swap", "DRAW2": "Draw 2", "SUPERPEEK": "Super Peek"}
+_SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def face_name(label: str) -> str:
+    """A face's name as players say it: "Draw 2", "Super Peek", "10♥", "Card back"."""
+    if label in _POWER_NAMES:
+        return _POWER_NAMES[label]
+    if label == "BACK":
+        return "Card back"
+    if label == "JOKER":
+        return "Joker"
+    if len(label) >= 2 and label[-1] in _SUIT_NAMES and label[:-1] in RANKS:
+        return label[:-1] + _SUIT_NAMES[label[-1]]
+    return label
 
 
 @dataclass(frozen=True)
@@ -78,10 +99,11 @@ def references(deck: Deck) -> vision.References | None:
 
 
 def references_for_kind(db: Database, kind: str) -> vision.References | None:
-    """Every taught reference of this kind of deck, merged (the newest deck first)."""
+    """Every taught reference read by recogniser ``kind`` ("ratatat" or "standard"), merged (the
+    newest deck first): a classic and a deluxe Rat-a-Tat Cat deck both serve a Rat-a-Tat Cat table."""
     merged = None
     for deck in all_decks(db):
-        refs = references(deck) if deck.kind == kind else None
+        refs = references(deck) if RECOGNISER.get(deck.kind, deck.kind) == kind else None
         if refs is not None and len(refs):
             merged = refs if merged is None else merged.merge(refs)
     return merged

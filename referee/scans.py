@@ -1,12 +1,20 @@
 """Photos at the table, between an upload and the player's confirmation.
 
 A photo is decoded and read by ``vision`` (no Flask there); the overlay (outlines and labels drawn
-over the photo) and the decoded image wait here, in memory, under a random token for a few minutes,
-so the phone can show the overlay and the player can confirm or correct the reads. Nothing is written
-to disk unless the player asks to attach the photo to the match.
+over the photo) waits here, in memory, under a random token for a few minutes, so the phone can
+show it and the player can confirm or correct the reads. Nothing is written to disk unless the
+player asks to attach the photo to the match.
+
+Memory is bounded for the whole server, whatever is uploaded: at most ``AT_ONCE`` photos are
+decoded and read at a time, and their decoders' peak memory (known from the file header before
+decoding) shares a budget of ``DECODE_BUDGET`` bytes; other uploads wait up to ``WAIT_SECONDS``
+and are then turned away (``Busy``, answered 503 with Retry-After). The store keeps overlays,
+and the working image only of a teaching photo, within ``STORE_BYTES``.
 """
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import secrets
 import threading
 import time
@@ -22,53 +30,161 @@ from .store import now
 
 KEEP_SECONDS = 600
 KEEP_PHOTOS = 64
+STORE_BYTES = 24 * 2**20
+AT_ONCE = 2
+DECODE_BUDGET = 160 * 2**20
+WAIT_SECONDS = 4.0
+RETRY_AFTER = 5  # seconds, the hint given to a phone turned away
+
+
+class Busy(Exception):
+    """Too many photos are being read right now; the phone should try again in a few seconds."""
+
+    status = 503
+    retry_after = RETRY_AFTER
+
+    def __init__(self) -> None:
+        super().__init__("The referee is reading other photos right now. Try again in a few seconds.")
 
 
 @dataclass
 class Scan:
     token: str
-    image: np.ndarray
     overlay: bytes
     reads: list[Any]
+    size: tuple[int, int]  # (width, height) of the working image the outlines refer to
+    image: np.ndarray | None = None  # kept only for a teaching photo
+    owner: str = ""  # the phone that took it (its device id); empty for anyone
     created: float = field(default_factory=time.monotonic)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.overlay) + (self.image.nbytes if self.image is not None else 0)
 
 
 class ScanStore:
-    """A small in-memory, time-limited store of recent scans (thread-safe)."""
+    """A small in-memory, time-limited store of recent scans, bounded in count and bytes (thread-safe)."""
 
-    def __init__(self, keep: int = KEEP_PHOTOS, seconds: float = KEEP_SECONDS):
-        self.keep, self.seconds = keep, seconds
+    def __init__(self, keep: int = KEEP_PHOTOS, seconds: float = KEEP_SECONDS, max_bytes: int = STORE_BYTES):
+        self.keep, self.seconds, self.max_bytes = keep, seconds, max_bytes
         self._items: OrderedDict[str, Scan] = OrderedDict()
+        self._places: dict[tuple[str, str], str] = {}  # (owner, place) -> token of the latest scan there
+        self._bytes = 0
         self._lock = threading.Lock()
 
-    def put(self, image: np.ndarray, reads: list[Any]) -> Scan:
-        scan = Scan(secrets.token_urlsafe(12), image, vision.draw_overlay(image, reads), reads)
+    def put(self, image: np.ndarray, reads: list[Any], *, keep_image: bool = False, owner: str = "",
+            place: str = "") -> Scan:
+        """Store a scan; a scan by the same phone for the same ``place`` (e.g. one player's reveal)
+        replaces the previous one."""
+        h, w = image.shape[:2]
+        scan = Scan(secrets.token_urlsafe(12), vision.draw_overlay(image, reads), reads, (w, h),
+                    image if keep_image else None, owner)
         with self._lock:
+            if place:
+                old = self._places.pop((owner, place), None)
+                if old in self._items:
+                    self._bytes -= self._items.pop(old).nbytes
+                self._places[(owner, place)] = scan.token
             self._items[scan.token] = scan
+            self._bytes += scan.nbytes
             self._expire()
         return scan
 
-    def get(self, token: str) -> Scan | None:
+    def get(self, token: str, owner: str | None = None) -> Scan | None:
+        """The scan under ``token``; when ``owner`` is given, only if that phone took it."""
         with self._lock:
             self._expire()
-            return self._items.get(token)
+            scan = self._items.get(token)
+        if scan is None or (owner is not None and scan.owner and scan.owner != owner):
+            return None
+        return scan
+
+    @property
+    def nbytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def _expire(self) -> None:
-        now = time.monotonic()
-        while self._items and (len(self._items) > self.keep or
-                               now - next(iter(self._items.values())).created > self.seconds):
+        now_ = time.monotonic()
+        while self._items:
+            oldest = next(iter(self._items.values()))
+            if len(self._items) <= self.keep and self._bytes <= self.max_bytes and now_ - oldest.created <= self.seconds:
+                break
             self._items.popitem(last=False)
+            self._bytes -= oldest.nbytes
 
 
 scans = ScanStore()
 
 
-def read_photo(data: bytes, kind: str, references: Any, allowed: set[str] | None) -> Scan:
-    """Decode, find and identify the cards; raises vision.UploadError for a photo it cannot use."""
-    image = vision.decode_upload(data)
-    reads = vision.recognise(image, kind, references, allowed)
-    reads = [reads[i] for i in vision.reading_order([r.outline for r in reads])]  # a row of four, left to right
-    return scans.put(image, reads)
+class Gate:
+    """At most ``at_once`` holders, whose declared costs (bytes) sum to at most ``budget``.
+
+    A cost above the whole budget is let in alone. ``enter`` waits up to ``timeout`` seconds, then
+    raises Busy."""
+
+    def __init__(self, at_once: int = AT_ONCE, budget: int = DECODE_BUDGET, timeout: float = WAIT_SECONDS):
+        self.at_once, self.budget, self.timeout = at_once, budget, timeout
+        self.holders, self.used = 0, 0
+        self._cond = threading.Condition()
+
+    def enter(self, cost: int) -> int:
+        cost = min(cost, self.budget)
+        deadline = time.monotonic() + self.timeout
+        with self._cond:
+            while self.holders >= self.at_once or self.used + cost > self.budget:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Busy()
+                self._cond.wait(left)
+            self.holders += 1
+            self.used += cost
+        return cost
+
+    def leave(self, cost: int) -> None:
+        with self._cond:
+            self.holders -= 1
+            self.used -= cost
+            self._cond.notify_all()
+
+
+gate = Gate()
+
+_libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+_trim = getattr(_libc, "malloc_trim", None)
+
+
+def _give_back_memory() -> None:
+    """Return freed heap to the system (glibc keeps it otherwise, per thread arena)."""
+    if _trim is not None:
+        _trim(0)
+
+
+def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None, *, owner: str = "",
+               place: str = "", keep_image: bool = False) -> Scan:
+    """Decode, find and identify the cards of an upload (bytes, or a file-like object read only
+    once its turn comes); raises vision.UploadError for a photo it cannot use, Busy when the
+    server is reading too many photos."""
+    data = upload if isinstance(upload, bytes) else None
+    if data is None:
+        head = upload.read(vision.HEADER_BYTES)
+        cost = vision.decode_cost(head)  # refuses what is not a photo before reading the rest
+    else:
+        cost = vision.decode_cost(data[:vision.HEADER_BYTES])
+    held = gate.enter(cost)
+    try:
+        if data is None:
+            data = head + upload.read(vision.MAX_BYTES + 1 - len(head))
+        image = vision.decode_upload(data)
+        del data
+        reads = vision.recognise(image, kind, references, allowed)
+        reads = [reads[i] for i in vision.reading_order([r.outline for r in reads])]
+        return scans.put(image, reads, keep_image=keep_image, owner=owner, place=place)
+    finally:
+        gate.leave(held)
+        _give_back_memory()
 
 
 def attach(db: Any, match_id: str, version: int, token: str) -> bool:

@@ -5,11 +5,15 @@ Public API:
         BGR image from an uploaded JPEG/PNG/WebP; raises an UploadError subclass
         (EmptyUpload, UploadTooLarge, UnsupportedFormat, TooManyPixels, CorruptImage)
         whose message can be shown to the player; `.status` is the suggested HTTP code.
+    decode_cost(head: bytes) -> int
+        peak bytes decoding an upload takes, from its first HEADER_BYTES (to ration decoding).
     recognise(image, deck="standard"|"ratatat", references=None, allowed=None) -> list[CardRead]
         CardRead(label: str | None, confidence: float, outline: 4×2 array, alternatives).
     teach(image, labels: list[str], references=None) -> References   (raises TeachError)
     References.to_bytes() / References.from_bytes(data)
     draw_overlay(image, reads) -> bytes  (JPEG)
+    place_in_row(outlines, (width, height), slots=4) -> [index or None per slot]
+        which card found lies in which slot of a row (a card not found leaves its slot empty).
     warm_up()  loads the model and references ahead of the first photo (a server's start)
 See docs/vision.md.
 """
@@ -26,16 +30,17 @@ os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_PIXELS))
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-from .decode import decode_upload  # noqa: E402
+from .decode import HEADER_BYTES, decode_cost, decode_upload  # noqa: E402
 from .errors import (  # noqa: E402
     CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadError, UploadTooLarge,
 )
 from .recognise import TeachError, draw_overlay, reading_order, recognise, teach, warm_up  # noqa: E402
+from .rows import place_in_row  # noqa: E402
 from .taught import References  # noqa: E402
 from .types import CardRead  # noqa: E402
 
 __all__ = [
-    "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
-    "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_upload",
-    "draw_overlay", "reading_order", "recognise", "teach", "warm_up",
+    "HEADER_BYTES", "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
+    "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_cost",
+    "decode_upload", "draw_overlay", "place_in_row", "reading_order", "recognise", "teach", "warm_up",
 ]

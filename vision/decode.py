@@ -2,8 +2,10 @@
 
 Everything that can be checked without decoding is checked first: size, magic bytes and the
 pixel dimensions read from the file header (PNG IHDR, JPEG SOF, WebP VP8/VP8L/VP8X), so a
-decompression bomb is refused before OpenCV allocates anything. Large JPEGs are decoded at
-1/2, 1/4 or 1/8 scale by libjpeg itself so the working image is about WORKING_LONG_SIDE px.
+decompression bomb is refused before OpenCV allocates anything. Large photos are decoded at
+1/2, 1/4 or 1/8 scale so the working image is about WORKING_LONG_SIDE px: libjpeg scales while
+it decodes; PNG and WebP are decoded whole and then reduced (``decode_cost`` says how much
+memory that takes, from the header alone, so a server can ration decoding).
 """
 
 from __future__ import annotations
@@ -82,14 +84,36 @@ def image_size(data: bytes) -> tuple[int, int]:
     return {"jpeg": _jpeg_size, "png": _png_size, "webp": _webp_size}[fmt](data)
 
 
+HEADER_BYTES = 128 * 1024  # enough of the file to find its dimensions (a JPEG's EXIF comes first)
+
+
 def _reduction(fmt: str, long_side: int) -> int:
-    """Largest libjpeg scale factor that keeps the long side at or above the working size."""
-    if fmt != "jpeg":
-        return 1
+    """Largest decoder scale factor that keeps the long side at or above the working size."""
     factor = 1
     while factor < 8 and long_side / (factor * 2) >= WORKING_LONG_SIDE * 0.9:
         factor *= 2
     return factor
+
+
+def decode_cost(head: bytes, max_pixels: int = MAX_PIXELS) -> int:
+    """Peak bytes decoding this upload takes, from its first HEADER_BYTES alone.
+
+    Raises EmptyUpload, UnsupportedFormat or TooManyPixels as decode_upload would; a header not
+    found in ``head`` costs as much as the largest photo allowed."""
+    if not head:
+        raise EmptyUpload()
+    fmt = sniff_format(head)
+    try:
+        width, height = image_size(head)
+    except (CorruptImage, struct.error):
+        return max_pixels * 3
+    if width * height > max_pixels:
+        raise TooManyPixels(width, height, max_pixels)
+    factor = _reduction(fmt, max(width, height))
+    reduced = (width // factor + 1) * (height // factor + 1) * 3
+    working = min(1.0, WORKING_LONG_SIDE / max(width // factor, height // factor, 1)) ** 2 * reduced
+    whole = 0 if fmt == "jpeg" else width * height * 3  # decoded whole, then reduced
+    return int(whole + reduced + working)
 
 
 def _jpeg_truncated(data: bytes) -> bool:

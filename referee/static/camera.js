@@ -13,6 +13,31 @@
     box.remove();
   }
 
+  var REASONS = {
+    NotAllowedError: "the browser was not allowed to use the camera",
+    SecurityError: "the browser was not allowed to use the camera",
+    NotFoundError: "no camera was found",
+    OverconstrainedError: "no camera was found",
+    NotReadableError: "another app is using the camera",
+    AbortError: "the camera stopped"
+  };
+
+  // After a camera error: say so in words, and offer the phone's camera app (the file input).
+  function showError(box, input, stream, err) {
+    box.classList.add("camera-failed");
+    box.querySelectorAll("video, .camera-take").forEach(function (el) { el.remove(); });
+    var status = box.querySelector(".camera-status");
+    status.setAttribute("role", "alert");
+    status.textContent = "The live camera could not start: " + (REASONS[err && err.name] || "the camera is not available") +
+      ". Take the photo with your phone's camera app instead.";
+    var app = document.createElement("button");
+    app.type = "button";
+    app.className = "big camera-app";
+    app.textContent = "Open the camera app";
+    app.addEventListener("click", function () { closePreview(box, stream); input.click(); });
+    box.insertBefore(app, box.querySelector(".camera-cancel"));
+  }
+
   function openPreview(form) {
     var input = form.querySelector("input[type=file]");
     var box = document.createElement("div");
@@ -31,14 +56,14 @@
     cancel.className = "secondary camera-cancel";
     cancel.textContent = "Cancel";
     var status = document.createElement("p");
-    status.className = "muted";
+    status.className = "muted camera-status";
     box.append(video, take, cancel, status);
     form.after(box);
     var stream = null;
     cancel.addEventListener("click", function () { closePreview(box, stream); });
     navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1600 } }, audio: false })
       .then(function (s) { stream = s; video.srcObject = s; return video.play(); })
-      .catch(function (err) { status.textContent = "The camera is not available (" + err.name + "). Use the scan button instead."; take.disabled = true; });
+      .catch(function (err) { showError(box, input, stream, err); });
     take.addEventListener("click", function () {
       if (!video.videoWidth) { return; }
       var canvas = document.createElement("canvas");
@@ -67,6 +92,18 @@
       form.append(open);
     });
   }
+
+  // A reveal filled by a scan: its one confirm button names the four cards chosen.
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest(".scan-reveal-form");
+    var button = form && form.querySelector(".confirm-reveal");
+    if (!button) { return; }
+    var names = [1, 2, 3, 4].map(function (i) {
+      var picked = form.querySelector("input[name=card" + i + "]:checked");
+      return picked ? picked.parentElement.textContent.trim() : "?";
+    });
+    button.textContent = "Reveal " + form.dataset.revealFor + ": " + names.join(" ");
+  });
 
   document.addEventListener("DOMContentLoaded", function () { addButtons(document); });
   document.addEventListener("htmx:afterSettle", function (event) { addButtons(event.target); });

@@ -5,6 +5,10 @@ One scan component serves every place a card is entered: the phone posts a photo
 the server finds and reads the cards, and answers with the photo, outlines and labels drawn over
 it, and the reads to confirm or correct by tap. The rules are the second opinion: a read of a card
 the table has already seen all copies of is dropped to "unknown" (RTC-K8, GEN-3).
+
+Who sees a photo: only the phone that took it (the overlay and the teaching step check the
+phone's device id). A taught deck belongs to the household: any phone on the LAN may teach it,
+and the deck's references (not photos) serve every table.
 """
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ import vision
 
 from .. import decks, scans
 from ..db import get_db
-from ..security import render_error, seat_for
+from ..security import device_id, render_error, seat_for
 from .play import acting_seat, is_shared, load, screen_context
 
 bp = Blueprint("scan", __name__)
@@ -22,15 +26,25 @@ bp = Blueprint("scan", __name__)
 PICK_FIELDS = ("move", "slot", "field", "target", "for")
 
 
-def _photo() -> bytes:
+def _photo():
+    """The uploaded photo as a file object (werkzeug spools it to disk: read only when its turn comes)."""
     upload = request.files.get("photo")
     if upload is None:
         abort(400, description="Choose a photo to scan.")
-    return upload.read()
+    return upload.stream
 
 
-def _upload_error(err: vision.UploadError):
+def _upload_error(err: vision.UploadError | scans.Busy):
+    if isinstance(err, scans.Busy):
+        return render_error(err.status, str(err), {"Retry-After": str(err.retry_after)})
     return render_error(err.status, str(err))
+
+
+def reveal_slots(scan: scans.Scan) -> list[str | None]:
+    """The four slots of a reveal, left to right: each the read of the card lying there, None
+    where no card was found or read (the player taps it)."""
+    placed = vision.place_in_row([r.outline for r in scan.reads], scan.size)
+    return [scan.reads[i].label if i is not None else None for i in placed]
 
 
 @bp.post("/m/<match_id>/scan")
@@ -52,15 +66,17 @@ def scan_at_table(match_id: str):
         except ValueError:
             abort(400, description="Whose cards are these?")
     allowed = log.game.still_possible(state, reveal_seat)
+    place = f"{match_id}:{purpose['move']}:{purpose.get('for', '')}"
     try:
-        scan = scans.read_photo(_photo(), kind, decks.references_for_kind(get_db(), kind), allowed)
-    except vision.UploadError as err:
+        scan = scans.read_photo(_photo(), kind, decks.references_for_kind(get_db(), kind), allowed,
+                                owner=device_id(), place=place)
+    except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
     ctx = screen_context(match, log)
     ctx.update(scan=scan, purpose=purpose, kind=kind, taught=decks.references_for_kind(get_db(), kind) is not None)
     if purpose["move"] == "reveal":
-        labels = [r.label for r in scan.reads[:4]]
-        ctx.update(prefill=labels + [None] * (4 - len(labels)), reveal_for=purpose["for"])
+        slots = [label if label in ctx["labels"] else None for label in reveal_slots(scan)]
+        ctx.update(slots=slots, reveal_for=purpose["for"])
         return render_template("scan/_reveal_result.html", **ctx)
     return render_template("scan/_card_result.html", **ctx)
 
@@ -68,8 +84,8 @@ def scan_at_table(match_id: str):
 @bp.get("/scan/<token>.jpg")
 def overlay(token: str):
     """The photo with outlines and labels drawn over it (kept in memory a few minutes only)."""
-    scan = scans.scans.get(token)
-    if scan is None:
+    scan = scans.scans.get(token, owner=device_id())
+    if scan is None:  # expired, or taken by another phone: photos are shown only to the phone that took them
         abort(404, description="That photo is gone: photos are kept only for a few minutes. Scan again.")
     return Response(scan.overlay, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
@@ -104,7 +120,8 @@ def _deck_or_404(deck_id: str) -> decks.Deck:
 @bp.get("/decks/<deck_id>")
 def deck_page(deck_id: str):
     deck = _deck_or_404(deck_id)
-    return render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind], result=None)
+    return render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind], result=None,
+                           name=decks.face_name)
 
 
 @bp.post("/decks/<deck_id>/photo")
@@ -112,18 +129,20 @@ def deck_photo(deck_id: str):
     """Step 1: find the cards in a teaching photo; the player then names each one."""
     deck = _deck_or_404(deck_id)
     try:
-        scan = scans.read_photo(_photo(), deck.kind, decks.references(deck), None)
-    except vision.UploadError as err:
+        scan = scans.read_photo(_photo(), decks.RECOGNISER[deck.kind], decks.references(deck), None,
+                                owner=device_id(), place=f"teach:{deck.id}", keep_image=True)
+    except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
-    return render_template("scan/_teach_result.html", deck=deck, faces=decks.FACES[deck.kind], scan=scan)
+    return render_template("scan/_teach_result.html", deck=deck, faces=decks.FACES[deck.kind], scan=scan,
+                           name=decks.face_name)
 
 
 @bp.post("/decks/<deck_id>/teach")
 def deck_teach(deck_id: str):
     """Step 2: the names the player tapped become references of this deck."""
     deck = _deck_or_404(deck_id)
-    scan = scans.scans.get(request.form.get("token", ""))
-    if scan is None:
+    scan = scans.scans.get(request.form.get("token", ""), owner=device_id())
+    if scan is None or scan.image is None:
         abort(410, description="That photo is gone (photos are kept for a few minutes). Take it again.")
     labels = [request.form.get(f"label{i}", "") for i in range(len(scan.reads) or 1)]
     if not all(label in decks.FACES[deck.kind] for label in labels):
@@ -134,7 +153,7 @@ def deck_teach(deck_id: str):
         return render_error(422, str(err))
     deck = decks.save(get_db(), deck, refs, labels)
     body = render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind],
-                           result=f"Learnt {', '.join(labels)}.")
+                           result=f"Learnt {', '.join(map(decks.face_name, labels))}.", name=decks.face_name)
     if request.headers.get("HX-Request") == "true":
         return body
     return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)

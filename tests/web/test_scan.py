@@ -8,9 +8,13 @@ import zlib
 
 import pytest
 
-from referee import scans, store
+import cv2
+import numpy as np
 
-from .cardphotos import FACES, row_photo
+from referee import decks, scans, store, tables
+from vision import synth
+
+from .cardphotos import FACES, face, row_photo
 
 HX = {"Origin": "http://localhost", "HX-Request": "true"}
 
@@ -30,7 +34,8 @@ def taught(client):
         assert html.count('name="label') == len(group)
         response = client.post(f"{deck}/teach", data={"token": token, **{f"label{i}": g for i, g in enumerate(group)}},
                                headers=HX)
-        assert response.status_code == 200 and f"Learnt {', '.join(group)}" in response.get_data(as_text=True)
+        learnt = ", ".join(map(decks.face_name, group))
+        assert response.status_code == 200 and f"Learnt {learnt}" in response.get_data(as_text=True)
     return deck
 
 
@@ -43,7 +48,18 @@ def seated(client, database):
 
 def test_teaching_records_every_face(client, taught):
     html = client.get(taught).get_data(as_text=True)
-    assert html.count('class="done"') == 13 and "BACK" in html
+    assert html.count('class="done"') == 13 and 'class="todo">Card back<' in html
+    assert "Draw 2 ✓" in html and "Peek ✓" in html and "DRAW2" not in html
+
+
+def test_the_teach_screen_names_cards_and_offers_only_the_editions_faces(client):
+    classic = client.post("/decks", data={"name": "Classic", "kind": "ratatat"}, headers=HX).headers["Location"]
+    deluxe = client.post("/decks", data={"name": "Deluxe", "kind": "ratatat_deluxe"}, headers=HX).headers["Location"]
+    html = upload(client, f"{classic}/photo", row_photo(["SWAP", "DRAW2"])).get_data(as_text=True)
+    assert '<option value="DRAW2">Draw 2</option>' in html and '<option value="SWAP">Swap</option>' in html
+    assert "SUPERPEEK" not in html and "Super Peek" not in client.get(classic).get_data(as_text=True)
+    assert "Super Peek" in client.get(deluxe).get_data(as_text=True)
+    assert "deluxe, with Super Peek" in client.get("/decks").get_data(as_text=True)
 
 
 def test_single_card_scan_is_read_and_confirmed(client, taught, seated, database):
@@ -62,11 +78,79 @@ def test_single_card_scan_is_read_and_confirmed(client, taught, seated, database
     assert store.entries(database, seated.id)[0]["entry"] == {"move": "turn_up", "card": "5"}
 
 
+def gap_row_photo(labels: list[str | None], seed: int = 4) -> bytes:
+    """A JPEG of a row of four slots on cloth; None leaves a slot's card out of the photo."""
+    rng = np.random.default_rng(seed)
+    scene = synth.background("cloth", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    for i, label in enumerate(labels):
+        if label is not None:
+            corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([90 + i * 370, 260])
+            scene = synth.paste_card(scene, face(label), corners + rng.uniform(-10, 10, (4, 2)).astype(np.float32))
+    return cv2.imencode(".jpg", synth.photo_effects(scene, rng, blur=0.8, glare=False))[1].tobytes()
+
+
+def at_reveal(database):
+    """A match at the reveal: Ana called after taking the turned-up 2 into slot 3 (RTC-31)."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    moves = [{"move": "turn_up", "card": "2"}, {"seat": "Ana", "move": "take_discard"},
+             {"seat": "Ana", "move": "replace", "slot": 3, "out": "6"}, {"seat": "Ana", "move": "call"},
+             {"seat": "Ben", "move": "draw"}, {"seat": "Ben", "move": "discard", "card": "8"}]
+    for i, entry in enumerate(moves):
+        store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
+    return store.get_match(database, match.id)
+
+
+def checked(html: str) -> dict[str, str]:
+    return dict(re.findall(r'name="(card\d)" value="([^"]*)" required checked', html))
+
+
+def reveal_scan(client, match, labels, seed=4):
+    return upload(client, f"/m/{match.id}/scan", gap_row_photo(labels, seed), move="reveal", **{"for": "Ana"})
+
+
 def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
-    response = upload(client, f"/m/{seated.id}/scan", row_photo(["3", "PEEK", "9", "0"], seed=4, kind="cloth"),
-                      move="reveal", **{"for": "Ana"})
-    selected = re.findall(r'<option value="([^"]*)" selected', response.get_data(as_text=True))
-    assert selected == ["3", "PEEK", "9", "0"]
+    response = reveal_scan(client, seated, ["3", "PEEK", "9", "0"])
+    assert checked(response.get_data(as_text=True)) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
+
+
+def test_a_card_not_found_leaves_its_own_slot_empty_to_tap(client, taught, seated):
+    """2, Swap, (a card not in the photo), 2: the last 2 stays in slot 4, slot 3 is "not found"."""
+    html = reveal_scan(client, seated, ["2", "SWAP", None, "2"]).get_data(as_text=True)
+    assert checked(html) == {"card1": "2", "card2": "SWAP", "card4": "2"}
+    slot3 = html.split("<legend>Slot 3")[1].split("</fieldset>")[0]
+    assert "not found: tap it" in slot3 and 'value="2" required>' in slot3
+    assert "Reveal Ana: 2 Swap ? 2" in html
+
+
+def test_a_rescan_replaces_the_previous_result(client, taught, seated):
+    first = reveal_scan(client, seated, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
+    second = reveal_scan(client, seated, ["3", "PEEK", "9", "1"], seed=5).get_data(as_text=True)
+    for html in (first, second):  # one block, swapped over the one it was scanned from
+        ids = re.findall(r'\bid="([^"]+)"', html)
+        assert html.lstrip().startswith('<div class="reveal-block scan-reveal" id="reveal-Ana">')
+        assert len(ids) == len(set(ids)) and html.count("<img") == 1
+        assert 'hx-target="#reveal-Ana" hx-swap="outerHTML"' in html
+    old, new = (re.search(r'src="(/scan/[^"]+\.jpg)"', h).group(1) for h in (first, second))
+    assert client.get(old).status_code == 404  # the previous photo of Ana's row is dropped
+    assert client.get(new).status_code == 200
+    assert checked(second)["card4"] == "1"
+
+
+def test_one_scan_and_one_confirmation_reveal_a_player(client, taught, database):
+    match = at_reveal(database)
+    client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=HX)
+    html = reveal_scan(client, match, ["5", "SWAP", "2", "4"]).get_data(as_text=True)
+    form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]
+    assert re.search(r'class="big confirm-reveal">Reveal Ana: 5 Swap 2 4</button>', form)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"(?: required checked)?>', form.replace(' required>', '>')))
+    fields.update(checked(form))
+    assert {k: fields[k] for k in ("move", "for", "card1", "card2", "card3", "card4")} == {
+        "move": "reveal", "for": "Ana", "card1": "5", "card2": "SWAP", "card3": "2", "card4": "4"}
+    assert fields["version"] == str(match.version) and fields["key"]
+    assert client.post(f"/m/{match.id}/entry", data=fields, headers=HX).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
+                                                              "cards": ["5", "SWAP", "2", "4"]}
 
 
 def test_the_rules_drop_an_impossible_read_to_unknown(client, taught, database):

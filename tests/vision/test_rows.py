@@ -1,0 +1,60 @@
+"""Cards land in the slot they lie under, and a card not found leaves its slot empty."""
+import numpy as np
+import pytest
+
+from vision.rows import place_in_row
+
+W, H = 250, 350  # a card, in px
+
+
+def card(cx: float, cy: float = 450, angle: float = 0.0) -> np.ndarray:
+    quad = np.array([[-W / 2, -H / 2], [W / 2, -H / 2], [W / 2, H / 2], [-W / 2, H / 2]])
+    c, s = np.cos(angle), np.sin(angle)
+    return quad @ np.array([[c, s], [-s, c]]) + (cx, cy)
+
+
+ROW = [230, 600, 970, 1340]  # four slots across a 1600 px photo, a card and a half apart
+FRAME = (1600, 900)
+
+
+def test_a_full_row_is_read_left_to_right_whatever_the_order_found():
+    outlines = [card(ROW[2]), card(ROW[0]), card(ROW[3]), card(ROW[1])]
+    assert place_in_row(outlines, FRAME) == [1, 3, 0, 2]
+
+
+@pytest.mark.parametrize("missing", [0, 1, 2, 3])
+def test_a_card_not_found_leaves_its_own_slot_empty(missing):
+    outlines = [card(x) for i, x in enumerate(ROW) if i != missing]
+    expected = list(range(3))
+    expected.insert(missing, None)
+    assert place_in_row(outlines, FRAME) == expected
+
+
+def test_two_missing_cards_between_and_at_the_end():
+    assert place_in_row([card(ROW[0]), card(ROW[2])], FRAME) == [0, None, 1, None]
+    assert place_in_row([card(ROW[1]), card(ROW[3])], FRAME) == [None, 0, None, 1]
+
+
+def test_cards_laid_close_together_in_a_row_photographed_at_an_angle():
+    angle = np.radians(12)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    centres = [np.array([800, 450]) + along * 280 * (i - 1.5) for i in range(4)]
+    outlines = [card(*c, angle=angle) for i, c in enumerate(centres) if i != 1]
+    assert place_in_row(outlines, FRAME) == [0, None, 1, 2]
+
+
+def test_a_row_framed_off_centre_keeps_its_missing_end_card_where_there_is_room():
+    # three cards pushed against the right edge: the fourth (not found) lay on the left
+    outlines = [card(x + 40) for x in ROW[1:]]
+    assert place_in_row(outlines, (1420, 900)) == [None, 0, 1, 2]
+
+
+def test_a_lone_card_sits_in_its_quarter_of_the_photo():
+    assert place_in_row([card(ROW[2])], FRAME) == [None, None, 0, None]
+    assert place_in_row([], FRAME) == [None] * 4
+
+
+def test_more_cards_than_slots_places_the_largest():
+    small = card(800, 100) * 0.3
+    outlines = [card(x) for x in ROW] + [small]
+    assert place_in_row(outlines, FRAME) == [0, 1, 2, 3]

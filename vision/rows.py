@@ -1,0 +1,93 @@
+"""Which slot of a row each card found lies in (a player's four cards, laid in a row).
+
+Cards found are not simply numbered left to right: when one is not found, the cards after it
+would slide into the wrong slots. Positions along the row decide instead. The row's direction is
+that of the cards' centres (or across the photo for a lone card); the pitch (centre to centre)
+is the smallest gap between neighbours, divided by the number of slots it spans (a pitch is at
+least a card's width and typically a quarter more); and when the cards found span fewer slots
+than the row has, the missing ones go where the photo has room for them, the row centred in it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TYPICAL_PITCH = 1.25  # centre to centre, in card widths, for cards laid a little apart
+MIN_PITCH = 0.9  # cards of a row can touch, but do not lie over each other
+
+
+def _axis(centres: np.ndarray) -> np.ndarray:
+    """Unit direction of the row, pointing right on screen."""
+    if len(centres) < 2:
+        return np.array([1.0, 0.0])
+    _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+    u = vt[0]
+    if abs(u[0]) < 0.5:  # a steep "row" of two is more likely two cards askew than a column
+        u = np.array([1.0, 0.0])
+    return u if u[0] >= 0 else -u
+
+
+def _pitch(gaps: np.ndarray, width: float, slots: int) -> float:
+    """Centre-to-centre distance of neighbouring slots, from the smallest gap between cards found."""
+    smallest = float(gaps.min())
+    spans = [m for m in range(1, slots) if smallest / m >= MIN_PITCH * width] or [1]
+    return min((smallest / m for m in spans), key=lambda p: abs(p - TYPICAL_PITCH * width))
+
+
+def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int = 4) -> list[int | None]:
+    """For each slot, left to right, the index (into ``outlines``) of the card lying there, or None.
+
+    ``frame`` is the photo's (width, height). With more cards than slots, the largest are placed.
+    """
+    if not outlines:
+        return [None] * slots
+    quads = [np.asarray(q, float).reshape(4, 2) for q in outlines]
+    chosen = sorted(range(len(quads)), key=lambda i: -abs(_area(quads[i])))[:slots]
+    centres = np.array([quads[i].mean(axis=0) for i in chosen])
+    u = _axis(centres)
+    t = centres @ u
+    order = np.argsort(t)
+    chosen, t = [chosen[i] for i in order], t[order]
+    width = float(np.median([np.ptp(quads[i] @ u) for i in chosen]))
+    w, h = frame
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], float) @ u
+    lo, hi = float(corners.min()), float(corners.max())
+    if len(chosen) == 1:  # a lone card: its slot is its quarter of the photo
+        first = int(np.clip((t[0] - lo) // ((hi - lo) / slots), 0, slots - 1))
+        out: list[int | None] = [None] * slots
+        out[first] = chosen[0]
+        return out
+    gaps = np.diff(t)
+    pitch = _pitch(gaps, width, slots)
+    steps = np.maximum(1, np.round(gaps / pitch)).astype(int)
+    if steps.sum() + 1 > slots:  # spread wider than the row: the pitch is the row's length shared out
+        pitch = (t[-1] - t[0]) / (slots - 1)
+        steps = np.maximum(1, np.round(gaps / pitch)).astype(int)
+        while steps.sum() + 1 > slots and steps.max() > 1:
+            steps[int(np.argmax(steps))] -= 1
+    offsets = np.concatenate([[0], np.cumsum(steps)])
+    span = int(offsets[-1]) + 1
+
+    def fits(start: int) -> bool:  # every missing slot's centre lies inside the photo
+        for j in range(slots):
+            if j - start not in offsets:
+                c = t[0] + (j - start) * pitch
+                if not lo <= c <= hi:
+                    return False
+        return True
+
+    def off_centre(start: int) -> float:
+        row_centre = t[0] + ((slots - 1) / 2 - start) * pitch
+        return abs(row_centre - (lo + hi) / 2)
+
+    starts = range(slots - span + 1)
+    start = min(starts, key=lambda s: (not fits(s), off_centre(s)))
+    out = [None] * slots
+    for index, offset in zip(chosen, offsets):
+        out[start + int(offset)] = index
+    return out
+
+
+def _area(quad: np.ndarray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
