@@ -359,3 +359,164 @@ def test_two_phones_asking_for_a_rematch_at_once_get_the_same_one(app, match):
         assert db.conn.execute("SELECT count(*) FROM matches WHERE rematch_of = ?", (match.id,)).fetchone()[0] == 1
     finally:
         db.close()
+
+
+# --- What the log will hold ----------------------------------------------------------------------
+
+
+def test_an_entry_over_the_size_bound_is_refused_and_nothing_saved(database, match, tally):
+    with pytest.raises(store.EntryTooLarge, match="at most 4,096"):
+        store.append(database, match.id, 0, {"n": 1, "note": "n" * 450_000}, "k", tally.apply,
+                     replay_fn=tally.replay, notify=lambda m, v: None)
+    with pytest.raises(store.EntryTooLarge, match="nested"):
+        add_raw(database, match.id, {"n": 1, "x": [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}, tally)
+    with pytest.raises(store.UnstorableEntry, match="Unicode"):
+        add_raw(database, match.id, {"n": 1, "x": "\ud800"}, tally)
+    assert store.entries(database, match.id) == [] and not database.conn.in_transaction
+    assert add(database, match.id, 0, 1, tally, key="k").version == 1  # the key was not consumed
+    deep_enough = {"n": 1, "x": [[[[[[[[[[1]]]]]]]]]]}  # 11 levels: stored
+    assert add_raw(database, match.id, deep_enough, tally, version=1).version == 2
+
+
+def add_raw(database, match_id, entry, tally, version=0):
+    return store.append(database, match_id, version, entry, None, tally.apply, replay_fn=tally.replay,
+                        notify=lambda m, v: None)
+
+
+def test_the_entry_applied_is_the_one_stored_parsed_back(database, match):
+    seen = []
+
+    def apply(total, entry):
+        seen.append(entry)
+        return total + len(entry["cards"])
+
+    store.append(database, match.id, 0, {"cards": ("5", "6"), "by": {1: "one"}}, None, apply,
+                 replay_fn=store.fold(lambda m: 0, apply), notify=lambda m, v: None)
+    assert seen == [{"cards": ["5", "6"], "by": {"1": "one"}}]  # a list, a string key: as replays see it
+    assert store.entries(database, match.id)[0]["entry"] == seen[0]
+
+
+def test_append_rings_only_the_notifier_it_is_given(database, match, tally, monkeypatch):
+    monkeypatch.setattr(store, "fallback_notify", None)
+    add_raw(database, match.id, {"n": 1}, tally)  # no notifier at all: nothing to ring, no error
+    rung = []
+    monkeypatch.setattr(store, "fallback_notify", lambda m, v: rung.append(("fallback", v)))
+    store.append(database, match.id, 1, {"n": 1}, None, tally.apply, replay_fn=tally.replay,
+                 notify=lambda m, v: rung.append(("given", v)))
+    store.append(database, match.id, 2, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
+    assert rung == [("given", 2), ("fallback", 3)]
+
+
+def test_a_stored_entry_python_cannot_parse_reads_as_unreadable(database, match):
+    with database.conn:
+        database.conn.execute("INSERT INTO entries (match_id, seq, entry, created_at) VALUES (?, 1, ?, 'x')",
+                              (match.id, "[" * 100_000 + "]" * 100_000))
+    [row] = store.entries(database, match.id)
+    assert row["entry"] == {"move": "unreadable", "bytes": 200_000}
+
+
+# --- Snapshots -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def every_8(monkeypatch):
+    """Snapshots every 8 entries, so the tests stay short."""
+    monkeypatch.setattr(store, "SNAPSHOT_EVERY", 8)
+
+
+class SnapshotTally:
+    """The tally as a replay with snapshots (the protocol `tables.Replay` follows), counting the
+    entries it replays."""
+
+    def __init__(self, tag="tally/1"):
+        self.tag, self.replayed, self.restored = tag, 0, 0
+
+    def __call__(self, match, log):
+        self.replayed += len(log)
+        return sum(e["n"] for e in log)
+
+    def snapshot_tag(self, match):
+        return self.tag
+
+    def dump(self, state):
+        return json.dumps({"total": state})
+
+    def resume(self, match, body, rest):
+        total = json.loads(body)["total"]
+        self.restored += 1
+        self.replayed += len(rest)
+        return total + sum(e["entry"]["n"] for e in rest)
+
+
+def fill(database, match_id, n, replay, start=0):
+    for version in range(start, start + n):
+        store.append(database, match_id, version, {"n": 1}, None, lambda t, e: t + e["n"], replay_fn=replay,
+                     notify=lambda m, v: None)
+
+
+def snapshot_seqs(database, match_id):
+    return [r[0] for r in database.conn.execute("SELECT seq FROM snapshots WHERE match_id = ? ORDER BY seq",
+                                                (match_id,))]
+
+
+def test_opening_a_long_match_replays_only_what_follows_its_snapshot(database, match, every_8):
+    replay = SnapshotTally()
+    fill(database, match.id, 3 * store.SNAPSHOT_EVERY + 5, replay)
+    assert snapshot_seqs(database, match.id) == [store.SNAPSHOT_EVERY * k for k in (1, 2, 3)]
+    store.state_cache.clear()
+    replay.replayed = 0
+    assert store.state_at(database, store.get_match(database, match.id), replay) == 3 * store.SNAPSHOT_EVERY + 5
+    assert (replay.restored, replay.replayed) == (1, 5)
+
+
+def test_only_the_newest_snapshots_are_kept(database, match, every_8):
+    fill(database, match.id, (store.SNAPSHOTS_KEPT + 2) * store.SNAPSHOT_EVERY, SnapshotTally())
+    assert len(snapshot_seqs(database, match.id)) == store.SNAPSHOTS_KEPT
+
+
+def test_a_snapshot_of_another_engine_version_is_ignored_and_rebuilt(database, match, every_8):
+    fill(database, match.id, store.SNAPSHOT_EVERY + 3, SnapshotTally("tally/1"))
+    store.state_cache.clear()
+    newer = SnapshotTally("tally/2")
+    assert store.state_at(database, store.get_match(database, match.id), newer) == store.SNAPSHOT_EVERY + 3
+    assert (newer.restored, newer.replayed) == (0, store.SNAPSHOT_EVERY + 3)
+    tags = database.conn.execute("SELECT tag, seq FROM snapshots WHERE match_id = ?", (match.id,)).fetchall()
+    assert tags == [("tally/2", store.SNAPSHOT_EVERY + 3)]  # rebuilt at the version opened, the old one gone
+    store.state_cache.clear()
+    assert store.state_at(database, store.get_match(database, match.id), newer) == store.SNAPSHOT_EVERY + 3
+    assert newer.restored == 1
+
+
+def test_a_corrupt_snapshot_falls_back_to_an_older_one_then_to_the_log(database, match, every_8):
+    replay = SnapshotTally()
+    fill(database, match.id, 2 * store.SNAPSHOT_EVERY + 1, replay)
+    with database.conn:
+        database.conn.execute("UPDATE snapshots SET body = '{not json' WHERE seq = ?", (2 * store.SNAPSHOT_EVERY,))
+    store.state_cache.clear()
+    replay.replayed = replay.restored = 0
+    assert store.state_at(database, store.get_match(database, match.id), replay) == 2 * store.SNAPSHOT_EVERY + 1
+    assert (replay.restored, replay.replayed) == (1, store.SNAPSHOT_EVERY + 1)  # from the older snapshot
+    with database.conn:
+        database.conn.execute("UPDATE snapshots SET body = '[]'")
+    store.state_cache.clear()
+    replay.replayed = replay.restored = 0
+    assert store.state_at(database, store.get_match(database, match.id), replay) == 2 * store.SNAPSHOT_EVERY + 1
+    assert replay.replayed == 2 * store.SNAPSHOT_EVERY + 1  # the whole log
+
+
+def test_an_entry_reaching_past_the_snapshot_is_applied_to_the_whole_log(database, match, every_8):
+    replay = SnapshotTally()
+    fill(database, match.id, store.SNAPSHOT_EVERY + 2, replay)
+    store.state_cache.clear()
+    states = []
+
+    def needs_history(total, entry):
+        states.append(total)
+        if len(states) == 1:
+            raise store.NeedsFullLog()
+        return total + entry["n"]
+
+    done = store.append(database, match.id, store.SNAPSHOT_EVERY + 2, {"n": 5}, None, needs_history,
+                        replay_fn=replay, notify=lambda m, v: None)
+    assert states == [store.SNAPSHOT_EVERY + 2] * 2 and done.state == store.SNAPSHOT_EVERY + 7
+    assert replay.restored == 1 and replay.replayed >= store.SNAPSHOT_EVERY + 2  # the whole log, once more
