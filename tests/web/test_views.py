@@ -18,6 +18,7 @@ def test_home_page(client):
     assert 'id="join-url"' in html and "http://localhost/" in html
     assert "<script>" not in html and " style=" not in html  # CSP 'self' holds
     assert 'name="code"' in html and 'href="/new/ratatat"' in html
+    assert 'href="/rules/ratatat">The rules of Rat-a-Tat Cat</a>' in html
 
 
 def test_home_page_uses_configured_join_url(app, client):
