@@ -1,34 +1,39 @@
-"""Server load benchmark: `referee serve` (waitress) on loopback, many tables at once.
+"""Server load benchmark: `referee serve` on loopback, many tables at once, every phone honest.
 
 What it does, in order:
 
 1. Precomputes, with the rules engine (offline, before any timing), a long legal script of
-   Rat-a-Tat Cat entries for a 4-player table: a turn-up, then turns of draw + discard / draw +
-   replace (the drawn card is never named), a call after a few turns, the final turns, and the
-   reveal of the four rows with number cards that fit the deck (4 of each 0-8, 9 nines); then the
-   next round, and so on.
-2. Creates TABLES matches in a temporary SQLite file, starts `.venv/bin/referee serve --host
-   127.0.0.1 --port <free> --db <file> --no-qr` as a subprocess (as `make serve` does) and waits
-   for /healthz.
-3. Seats every phone (POST /m/<id>/seat, one session cookie per phone, 4 per table) and opens
-   every phone's live stream (GET /m/<id>/events), read continuously by one asyncio thread.
-4. Paced phase: each table posts its next entry every PACE seconds (~20x a real table), from the
-   acting player's phone, with Origin, its cookie, the version it tracks from its own accepted
-   posts, a unique key and HX-Request: true. POST -> full response (the rendered fragment, commit
-   included) is timed.
-5. Closed loop: the same tables post their next entry as soon as the previous answer came.
-6. A fresh server on a file holding matches of >= 1000 entries (built with referee.store.append):
-   a cold GET /m/<id> of each (empty state cache), after one warm-up request on a small match.
+   Rat-a-Tat Cat entries for a 4-player table (turn-up, draw + discard / draw + replace, a call,
+   the reveal, the next round...), and for every discard or replace a refused entry (a second
+   draw, RTC-10) that the engine refuses.
+2. Creates TABLES playing matches and enough idle ones to hold STREAMS live streams in all, in a
+   temporary SQLite file (synchronous=FULL, as served), starts `.venv/bin/referee serve --host
+   127.0.0.1 --port <free> --db <file> --no-qr` as a subprocess (as `make serve` does).
+3. Seats every phone (POST /m/<id>/seat: its own session cookie, so each phone gets its own
+   screen), opens every phone's live stream, the idle tables' streams (STREAMS in all) and SLOW
+   slowloris connections (a request that never ends: one more header byte every few seconds).
+4. Every phone behaves as the page does: on each `changed` doorbell it re-GETs its screen
+   (`/m/<id>/screen?shown=<version it shows>`, HX-Request). A table's next entry is posted only
+   once the phone that posts it shows the latest version. Before a discard or replace the phone
+   opens the card picker (`GET /m/<id>/pick?...`); every REFUSE_EVERY-th such entry is first
+   posted refused (422) on purpose; every SCAN_EVERY-th entry of a table comes with a scan
+   (`POST /m/<id>/scan`, a photo drawn in code).
+5. Paced phase (one entry per PACE s per table, ~20x a real table): POST latency.
+   Closed loop: each table as fast as its phones go; `moves_per_second` counts accepted entries,
+   `answers_per_second` every answer (entries, refusals, pickers, screens, scans).
+6. A fresh server on a file holding matches of >= 1000 entries: a cold GET /m/<id> of each.
+7. When benchmarks/store_bench.py and benchmarks/upload_bench.py exist, their `measure()`.
 
-Anything but 200 on an entry (422 refused, 409 stale, 5xx, timeouts) counts as an error.
-Prints readable lines, then one JSON line. Run: `.venv/bin/python benchmarks/server_bench.py`
-(options: --help). Loopback only; the client runs on the same cores as the server.
+Unexpected statuses count as errors. Prints readable lines, then one JSON line. Run:
+`.venv/bin/python benchmarks/server_bench.py` (options: --help). Loopback only; the load generator
+(one asyncio thread) runs on the same cores as the server.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import http.client
 import itertools
 import json
@@ -37,7 +42,6 @@ import socket
 import statistics
 import subprocess
 import tempfile
-import threading
 import time
 import urllib.parse
 from collections import Counter
@@ -182,164 +186,411 @@ def request(port: int, method: str, path: str, body: bytes | None = None, header
             conn.close()
 
 
+# --- Refusals and scans, computed offline -----------------------------------------------------------
+
+
+def refusals_for(script) -> dict[int, dict]:
+    """For each discard/replace position, a second draw by the same seat: refused (RTC-10)."""
+    match = store.Match("script", "ratatat", PLAYERS, RULES, 0, None, "")
+    log = tables.start(match)
+    out = {}
+    for position, (_, entry) in enumerate(script):
+        if entry["move"] in ("discard", "replace"):
+            wrong = {"move": "draw", "seat": entry["seat"]}
+            try:
+                tables.feed(log, wrong)
+            except Ruling:
+                out[position] = wrong
+        log = tables.feed(log, entry)
+    return out
+
+
+def scan_photo() -> bytes:
+    """One card on a table, drawn in code (the photo a phone would send)."""
+    import cv2
+    import numpy as np
+
+    from vision import synth
+
+    rng = np.random.default_rng(7)
+    scene = synth.background("wood", (1280, 960), rng)
+    w, h = synth.CARD_SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([460, 240])
+    scene = synth.paste_card(scene, synth.art_card(5, "5", blobs=7), corners)
+    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return buf.tobytes()
+
+
+# --- A small asyncio HTTP/1.1 client ----------------------------------------------------------------
+
+
+class Conn:
+    """One keep-alive connection; requests on it are serialised."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.lock = asyncio.Lock()
+
+    async def request(self, method: str, path: str, headers: dict, body: bytes = b"",
+                      timeout: float = 15) -> tuple[int, dict, bytes]:
+        async with self.lock:
+            try:
+                return await asyncio.wait_for(self._request(method, path, headers, body), timeout)
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+                self.close()
+                return 0, {}, b""
+
+    async def _request(self, method, path, headers, body):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+        head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        if body or method == "POST":
+            head += f"Content-Length: {len(body)}\r\n"
+        self.writer.write(head.encode() + b"\r\n" + body)
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("closed")
+        status = int(status_line.split(b" ", 2)[1])
+        response_headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            response_headers.setdefault(name.strip().lower(), []).append(value.strip())
+        if "content-length" in response_headers:
+            data = await self.reader.readexactly(int(response_headers["content-length"][0]))
+        elif "chunked" in response_headers.get("transfer-encoding", [""])[0]:
+            data = b""
+            while True:
+                size = int((await self.reader.readline()).split(b";")[0], 16)
+                chunk = await self.reader.readexactly(size + 2)
+                if size == 0:
+                    break
+                data += chunk[:-2]
+        else:
+            data = b""
+        if "close" in response_headers.get("connection", [""])[0].lower():
+            self.close()
+        return status, response_headers, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
 # --- Phones and tables ---------------------------------------------------------------------------
 
 
-class Phone:
-    """One phone: its session cookie and its keep-alive connection."""
+class Stats:
+    def __init__(self):
+        self.answers = Counter()  # kind -> answers received
+        self.errors = Counter()  # "kind status" -> count
+        self.move_latency: list[float] = []
+        self.moves = 0
+        self.doorbells = 0
+        self.streams_open = 0
+        self.stream_failures = Counter()
 
-    def __init__(self, port: int, match_id: str, seat: int):
-        self.port, self.match_id, self.seat = port, match_id, seat
-        self.origin = f"http://127.0.0.1:{port}"
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)  # connects on first post
-        status, headers, _ = request(port, "POST", f"/m/{match_id}/seat",
-                                     urllib.parse.urlencode({"seat": seat}).encode(),
-                                     {"Origin": self.origin, "Content-Type": "application/x-www-form-urlencoded"})
-        cookies = [v.split(";", 1)[0] for k, v in headers if k.lower() == "set-cookie"]
-        if status != 303 or not cookies:
-            raise RuntimeError(f"seat {seat} at {match_id}: HTTP {status}")
-        self.cookie = "; ".join(cookies)
-
-    def post(self, form: dict[str, str]) -> tuple[int, float]:
-        body = urllib.parse.urlencode(form).encode()
-        headers = {"Origin": self.origin, "Cookie": self.cookie, "HX-Request": "true",
-                   "Content-Type": "application/x-www-form-urlencoded"}
-        started = time.perf_counter()
-        try:
-            status, _, _ = request(self.port, "POST", f"/m/{self.match_id}/entry", body, headers, conn=self.conn)
-        except (OSError, http.client.HTTPException):
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
-            return 0, time.perf_counter() - started
-        return status, time.perf_counter() - started
-
-
-class Table:
-    def __init__(self, port: int, match_id: str, script):
-        self.match_id, self.script = match_id, script
-        self.phones = [Phone(port, match_id, s) for s in range(len(PLAYERS))]
-        self.position = 0  # next script entry
-        self.version = 0  # tracked from our own accepted posts
-        self.latencies: list[float] = []
-        self.errors: Counter = Counter()
-
-    def step(self) -> bool:
-        if self.position >= len(self.script):
+    def answer(self, kind: str, status: int, expected: tuple[int, ...]) -> bool:
+        self.answers[kind] += 1
+        if status not in expected:
+            self.errors[f"{kind} {status or 'timeout'}"] += 1
             return False
-        seat, entry = self.script[self.position]
-        form = {**form_of(entry), "version": str(self.version), "key": f"{self.match_id}-{self.position}"}
-        status, seconds = self.phones[seat if seat is not None else 0].post(form)
-        self.latencies.append(seconds)
-        if status == 200:
-            self.version += 1
-            self.position += 1
-        else:
-            self.errors[str(status or "timeout")] += 1
-            if status == 409:  # resync is impossible without parsing; give up on this table
-                self.position = len(self.script)
-            else:  # skip it: the next entry will most likely be refused too, which is counted
-                self.position += 1
         return True
 
 
-def run_phase(tables_: list[Table], seconds: float, pace: float | None) -> tuple[list[float], int, float, Counter]:
-    """Drive every table from its own thread; paced (one entry per `pace` s) or closed loop."""
-    stop = threading.Event()
-    marks = [len(t.latencies) for t in tables_]
-    errors_before = [Counter(t.errors) for t in tables_]
+class Phone:
+    """One phone: its cookie, its keep-alive connection, the version its screen shows."""
 
-    def drive(table: Table, offset: float) -> None:
-        next_at = time.perf_counter() + offset
-        while not stop.is_set():
-            if pace is not None:
-                delay = next_at - time.perf_counter()
-                if delay > 0 and stop.wait(delay):
-                    return
-                next_at += pace
-            if not table.step():
-                return
+    def __init__(self, port: int, match_id: str, seat: int, stats: Stats):
+        self.port, self.match_id, self.seat, self.stats = port, match_id, seat, stats
+        self.conn = Conn(port)
+        self.cookie = ""
+        self.shown = 0
+        self.heard = 0  # the latest doorbell
+        self.changed = asyncio.Event()
+        self.fetching = False
 
-    threads = [threading.Thread(target=drive, args=(t, (pace or 0) * i / len(tables_)), daemon=True)
-               for i, t in enumerate(tables_)]
-    started = time.perf_counter()
-    for th in threads:
-        th.start()
-    stop.wait(seconds)
-    stop.set()
-    for th in threads:
-        th.join(30)
-    elapsed = time.perf_counter() - started
-    latencies, errors = [], Counter()
-    for t, mark, before in zip(tables_, marks, errors_before):
-        latencies += t.latencies[mark:]
-        errors += t.errors - before
-    ok = len(latencies) - sum(errors.values())
-    return latencies, ok, elapsed, errors
+    def headers(self, **more) -> dict:
+        return {"Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}", **more}
 
+    async def take_seat(self) -> None:
+        status, headers, _ = await Conn(self.port).request(
+            "POST", f"/m/{self.match_id}/seat", self.headers(**{"Content-Type": "application/x-www-form-urlencoded"}),
+            urllib.parse.urlencode({"seat": self.seat}).encode())
+        cookies = [v.split(";", 1)[0] for v in headers.get("set-cookie", [])]
+        if status != 303 or not cookies:
+            raise RuntimeError(f"seat {self.seat} at {self.match_id}: HTTP {status}")
+        self.cookie = "; ".join(cookies)
 
-# --- Live streams (asyncio, one thread) -----------------------------------------------------------
+    async def refetch(self) -> None:
+        """What the page does on `changed`: GET its own screen (coalescing doorbells heard meanwhile)."""
+        if self.fetching:
+            return
+        self.fetching = True
+        try:
+            while self.shown < self.heard:
+                target = self.heard
+                status, _, _ = await self.conn.request(
+                    "GET", f"/m/{self.match_id}/screen?shown={self.shown}", self.headers(**{"HX-Request": "true"}))
+                if self.stats.answer("screen", status, (200, 204)):
+                    self.shown = max(self.shown, target)
+                    self.changed.set()
+                else:
+                    await asyncio.sleep(0.2)
+        finally:
+            self.fetching = False
 
-
-class Streams:
-    """Every phone's GET /m/<id>/events, held open and read; counts the doorbells."""
-
-    def __init__(self, port: int, phones: list[Phone]):
-        self.port, self.phones = port, phones
-        self.open = 0
-        self.events = 0
-        self.failures: Counter = Counter()
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.tasks = [asyncio.run_coroutine_threadsafe(self.follow(p), self.loop) for p in phones]
-
-    async def follow(self, phone: Phone) -> None:
-        while True:  # reconnect when the server ends a stream (SSE_MAX_LIFETIME)
+    async def follow(self, running: asyncio.Event) -> None:
+        """Hold the live stream open and react to every doorbell; reconnect when it ends."""
+        while running.is_set():
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             except OSError as err:
-                self.failures[type(err).__name__] += 1
+                self.stats.stream_failures[type(err).__name__] += 1
                 await asyncio.sleep(1)
                 continue
-            writer.write((f"GET /m/{phone.match_id}/events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
-                          f"Cookie: {phone.cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
+            writer.write((f"GET /m/{self.match_id}/events HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                          f"Cookie: {self.cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
             counted = False
             try:
-                while True:
-                    line = await reader.readline()
-                    if not line:
-                        break
+                while line := await reader.readline():
                     if not counted and line.startswith(b": connected"):
-                        self.open += 1
+                        self.stats.streams_open += 1
                         counted = True
-                    elif line.startswith(b"event: changed"):
-                        self.events += 1
-            except (OSError, asyncio.IncompleteReadError) as err:
-                self.failures[type(err).__name__] += 1
+                    elif line.startswith(b"id: "):
+                        self.stats.doorbells += 1
+                        self.heard = max(self.heard, int(line[4:]))
+                        asyncio.ensure_future(self.refetch())
+            except (OSError, ValueError) as err:
+                self.stats.stream_failures[type(err).__name__] += 1
             finally:
                 if counted:
-                    self.open -= 1
+                    self.stats.streams_open -= 1
                 writer.close()
 
-    def wait_open(self, count: int, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while self.open < count:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-        return True
 
-    def close(self) -> None:
-        async def cancel_all() -> None:
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+async def idle_stream(port: int, match_id: str, stats: Stats, running: asyncio.Event) -> None:
+    """A phone at a table where nothing happens: its stream is held open, and read."""
+    while running.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError as err:
+            stats.stream_failures[type(err).__name__] += 1
+            await asyncio.sleep(1)
+            continue
+        writer.write(f"GET /m/{match_id}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        counted = False
+        try:
+            while line := await reader.readline():
+                if not counted and line.startswith(b": connected"):
+                    stats.streams_open += 1
+                    counted = True
+        except OSError as err:
+            stats.stream_failures[type(err).__name__] += 1
+        finally:
+            if counted:
+                stats.streams_open -= 1
+            writer.close()
 
-        asyncio.run_coroutine_threadsafe(cancel_all(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.loop.close()
+
+class Slowloris:
+    """Connections that start a request and never finish it: a header byte every `drip` seconds."""
+
+    def __init__(self):
+        self.held = 0
+        self.closed_by_server = 0
+
+    async def hold(self, port: int, running: asyncio.Event, drip: float = 5) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            return
+        writer.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+        self.held += 1
+        try:
+            while running.is_set():
+                writer.write(b"X")
+                await writer.drain()
+                try:
+                    if not await asyncio.wait_for(reader.read(1), drip) and running.is_set():
+                        self.closed_by_server += 1
+                        break
+                except asyncio.TimeoutError:
+                    continue
+        except OSError:
+            self.closed_by_server += 1
+        finally:
+            self.held -= 1
+            writer.close()
+
+
+class Table:
+    def __init__(self, port: int, match_id: str, script, refusals: dict[int, dict], stats: Stats,
+                 photo: bytes, scan_every: int, refuse_every: int):
+        self.match_id, self.script, self.refusals, self.stats = match_id, script, refusals, stats
+        self.phones = [Phone(port, match_id, s, stats) for s in range(len(PLAYERS))]
+        self.photo, self.scan_every, self.refuse_every = photo, scan_every, refuse_every
+        self.position = 0
+        self.version = 0
+        self.done = False
+        self.since_scan = 0
+
+    def form(self, entry: dict, key: str) -> bytes:
+        return urllib.parse.urlencode({**form_of(entry), "version": str(self.version), "key": key}).encode()
+
+    async def step(self, record_latency: bool) -> None:
+        if self.position >= len(self.script):
+            self.done = True
+            return
+        seat, entry = self.script[self.position]
+        phone = self.phones[seat if seat is not None else 0]
+        while phone.shown < self.version:  # the player acts on what their screen shows
+            phone.changed.clear()
+            try:
+                await asyncio.wait_for(phone.changed.wait(), 15)
+            except asyncio.TimeoutError:
+                self.stats.errors["screen never caught up"] += 1
+                self.done = True
+                return
+        form_headers = phone.headers(**{"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+        base = f"/m/{self.match_id}"
+        if entry["move"] in ("discard", "replace"):
+            query = {"move": entry["move"], "field": "card" if entry["move"] == "discard" else "out"}
+            if entry["move"] == "replace":
+                query["slot"] = entry["slot"]
+            status, _, _ = await phone.conn.request("GET", f"{base}/pick?{urllib.parse.urlencode(query)}",
+                                                    phone.headers(**{"HX-Request": "true"}))
+            self.stats.answer("pick", status, (200,))
+            if self.position in self.refusals and self.position % self.refuse_every == 0:
+                status, _, _ = await phone.conn.request(
+                    "POST", f"{base}/entry", form_headers,
+                    self.form(self.refusals[self.position], f"{self.match_id}-{self.position}-refused"))
+                self.stats.answer("refused", status, (422,))
+        self.since_scan += 1
+        if self.scan_every and self.since_scan >= self.scan_every and entry["move"] in ("discard", "replace"):
+            self.since_scan = 0
+            boundary = "referee-bench-boundary"
+            fields = {"move": entry["move"]} | ({"slot": str(entry["slot"])} if "slot" in entry else {})
+            parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                     for k, v in fields.items()]
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; filename="card.jpg"\r\n'
+                         f"Content-Type: image/jpeg\r\n\r\n".encode() + self.photo + b"\r\n")
+            body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+            status, _, _ = await phone.conn.request(
+                "POST", f"{base}/scan", phone.headers(**{"HX-Request": "true",
+                                                         "Content-Type": f"multipart/form-data; boundary={boundary}"}),
+                body, timeout=30)
+            self.stats.answer("scan", status, (200, 422, 429, 503))
+        started = time.perf_counter()
+        status, _, _ = await phone.conn.request("POST", f"{base}/entry", form_headers,
+                                                self.form(entry, f"{self.match_id}-{self.position}"))
+        if record_latency:
+            self.stats.move_latency.append(time.perf_counter() - started)
+        if self.stats.answer("entry", status, (200,)):
+            self.stats.moves += 1
+            self.version += 1
+            phone.shown = max(phone.shown, self.version)  # its answer is its fresh screen
+            self.position += 1
+        else:
+            self.done = True  # resync is impossible without parsing: this table stops
+
+    async def run(self, until: float, pace: float | None, offset: float) -> None:
+        next_at = time.perf_counter() + offset
+        while not self.done and time.perf_counter() < until:
+            if pace is not None:
+                delay = next_at - time.perf_counter()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                next_at += pace
+                if time.perf_counter() >= until:
+                    return
+            await self.step(record_latency=pace is not None)
+
+
+async def run_phase(tables_: list[Table], stats: Stats, seconds: float, pace: float | None) -> dict:
+    moves0, answers0, errors0 = stats.moves, sum(stats.answers.values()), Counter(stats.errors)
+    stats.move_latency = []
+    started = time.perf_counter()
+    until = started + seconds
+    await asyncio.gather(*(t.run(until, pace, (pace or 0) * i / len(tables_)) for i, t in enumerate(tables_)))
+    elapsed = time.perf_counter() - started
+    moves, answers = stats.moves - moves0, sum(stats.answers.values()) - answers0
+    return {"moves": moves, "answers": answers, "seconds": elapsed, "errors": dict(stats.errors - errors0),
+            "latency": list(stats.move_latency)}
+
+
+async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, script, refusals) -> dict:
+    stats, running, slow = Stats(), asyncio.Event(), Slowloris()
+    running.set()
+    photo = scan_photo()
+    tables_ = [Table(port, m, script, refusals, stats, photo, args.scan_every, args.refuse_every) for m in ids]
+    phones = [p for t in tables_ for p in t.phones]
+    for i in range(0, len(phones), 50):
+        await asyncio.gather(*(p.take_seat() for p in phones[i:i + 50]))
+    print(f"{len(tables_)} tables, {len(phones)} phones seated")
+    tasks = [asyncio.ensure_future(p.follow(running)) for p in phones]
+    idle_needed = max(0, args.streams - len(phones))
+    for i in range(idle_needed):
+        tasks.append(asyncio.ensure_future(idle_stream(port, idle_ids[i % len(idle_ids)], stats, running)))
+        if i % 100 == 99:
+            await asyncio.sleep(0.05)  # as phones arrive, not all in one instant
+    tasks += [asyncio.ensure_future(slow.hold(port, running)) for _ in range(args.slow)]
+    deadline = time.monotonic() + 60
+    while (stats.streams_open < len(phones) + idle_needed or slow.held < args.slow) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    report = {"streams_opened": stats.streams_open, "slow_opened": slow.held}
+    print(f"live streams open: {stats.streams_open}/{len(phones) + idle_needed}; slow connections: "
+          f"{slow.held}/{args.slow}")
+    health, _, _ = await Conn(port).request("GET", "/healthz", {}, timeout=10)
+    report["healthz_under_load"] = health
+    if health != 200:
+        print(f"!! /healthz answered {health or 'nothing within 10 s'} with the streams open")
+    paced = await run_phase(tables_, stats, args.paced_seconds, args.pace)
+    lat = paced["latency"]
+    print(f"paced ({args.pace} s per table): {paced['moves']} entries, {paced['answers']} answers in "
+          f"{paced['seconds']:.1f} s; entry p50 {pct(lat, .5):.1f} ms, p95 {pct(lat, .95):.1f} ms, "
+          f"p99 {pct(lat, .99):.1f} ms; errors {paced['errors']}")
+    report.update(move_p50_ms=round(pct(lat, .5), 2), move_p95_ms=round(pct(lat, .95), 2),
+                  move_p99_ms=round(pct(lat, .99), 2), paced_moves=paced["moves"], paced_errors=paced["errors"])
+    for t in tables_:
+        t.done = False if t.position < len(t.script) else t.done
+    closed = await run_phase(tables_, stats, args.closed_seconds, None)
+    mps, aps = closed["moves"] / closed["seconds"], closed["answers"] / closed["seconds"]
+    print(f"closed loop: {closed['moves']} entries = {mps:.0f} moves/s; {closed['answers']} answers = "
+          f"{aps:.0f} answers/s; errors {closed['errors']}")
+    report.update(moves_per_second=round(mps, 1), answers_per_second=round(aps, 1),
+                  closed_errors=closed["errors"])
+    await asyncio.sleep(0.5)
+    report.update(streams_held=stats.streams_open, slow_connections_held=slow.held,
+                  slow_closed_by_server=slow.closed_by_server, doorbells=stats.doorbells,
+                  stream_failures=dict(stats.stream_failures), answers_by_kind=dict(stats.answers))
+    print(f"held at the end: {stats.streams_open} streams, {slow.held} slow connections; doorbells heard "
+          f"{stats.doorbells}; answers {dict(stats.answers)}; stream failures {dict(stats.stream_failures)}")
+    running.clear()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return report
+
+
+def other_bench(name: str, key: str) -> dict:
+    """`measure()` of benchmarks/<name>.py, when that file exists: {key: value} or {}."""
+    path = ROOT / "benchmarks" / f"{name}.py"
+    if not path.exists():
+        return {}
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        result = module.measure()
+    except Exception as err:  # noqa: BLE001  (another benchmark's failure is reported, not fatal)
+        print(f"{name}.measure() failed: {err!r}")
+        return {key: None}
+    value = result.get(key) if isinstance(result, dict) else result
+    return {key: value}
 
 
 # --- Measurements ---------------------------------------------------------------------------------
@@ -392,25 +643,27 @@ def cold_open(tmp: Path, script, n_matches: int, entries: int) -> tuple[list[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=50, help="tables playing (4 phones each)")
+    parser.add_argument("--streams", type=int, default=2000, help="live streams held in all (idle tables fill up)")
+    parser.add_argument("--slow", type=int, default=300, help="slowloris connections held")
     parser.add_argument("--pace", type=float, default=0.5, help="seconds between a table's entries (paced phase)")
-    parser.add_argument("--paced-seconds", type=float, default=20)
-    parser.add_argument("--closed-seconds", type=float, default=15)
-    parser.add_argument("--threads", type=int, default=None,
-                        help="waitress worker threads (default: referee serve's own default, as `make serve`)")
-    parser.add_argument("--connection-limit", type=int, default=None,
-                        help="waitress connection_limit (default: referee serve's own, as `make serve`); "
-                             "each phone needs 1 stream + 1 request connection")
-    parser.add_argument("--no-streams", action="store_true", help="do not hold the phones' live streams open")
+    parser.add_argument("--paced-seconds", type=float, default=15)
+    parser.add_argument("--closed-seconds", type=float, default=20)
+    parser.add_argument("--refuse-every", type=int, default=5, help="every Nth discard/replace is first refused")
+    parser.add_argument("--scan-every", type=int, default=60, help="every Nth entry of a table comes with a scan")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: referee serve's)")
+    parser.add_argument("--connection-limit", type=int, default=None, help="default: referee serve's")
     parser.add_argument("--big-entries", type=int, default=1000)
+    parser.add_argument("--skip-others", action="store_true", help="do not run store_bench / upload_bench")
     args = parser.parse_args()
 
     report: dict = {"tables": args.tables, "phones": args.tables * len(PLAYERS), "threads": args.threads or "default",
-                    "connection_limit": args.connection_limit or "default"}
+                    "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cores": os.cpu_count()}
     started = time.perf_counter()
-    script = make_script(max(args.big_entries, 2000))
-    print(f"script: {len(script)} legal entries precomputed in {time.perf_counter() - started:.1f} s "
-          f"({sum(1 for _, e in script if e['move'] == 'reveal') // 4} rounds)")
+    script = make_script(max(args.big_entries, 3000))
+    refusals = refusals_for(script)
+    print(f"script: {len(script)} legal entries, {len(refusals)} refusals precomputed in "
+          f"{time.perf_counter() - started:.1f} s")
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmpdir:
         tmp = Path(tmpdir)
@@ -418,50 +671,19 @@ def main() -> None:
         migrate(db_path)
         db = connect(db_path)
         ids = [store.create_match(db, "ratatat", PLAYERS, RULES).id for _ in range(args.tables)]
+        idle_tables = max(1, (args.streams - args.tables * len(PLAYERS) + 3) // 4)
+        idle_ids = [store.create_match(db, "ratatat", PLAYERS, RULES).id for _ in range(idle_tables)]
         db.close()
         server = Server(db_path, args.threads, args.connection_limit)
-        streams = None
         try:
-            tables_ = [Table(server.port, match_id, script) for match_id in ids]
-            phones = [p for t in tables_ for p in t.phones]
-            print(f"server on 127.0.0.1:{server.port}; {len(tables_)} tables, {len(phones)} phones seated")
-            starved = False
-            if not args.no_streams:
-                streams = Streams(server.port, phones)
-                all_open = streams.wait_open(len(phones), 20)
-                print(f"live streams open: {streams.open}/{len(phones)}")
-                try:
-                    status, _, _ = request(server.port, "GET", "/healthz", timeout=5)
-                except (OSError, http.client.HTTPException):
-                    status = 0
-                if not all_open or status != 200:
-                    starved = True
-                    print(f"!! the server is starved: {streams.open} open streams hold its worker threads, "
-                          f"/healthz answered {status or 'nothing within 5 s'}; no entry can be served")
-                report["streams_open"] = streams.open
-            if starved:
-                report.update(move_p50_ms=None, move_p95_ms=None, moves_per_second=0, starved=True)
-            else:
-                lat, ok, elapsed, errors = run_phase(tables_, args.paced_seconds, args.pace)
-                print(f"paced ({args.pace} s per table): {ok} entries in {elapsed:.1f} s = {ok / elapsed:.0f}/s; "
-                      f"p50 {pct(lat, .5):.1f} ms, p95 {pct(lat, .95):.1f} ms, p99 {pct(lat, .99):.1f} ms, "
-                      f"max {pct(lat, 1):.1f} ms; errors {dict(errors)}")
-                report.update(move_p50_ms=round(pct(lat, .5), 2), move_p95_ms=round(pct(lat, .95), 2),
-                              move_p99_ms=round(pct(lat, .99), 2), paced_moves=ok,
-                              paced_errors=sum(errors.values()), paced_error_kinds=dict(errors))
-                lat, ok, elapsed, errors = run_phase(tables_, args.closed_seconds, None)
-                print(f"closed loop: {ok} entries in {elapsed:.1f} s = {ok / elapsed:.0f}/s; "
-                      f"p50 {pct(lat, .5):.1f} ms, p95 {pct(lat, .95):.1f} ms; errors {dict(errors)}")
-                report.update(moves_per_second=round(ok / elapsed, 1), closed_p50_ms=round(pct(lat, .5), 2),
-                              closed_p95_ms=round(pct(lat, .95), 2), closed_moves=ok,
-                              closed_errors=sum(errors.values()), closed_error_kinds=dict(errors))
-            if streams is not None:
-                time.sleep(0.5)
-                print(f"doorbells received by the phones: {streams.events}; stream failures {dict(streams.failures)}")
-                report.update(doorbells=streams.events, stream_failures=sum(streams.failures.values()))
+            try:
+                import uvloop
+
+                runner = uvloop.run
+            except ImportError:
+                runner = asyncio.run
+            report.update(runner(load_phases(server.port, ids, idle_ids, args, script, refusals)))
         finally:
-            if streams is not None:
-                streams.close()
             server.stop()
 
         cold, warm = cold_open(tmp, script, 5, args.big_entries)
@@ -471,9 +693,15 @@ def main() -> None:
         report.update(open_1000_event_match_ms=round(statistics.median(cold) * 1000, 2),
                       open_warm_ms=round(warm * 1000, 2))
 
+    if not args.skip_others:
+        report.update(other_bench("store_bench", "open_10000_event_match_ms"))
+        report.update(other_bench("upload_bench", "hostile_upload_peak_rss_mb"))
     report["targets_met"] = {
+        "moves_per_second>=250": report.get("moves_per_second", 0) >= 250,
+        "answers_per_second>=1000": report.get("answers_per_second", 0) >= 1000,
+        "streams_held>=2000": report.get("streams_held", 0) >= 2000,
+        "slow_connections_held>=300": report.get("slow_connections_held", 0) >= 300,
         "move_p95_ms<25": bool(report.get("move_p95_ms") is not None and report["move_p95_ms"] < 25),
-        "moves_per_second>=500": bool(report.get("moves_per_second", 0) >= 500),
         "open_1000_event_match_ms<50": report["open_1000_event_match_ms"] < 50,
     }
     print(json.dumps(report))
