@@ -337,3 +337,125 @@ def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
         assert grew == (1 if response.status_code == 200 else 0)
 
     post()
+
+
+# --- The first evening (each test failed before its fix) -----------------------------------------
+
+
+def test_first_peek_note_is_kept_and_shown_only_to_its_player(table, database):
+    match, ana, ben, _ = table
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    assert ana.post(move="initial_peek", slots="1,4", seen1="3", seen2="8").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["seen"] == ["3", "8"]
+    mine = ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
+    row = mine.split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
+    assert row.count('class="mine"') == 2 and ">3</small>" in row and ">8</small>" in row
+    assert 'class="mine"' not in ben.client.get(f"{ben.url}/screen").get_data(as_text=True)
+
+
+def test_shared_phone_offers_the_call_to_the_player_who_just_finished(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 1})
+    shared = Phone(app, match.id, "shared")
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "replace", "slot": "2", "out": "8"},
+                   {"move": "draw"}, {"move": "discard", "card": "6"}, {"move": "draw"}, {"move": "discard", "card": "7"}):
+        assert shared.post(**fields).status_code == 200
+    screen = shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
+    assert "Yes, Cy calls Rat-a-Tat Cat" in screen and "Ana&#39;s turn" in screen
+    assert shared.post(move="call", **{"for": "Cy"}).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "call", "seat": "Cy"}
+    assert store.entries(database, match.id)[-1]["seat"] is None  # made on the shared phone
+
+
+def test_shared_phone_can_replace_a_revealed_power_card(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    shared = Phone(app, match.id, "shared")
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "discard", "card": "6"},
+                   {"move": "call", "for": "Ana"}, {"move": "draw"}, {"move": "discard", "card": "7"},
+                   {"move": "reveal", "for": "Ana", "card1": "1", "card2": "2", "card3": "3", "card4": "4"},
+                   {"move": "reveal", "for": "Ben", "card1": "PEEK", "card2": "2", "card3": "3", "card4": "4"}):
+        assert shared.post(**fields).status_code == 200, fields
+    pick = shared.client.get(f"{shared.url}/pick?move=reveal_draw&seat=Ben&slot=1&field=card", headers=HX)
+    assert pick.status_code == 200 and "drawn for Ben" in pick.get_data(as_text=True)
+    assert shared.post(move="reveal_draw", slot="1", card="9", **{"for": "Ben"}).status_code == 200
+
+
+def test_taking_a_held_seat_asks_tells_the_old_phone_and_is_recorded(app, table, database):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    thief = app.test_client()
+    asked = thief.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    assert asked.status_code == 409 and "Take over Ana" in asked.get_data(as_text=True)
+    assert thief.post(f"/m/{match.id}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 403
+    assert thief.post(f"/m/{match.id}/seat", data={"seat": "0", "confirm": "1"}, headers=HX).status_code == 303
+    old = ana.client.get(f"{ana.url}/screen?shown=1-0").get_data(as_text=True)
+    assert "Another phone has taken Ana" in old and "Draw from the pile" not in old
+    assert ana.client.post(f"{ana.url}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 403
+    history = ana.client.get(f"{ana.url}/history").get_data(as_text=True)
+    assert "Another phone took over Ana&#39;s seat." in history
+    assert thief.post(f"/m/{match.id}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 200
+
+
+def test_a_spectator_link_changes_nothing_until_posted(app, table):
+    match, ana, _, _ = table
+    assert ana.client.get(f"{ana.url}/watch").status_code == 200
+    assert "You enter for <strong>Ana</strong>" in ana.client.get(ana.url).get_data(as_text=True)
+
+
+def test_a_mid_round_download_holds_only_what_the_phone_may_see(app, table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="initial_peek", slots="1,4", seen1="9", seen2="2")
+    ana.post(move="draw")
+    spectator = app.test_client()
+    for phone, sees in ((spectator, False), (ben.client, False), (ana.client, True)):
+        doc = json.loads(phone.get(f"/m/{match.id}/transcript.json").get_data(as_text=True))
+        peek = next(e for e in doc["entries"] if e["move"] == "initial_peek")
+        assert (peek["seen"] == ["9", "2"]) is sees
+        assert check(loads(json.dumps(doc)))[2]["rulings"] == []  # the redacted log still replays
+
+
+def test_history_numbers_entries_marks_undone_overrides_and_corrects_with_pickers(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    refused = ben.post(move="draw")
+    assert refused.status_code == 422
+    assert ben.post(move="override", rule="GEN-7", entry=json.dumps({"move": "draw", "seat": "Ben"}),
+                    reason="Ana said so").status_code == 200
+    assert ben.post(move="undo").status_code == 200
+    history = ana.client.get(f"{ana.url}/history").get_data(as_text=True)
+    assert 'id="e0"' in history and "#0" in history and "#1" in history
+    overridden = history.split('id="e1"', 1)[1].split("</li>", 1)[0]
+    assert 'class="gone"' in history.split('id="e1"', 1)[0][-40:] and "undone" in overridden
+    page = ana.client.get(f"{ana.url}/correct/0").get_data(as_text=True)
+    assert "<textarea" not in page and 'name="c_card"' in page and "Entry number" not in page
+    assert ana.post(move="correct", target_entry="0", c_move="turn_up", c_card="6",
+                    reason="it was a 6").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["entry"] == {"move": "turn_up", "card": "6"}
+
+
+def test_a_ruling_names_its_entries_by_number_with_a_link(table):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    html = ben.post(move="draw").get_data(as_text=True)
+    assert f'href="/m/{match.id}/history#e1"' in html and "Entry 1" in html
+
+
+def test_correcting_another_players_peek_does_not_show_what_they_saw(table):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="initial_peek", slots="1,4", seen1="9", seen2="2")
+    page = ben.client.get(f"{ben.url}/correct/1").get_data(as_text=True)
+    assert 'value="9" required checked' not in page and 'value="2" required checked' not in page
+    own = ana.client.get(f"{ana.url}/correct/1").get_data(as_text=True)
+    assert 'value="9" required checked' in own
+
+
+def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    assert ana.post(move="power", card="DRAW2", then="draw").status_code == 200
+    assert ana.post(move="discard", card="7", then="draw").status_code == 200
+    moves = [e["entry"]["move"] for e in store.entries(database, match.id)]
+    assert moves == ["turn_up", "draw", "power", "draw", "discard", "draw"]
+    assert "Slot 1" in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
