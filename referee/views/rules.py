@@ -43,7 +43,7 @@ def page(game: str):
 
 
 @bp.get("/m/<match_id>/rules")
-def match_page(match_id: str):
+def match_rules(match_id: str):
     match = store.get_match(get_db(), match_id)
     return _render(match.game, match)
 
@@ -52,7 +52,7 @@ def match_page(match_id: str):
 def rule_url(rule_id: str, match_id: str | None = None) -> str:
     """Where a rule is explained: this table's rules page when ``match_id`` is given, else its game's."""
     if match_id:
-        return url_for("rules.match_page", match_id=match_id, _anchor=rule_id)
+        return url_for("rules.match_rules", match_id=match_id, _anchor=rule_id)
     return url_for("rules.page", game=game_of(rule_id), _anchor=rule_id)
 
 
