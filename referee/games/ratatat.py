@@ -90,6 +90,8 @@ _ROUND_FIELDS = ("number", "dealer", "seats", "draw", "discard", "rows", "turn",
                  "pending_from", "power", "d2_left", "d2_active", "d2_turn", "extra_turns", "caller", "final_left",
                  "turns_done", "call_window", "d2_over_seat", "awaiting_turn_up", "revealed",
                  "to_replace", "peeked", "played", "conflicts", "tiebreak")
+# Added later: read with a default so that older snapshots still load.
+_ROUND_DEFAULTS = {"first_entry": 0, "reveal_flags_from": None}
 
 
 class Round:
@@ -103,7 +105,7 @@ class Round:
         return r
 
     def to_dict(self) -> dict[str, Any]:
-        d = {name: getattr(self, name) for name in _ROUND_FIELDS}
+        d = {name: getattr(self, name) for name in (*_ROUND_FIELDS, *_ROUND_DEFAULTS)}
         d["seats"] = list(self.seats)
         d["discard"] = [t.to_list() for t in self.discard]
         d["rows"] = [[t.to_list() for t in row] for row in self.rows]
@@ -119,6 +121,8 @@ class Round:
         r = cls.__new__(cls)
         for name in _ROUND_FIELDS:
             setattr(r, name, d[name])
+        for name, default in _ROUND_DEFAULTS.items():
+            setattr(r, name, d.get(name, default))
         r.seats = tuple(d["seats"])
         r.discard = [Token.from_list(t) for t in d["discard"]]
         r.rows = [[Token.from_list(t) for t in row] for row in d["rows"]]
@@ -210,13 +214,17 @@ def new_match(players: Iterable[str], rules: Mapping[str, Any] | None = None,
     s.time_up = False
     s.overrides = ()
     first_dealer = len(players) - 1 if dealer is None else seat_index(dealer, players, "dealer")
-    s.round = _deal(s, 1, first_dealer, tuple(range(len(players))), tiebreak=False)
+    s.round = _deal(s, 1, first_dealer, tuple(range(len(players))), tiebreak=False, first_entry=0)
     return s
 
 
-def _deal(state: State, number: int, dealer: int, seats: tuple[int, ...], tiebreak: bool) -> Round:
-    """The deal (RTC-3, RTC-4): four face-down cards per player; the discard pile is not yet started."""
+def _deal(state: State, number: int, dealer: int, seats: tuple[int, ...], tiebreak: bool,
+          first_entry: int) -> Round:
+    """The deal (RTC-3, RTC-4): four face-down cards per player; the discard pile is not yet started.
+    ``first_entry`` is the number of the round's first entry (what a transcript download redacts)."""
     r = Round.__new__(Round)
+    r.first_entry = first_entry
+    r.reveal_flags_from = None  # len(state.flags) when the reveal began: flags from there hold the round
     r.number, r.dealer, r.seats, r.tiebreak = number, dealer, seats, tiebreak
     deck_size = sum(state.deck.values())
     r.draw = deck_size - SLOTS * len(seats)
@@ -246,6 +254,21 @@ def _deal(state: State, number: int, dealer: int, seats: tuple[int, ...], tiebre
     r.played = frozenset()
     r.conflicts = ()
     return r
+
+
+def reveal_complete(r: Round) -> bool:
+    """Every row revealed and every revealed power card replaced (RTC-43, RTC-44)."""
+    return r.step == "reveal" and not r.to_replace and len(r.revealed) == len(r.seats)
+
+
+def awaiting_flags(state: State) -> tuple[int, ...]:
+    """The open flags that hold a fully revealed round back from scoring: those raised during its
+    reveal, the GEN-6 private-note checks included (GEN-5). Flags raised earlier in the round do not
+    hold it: play already went on past them."""
+    r = state.round
+    if r is None or not reveal_complete(r) or r.reveal_flags_from is None:
+        return ()
+    return tuple(f.id for f in state.flags[r.reveal_flags_from:] if f.status == "open")
 
 
 def _next_seat(seats: tuple[int, ...], after: int, n_players: int) -> int:
@@ -331,6 +354,9 @@ class _Turn:
                             "by": self.name(move.seat) if move.seat is not None else None})
 
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
+        """Accept (the table agrees the card shows what was entered) or override (the table dismisses
+        the flag). Either way the entry that raised it stands, so a revealed card counts as revealed:
+        there is no other value to count. Deciding the last flag that holds a round scores it."""
         flags = self.state.flags
         if move.flag >= len(flags) or flags[move.flag].status != "open":
             self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
@@ -341,6 +367,7 @@ class _Turn:
         new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
         self.state.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
+        self.maybe_score()
 
     # Knowledge ------------------------------------------------------------------------------
     def public_count(self, value: str) -> int:
@@ -437,6 +464,7 @@ class _Turn:
             r.final_left -= 1
             if r.final_left <= 0:
                 r.step, r.turn = "reveal", None
+                r.reveal_flags_from = len(self.state.flags)
                 self.events.append({"kind": "final_turns_over"})
                 return
         else:
@@ -728,6 +756,7 @@ class _Turn:
         self.check(r.turns_done // len(r.seats) >= need, "RTC-46",
                    f"A stalemate needs {need} full round(s) of turns without a call.")
         r.step, r.turn, r.call_window = "reveal", None, None
+        r.reveal_flags_from = len(self.state.flags)
         self.events.append({"kind": "stalemate"})
 
     # Reveal and scoring ---------------------------------------------------------------------
@@ -801,11 +830,25 @@ class _Turn:
         self.maybe_score()
 
     def maybe_score(self) -> None:
+        """Score the round once every card is revealed and replaced (RTC-44) and no flag raised
+        during its reveal is still open (GEN-4, GEN-5): the table decides each one first."""
         r = self.r
-        if r.to_replace or len(r.revealed) != len(r.seats):
+        if r is None or not reveal_complete(r):
             return
         s = self.state
         players = s.players
+        for seat, noted, at, value, seen_at in r.conflicts:  # GEN-6: private notes, checked at the end
+            self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card showed "
+                               f"{value} at entry {seen_at}.", (at, seen_at))
+        r.conflicts = ()
+        waiting = awaiting_flags(s)
+        if waiting:
+            self.events.append({"kind": "round_held", "round": r.number, "flags": list(waiting),
+                                "rule": "GEN-5",
+                                "message": "The round is scored once the table has accepted or overridden "
+                                           f"flag{'s' if len(waiting) > 1 else ''} "
+                                           f"{', '.join(map(str, waiting))}."})
+            return
         cards = {seat: tuple(t.value for t in r.rows[seat]) for seat in r.seats}
         scores = {seat: sum(rtc_points(v) for v in cards[seat]) for seat in r.seats}
         winners, why = round_winners(scores, r.caller, s.rules["tie_policy"], players)
@@ -817,9 +860,6 @@ class _Turn:
         s.history = s.history + (result,)
         self.events.append({"kind": "round_scored", "round": r.number, "scores": dict(scores),
                             "winners": list(winners), "explanation": why})
-        for seat, noted, at, value, seen_at in r.conflicts:  # GEN-6: private notes, checked at the end
-            self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card showed "
-                               f"{value} at entry {seen_at}.", (at, seen_at))
         self.next_round(result)
 
     def next_round(self, result: RoundResult) -> None:
@@ -860,7 +900,7 @@ class _Turn:
             self.events.append({"kind": "tie_break", "seats": list(lowest),
                                 "message": "The lowest totals tie: one more round between them (RTC-V19)."})
         dealer = self.next_dealer(result, seats)
-        s.round = self.r = _deal(s, result.number + 1, dealer, seats, tiebreak)
+        s.round = self.r = _deal(s, result.number + 1, dealer, seats, tiebreak, self.eid + 1)
 
     def next_dealer(self, result: RoundResult, seats: tuple[int, ...]) -> int:
         mode = self.state.rules["dealer_rotation"]
@@ -912,6 +952,8 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
                 moves.append(Reveal(s, (None,) * SLOTS))
         for s, slot in r.to_replace:
             moves.append(RevealDraw(s, slot, None))
+        for flag in awaiting_flags(state):  # GEN-5: the round waits for the table's decision
+            moves.extend(ResolveFlag(flag, decision) for decision in ("accept", "override"))
         return [m for m in moves if seat is None or getattr(m, "seat", None) in (None, seat)]
     if (rules["stalemate_rotations"] is not None and r.caller is None and r.step == "start"
             and not r.d2_active and not r.extra_turns
@@ -1012,7 +1054,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "awaiting_turn_up": r.awaiting_turn_up, "draw2_draws_left": r.d2_left if r.d2_active else None,
         "extra_turns": r.extra_turns, "power": r.power, "holding": holding, "rows": rows,
         "to_replace": [[players[s], slot] for s, slot in r.to_replace], "tiebreak": r.tiebreak,
-        "turns_done": r.turns_done,
+        "turns_done": r.turns_done, "awaiting_flags": list(awaiting_flags(state)),
     }
     return out
 

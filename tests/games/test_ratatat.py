@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from referee.games import ratatat as R
-from referee.games.base import Override, ResolveFlag, Ruling
+from referee.games.base import Correct, Override, ResolveFlag, Ruling
 from referee.games.cards import RTC_DECKS, rtc_points
+from referee.games.log import replay
 from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle,
                                          Reveal, RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp,
                                          TurnUp, UsePower)
@@ -588,3 +589,73 @@ def test_round_ends_after_the_match_is_over():
     assert state.over and state.round is None
     assert refused(state, Draw(ANA)).rule == "RTC-52"
     assert R.legal_moves(state, ANA) == []
+
+
+# --- A flag at the reveal holds the round (GEN-4, GEN-5) ----------------------------------------
+
+
+def _flag_at_reveal(**rules):
+    """Ana's slot 3 is publicly a 2 (RTC-K2) but her reveal shows a 7: FLAG GEN-4 (flag 0)."""
+    state = play(match(2, **rules), TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA))
+    state = plain_turn(state, BEN)
+    return play(state, Reveal(ANA, ("1", "0", "7", "3")), Reveal(BEN, ("4", "4", "5", "2")))
+
+
+def test_RTC_T16_flag_at_the_reveal_holds_the_round_until_the_table_decides():
+    state = _flag_at_reveal(rounds_n=2)
+    assert state.flags[0].rule == "GEN-4" and state.flags[0].status == "open"
+    assert state.history == () and state.round.number == 1, "not scored while the flag is open"
+    seen = R.view(state, None)["round"]
+    assert seen["step"] == "reveal" and seen["awaiting_flags"] == [0]
+    assert R.legal_moves(state, None) == [ResolveFlag(0, "accept"), ResolveFlag(0, "override")]
+    assert refused(state, Draw(BEN)).rule == "RTC-43"
+    state, events = R.apply(state, ResolveFlag(0, "accept", "Ana moved her cards", BEN))
+    assert [e["kind"] for e in events][:2] == ["flag_resolved", "round_scored"]
+    assert state.history[0].scores == {ANA: 11, BEN: 15}, "the revealed 7 counts"
+    assert state.round.number == 2 and state.round.awaiting_turn_up
+    assert R.view(state, None)["round"]["awaiting_flags"] == []
+
+
+def test_GEN_5_an_overridden_flag_at_the_reveal_also_scores_the_revealed_cards():
+    state = play(_flag_at_reveal(rounds_n=1), ResolveFlag(0, "override", "misread", ANA))
+    assert state.over and state.history[0].scores[ANA] == 11
+    assert state.flags[0].status == "overridden"
+
+
+def test_GEN_5_every_flag_of_the_reveal_must_be_decided():
+    state = play(match(2, rounds_n=1), TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA),
+                 TakeDiscard(BEN), Replace(BEN, 1, "3"))  # Ben's slot 1 is publicly the 6
+    state = play(state, Reveal(ANA, ("1", "0", "7", "3")), Reveal(BEN, ("8", "4", "5", "2")))
+    assert [f.rule for f in state.flags] == ["GEN-4", "GEN-4"]
+    state = play(state, ResolveFlag(1, "accept"))
+    assert not state.over and R.view(state, ANA)["round"]["awaiting_flags"] == [0]
+    state = play(state, ResolveFlag(0, "accept"))
+    assert state.over and state.history[0].scores == {ANA: 11, BEN: 19}
+
+
+def test_GEN_6_a_private_note_contradicted_at_the_end_holds_the_round():
+    state = play(match(2, rounds_n=1), TurnUp("5"), Draw(ANA, "3"), Replace(ANA, 1, "9"), Call(ANA))
+    state = plain_turn(state, BEN)
+    state = play(state, Reveal(ANA, ("4", "1", "1", "1")), Reveal(BEN, ("2", "2", "2", "2")))
+    assert not state.over and "Ana noted a 3" in state.flags[0].message
+    assert R.awaiting_flags(state) == (0,)
+    assert play(state, ResolveFlag(0, "accept")).over
+
+
+def test_GEN_4_a_flag_raised_before_the_reveal_does_not_hold_the_round():
+    state = play(match(2, rounds_n=1), TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"),
+                 Draw(BEN), Discard(BEN), Draw(ANA), Replace(ANA, 3, "7"), Call(ANA))
+    assert state.flags[0].rule == "GEN-4" and state.flags[0].status == "open"
+    state = plain_turn(state, BEN)
+    state = play(state, Reveal(ANA, ("1", "1", "1", "1")), Reveal(BEN, ("2", "2", "2", "2")))
+    assert state.over, "play went on past that flag: the round is scored at once"
+
+
+def test_GEN_13_correcting_the_reveal_releases_the_round():
+    moves = [TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA), Draw(BEN), Discard(BEN),
+             Reveal(ANA, ("1", "0", "7", "3")), Reveal(BEN, ("4", "4", "5", "2"))]
+    log, steps = replay(R, match(2, rounds_n=1), moves)
+    assert all(s.accepted for s in steps) and not log.state.over
+    log, step = log.feed(Correct(6, Reveal(ANA, ("1", "0", "2", "3")), "it was the 2", BEN), 8)
+    assert log.state.over and log.state.history[0].scores[ANA] == 6
+    assert not log.state.flags and step.later == ()
