@@ -114,3 +114,29 @@ def test_opencv_pixel_limit_is_set_before_cv2_loads():
     import os
 
     assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(vision.MAX_PIXELS)
+
+
+def _png_head(width: int, height: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+
+
+def test_decode_cost_is_known_from_the_header_alone():
+    from vision.decode import decode_cost
+    from vision.errors import EmptyUpload, TooManyPixels, UnsupportedFormat
+
+    png = decode_cost(_png_head(6300, 6300))  # decoded whole (PNG), then reduced
+    assert 6300 * 6300 * 3 <= png < 6300 * 6300 * 3.5
+    jpeg = cv2.imencode(".jpg", np.zeros((3000, 4000, 3), np.uint8))[1].tobytes()
+    assert decode_cost(jpeg[:4096]) < 4000 * 3000 * 3 / 2  # libjpeg decodes straight at 1/2 scale
+    with pytest.raises(TooManyPixels):
+        decode_cost(_png_head(20000, 20000))
+    with pytest.raises(UnsupportedFormat):
+        decode_cost(b"not a photo at all")
+    with pytest.raises(EmptyUpload):
+        decode_cost(b"")
+
+
+def test_a_large_png_is_decoded_at_a_reduced_scale():
+    big = cv2.imencode(".png", np.zeros((3400, 3400, 3), np.uint8))[1].tobytes()
+    assert max(decode_upload(big).shape[:2]) <= 1600

@@ -248,3 +248,76 @@ def test_deck_errors(client):
     token = re.search(r'name="token" value="([^"]+)"', html).group(1)
     bad = client.post(f"{deck}/teach", data={"token": token, "label0": "1", "label1": "QS"}, headers=HX)
     assert bad.status_code == 422
+
+
+def zero_png(width: int, height: int) -> bytes:
+    """An all-black PNG: a few hundred KB that decodes to width × height × 3 bytes."""
+    row = b"\x00" * (1 + width * 3)
+    packer = zlib.compressobj(9)
+    idat = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    chunk = b"IDAT" + idat
+    return (png_header(width, height) + struct.pack(">I", len(idat)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+            + struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND")))
+
+
+def test_a_hostile_png_is_read_at_working_size_and_keeps_no_image(client, seated):
+    data = zero_png(6300, 6300)  # 113 KB, 40 megapixels: allowed, but must not be kept whole
+    assert len(data) < 200_000
+    before = scans.scans.nbytes
+    response = upload(client, f"/m/{seated.id}/scan", data, name="x.png", move="turn_up", field="card")
+    assert response.status_code == 200 and "No card found" in response.get_data(as_text=True)
+    token = re.search(r'/scan/([^"]+)\.jpg', response.get_data(as_text=True)).group(1)
+    scan = scans.scans.get(token)
+    assert scan.image is None and max(scan.size) <= 1600
+    assert scans.scans.nbytes - before == len(scan.overlay) < 2_000_000
+
+
+def test_the_scan_store_is_bounded_in_bytes():
+    store_ = scans.ScanStore(keep=64, max_bytes=3_000_000)
+    image = np.full((1200, 1600, 3), 128, np.uint8)  # 5.8 MB when kept
+    kept = store_.put(image, [], keep_image=True)
+    assert store_.get(kept.token) is None  # too big for the store on its own: not kept
+    tokens = [store_.put(image, [], place=f"p{i}").token for i in range(30)]
+    assert store_.nbytes <= 3_000_000 and store_.get(tokens[-1]) is not None
+    assert store_.put(image, [], place="p29").token != tokens[-1] and store_.get(tokens[-1]) is None
+
+
+def test_too_many_photos_at_once_answer_503_with_retry_after(client, seated, monkeypatch):
+    monkeypatch.setattr(scans.gate, "timeout", 0.05)
+    held = [scans.gate.enter(1) for _ in range(scans.gate.at_once)]  # other phones' photos being read
+    try:
+        response = upload(client, f"/m/{seated.id}/scan", row_photo(["1"]), move="turn_up", field="card")
+    finally:
+        for cost in held:
+            scans.gate.leave(cost)
+    assert response.status_code == 503 and response.headers["Retry-After"] == str(scans.RETRY_AFTER)
+    assert "reading other photos" in response.get_data(as_text=True)
+    assert upload(client, f"/m/{seated.id}/scan", row_photo(["1"]), move="turn_up", field="card").status_code == 200
+
+
+def test_a_large_decode_waits_for_the_memory_budget():
+    gate = scans.Gate(at_once=3, budget=100, timeout=0.05)
+    first = gate.enter(80)
+    with pytest.raises(scans.Busy):
+        gate.enter(30)  # a free place, but not the memory
+    second = gate.enter(20)
+    gate.leave(first)
+    gate.leave(second)
+    assert gate.enter(500) == 100  # more than the whole budget: let in alone
+    with pytest.raises(scans.Busy):
+        gate.enter(1)
+
+
+def test_photos_are_shown_only_to_the_phone_that_took_them(app, client, taught, seated):
+    html = upload(client, f"/m/{seated.id}/scan", row_photo(["5"], seed=9), move="turn_up",
+                  field="card").get_data(as_text=True)
+    overlay = re.search(r'src="(/scan/[^"]+\.jpg)"', html).group(1)
+    other = app.test_client()
+    assert client.get(overlay).status_code == 200
+    assert other.get(overlay).status_code == 404
+    # Any phone on the LAN may teach the household's deck, but not with another phone's photo.
+    teach = upload(client, f"{taught}/photo", row_photo(["1"], seed=2)).get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', teach).group(1)
+    refused = other.post(f"{taught}/teach", data={"token": token, "label0": "1"}, headers=HX)
+    assert refused.status_code == 410
+    assert upload(other, f"{taught}/photo", row_photo(["1"], seed=2)).status_code == 200
