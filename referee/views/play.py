@@ -160,13 +160,6 @@ def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "")
         f'<button type="submit" class="{escape(cls)}">{escape(text)}</button></form>')
 
 
-@bp.app_template_global()
-def rule_href(rule: str) -> str:
-    """Where a rule ID links: its sentence on this table's rules page (or the game's)."""
-    match_id = (request.view_args or {}).get("match_id")
-    return _url_or_empty("rules.match_rules", match_id=match_id, _anchor=rule or None)
-
-
 def _url_or_empty(endpoint: str, **values) -> str:
     try:
         return url_for(endpoint, **values)
