@@ -51,7 +51,7 @@ NotifyFn = Callable[[str, int], None]
 
 MAX_ENTRY_BYTES = 4096  # an entry's stored JSON, in UTF-8
 MAX_ENTRY_DEPTH = 12  # nesting of lists and objects in one entry
-SNAPSHOT_EVERY = 64  # entries between snapshots
+SNAPSHOT_EVERY = 32  # entries between snapshots: opening a match replays at most 31
 SNAPSHOTS_KEPT = 3  # per match: older ones are dropped
 
 fallback_notify: NotifyFn | None = None
