@@ -131,6 +131,8 @@ def format_text(transcript: Transcript, steps: list[Step], report: dict[str, Any
     lines = []
     for r in report["rulings"]:
         status = f" [{r['status']}]" if r.get("status") and r["status"] != "open" else ""
+        if r.get("status") == "overridden" and r["verdict"] == "reject":
+            status = f" [overridden by {r['by'] or 'the table'}{': ' + r['reason'] if r['reason'] else ''}]"
         lines.append(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
     res = report["result"]
     for rnd in res["rounds"]:

@@ -61,3 +61,18 @@ def test_console_script_runs_check():
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["result"]["rounds"][0]["winners"] == ["Dee"]
+
+
+def test_check_text_lists_an_overridden_reject_with_who_and_why(tmp_path):
+    path = tmp_path / "override.json"
+    path.write_text(json.dumps({"game": "ratatat", "players": ["Ana", "Ben"], "entries": [
+        {"move": "turn_up", "card": "5"},
+        {"move": "override", "rule": "GEN-7", "reason": "Ana let him go first", "seat": "Ana",
+         "entry": {"move": "draw", "seat": "Ben"}}]}))
+    result = CliRunner().invoke(check_command, [str(path)])
+    assert result.exit_code == 0
+    assert ("entry 1: REJECT GEN-7: It is Ana's turn, not Ben's. [overridden by Ana: Ana let him go first]"
+            in result.output)
+    result = CliRunner().invoke(check_command, [str(path), "--json"])
+    ruling = json.loads(result.output)["rulings"][0]
+    assert ruling["status"] == "overridden" and ruling["by"] == "Ana"

@@ -162,7 +162,21 @@ def rulings(log: Log, steps: list[Step]) -> list[dict[str, Any]]:
         for d in step.later:
             out.append({"event": step.position, "verdict": FLAG, "rule": d["rule"], "message": d["message"],
                         "entries": [d["entry"], step.position]})
-    for flag in log.state.flags:
+    out.extend(state_rulings(log.state))
+    out.sort(key=lambda r: r["event"])
+    return out
+
+
+def state_rulings(state: Any) -> list[dict[str, Any]]:
+    """The rulings a state remembers, in log order: each REJECT the table overrode (GEN-5), with its
+    reason and who overrode it, and each FLAG with the table's decision."""
+    out = []
+    players = state.players
+    for eid, rule, reason, seat, message, entries in getattr(state, "overrides", ()):
+        out.append({"event": eid, "verdict": REJECT, "rule": rule, "message": message,
+                    "entries": list(entries), "status": "overridden", "reason": reason,
+                    "by": None if seat is None else players[seat]})
+    for flag in state.flags:
         out.append({"event": flag.at, "verdict": FLAG, "rule": flag.rule, "message": flag.message,
                     "entries": list(flag.entries), "status": flag.status})
     out.sort(key=lambda r: r["event"])

@@ -163,7 +163,8 @@ def state_to_dict(state: State) -> dict[str, Any]:
             "totals": list(state.totals), "history": [h.to_dict() for h in state.history],
             "eliminated": sorted(state.eliminated), "over": state.over, "winners": list(state.winners),
             "outcome": state.outcome, "flags": [f.to_dict() for f in state.flags],
-            "time_up": state.time_up, "overrides": [list(o) for o in state.overrides]}
+            "time_up": state.time_up,
+            "overrides": [[*o[:5], list(o[5])] for o in state.overrides]}
 
 
 def state_from_dict(d: dict[str, Any]) -> State:
@@ -180,8 +181,15 @@ def state_from_dict(d: dict[str, Any]) -> State:
     s.outcome = d["outcome"]
     s.flags = tuple(Flag.from_dict(f) for f in d["flags"])
     s.time_up = d["time_up"]
-    s.overrides = tuple(tuple(o) for o in d["overrides"])
+    s.overrides = tuple(_override_record(o) for o in d["overrides"])
     return s
+
+
+def _override_record(o: list[Any]) -> tuple[Any, ...]:
+    """(entry, rule, reason, seat, message, entries): older snapshots lack the last two."""
+    eid, rule, reason, seat = o[:4]
+    return (eid, rule, reason, seat, o[4] if len(o) > 4 else "",
+            tuple(o[5]) if len(o) > 5 else (eid,))
 
 
 # --- Setting up --------------------------------------------------------------------------------
@@ -303,7 +311,7 @@ class _Turn:
         self.eid = eid
         self.events: list[dict[str, Any]] = []
         self.waive: frozenset[str] = frozenset()
-        self.waived: set[str] = set()
+        self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}  # rule -> (message, entries)
 
     # Checks ---------------------------------------------------------------------------------
     def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
@@ -311,7 +319,7 @@ class _Turn:
         if ok:
             return
         if rule in self.waive:
-            self.waived.add(rule)
+            self.waived.setdefault(rule, (message, (self.eid, *entries)))
             self.events.append({"kind": "overridden", "rule": rule, "message": message})
             return
         raise Ruling(rule, message, (self.eid, *entries))
@@ -348,7 +356,8 @@ class _Turn:
         self.run(move.entry)
         if move.rule not in self.waived:
             self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
-        record = (self.eid, move.rule, move.reason, move.seat)
+        message, entries = self.waived[move.rule]
+        record = (self.eid, move.rule, move.reason, move.seat, message, entries)
         self.state.overrides = self.state.overrides + (record,)
         self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
                             "by": self.name(move.seat) if move.seat is not None else None})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games import ratatat as R
-from referee.games.base import Correct, Ruling, Undo
+from referee.games.base import Correct, Override, Ruling, Undo
 from referee.games.log import BeyondSnapshot, Log, replay, rulings
 from referee.games.ratatat_moves import Call, Discard, Draw, Replace, TurnUp, UsePower
 
@@ -119,3 +119,19 @@ def test_a_skipped_entry_keeps_the_positions_of_those_after_it():
     assert step.position == 2 and log.positions() == [0, 2] and log.refused == ((1, "GEN-3", "unreadable"),)
     log, _ = log.feed(Undo(ANA))
     assert log.refused == ((1, "GEN-3", "unreadable"),) and log.fed == 4
+
+
+def test_GEN_5_an_overridden_reject_is_listed_with_who_and_why():
+    moves = [TurnUp("5"), Override(Draw(BEN), "GEN-7", "Ana let him go first", ANA), Discard(BEN, "3")]
+    log, steps = replay(R, match(2), moves)
+    assert all(s.accepted for s in steps)
+    found = rulings(log, steps)
+    assert found == [{"event": 1, "verdict": "reject", "rule": "GEN-7",
+                      "message": "It is Ana's turn, not Ben's.", "entries": [1], "status": "overridden",
+                      "reason": "Ana let him go first", "by": "Ana"}]
+
+
+def test_an_undone_override_is_no_longer_listed():
+    moves = [TurnUp("5"), Override(Draw(BEN), "GEN-7", "", None), Undo()]
+    log, steps = replay(R, match(2), moves)
+    assert rulings(log, steps) == []
