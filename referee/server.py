@@ -2,7 +2,7 @@
 
 The live streams (`GET /m/<id>/events`) are coroutines on uvicorn's event loop, so an open
 stream costs a socket and a few KB instead of a worker thread; every other request goes to the
-Flask app, run by a2wsgi in a pool of ``threads`` worker threads (the doorbell is rung from
+Flask app, run in a pool of ``threads`` worker threads (the doorbell is rung from
 those threads after COMMIT, and hands the version over to the loop). Anything unusual about a
 stream request (a foreign Host, an unknown match, a database error) is left to Flask, which
 answers it with its usual page. Why this design: docs/server.md.
@@ -11,6 +11,7 @@ answers it with its usual page. Why this design: docs/server.md.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import socket
 import threading
@@ -19,6 +20,7 @@ from urllib.parse import parse_qs
 
 import uvicorn
 from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import build_environ
 from flask import Flask
 
 from . import hosts, live, security
@@ -29,6 +31,7 @@ STREAM_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cac
     (name.lower().encode(), value.encode()) for name, value in security.SECURITY_HEADERS.items()]
 DEFAULT_THREADS = 16
 DEFAULT_CONNECTION_LIMIT = 5000
+BUFFERED_BODY = 256 * 1024  # request bodies up to this size are read whole before Flask runs
 
 
 class RefereeASGI:
@@ -36,15 +39,40 @@ class RefereeASGI:
 
     def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
         self.app = app
-        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.wsgi = WSGIMiddleware(app, workers=threads)  # streams request and response bodies
+        self.executor = self.wsgi.executor
         self.streams: set[live.AsyncSubscription] = set()
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET":
-            found = EVENTS_PATH.fullmatch(scope["path"])
-            if found and await self.stream(found.group(1), scope, receive, send):
+        if scope["type"] != "http":
+            await self.wsgi(scope, receive, send)
+            return
+        found = EVENTS_PATH.fullmatch(scope["path"])
+        if found and scope["method"] == "GET" and await self.stream(found.group(1), scope, receive, send):
+            return
+        length = _content_length(scope)
+        if found or length is None or length > BUFFERED_BODY:
+            await self.wsgi(scope, receive, send)  # big uploads and live streams: streamed
+        else:
+            await self.buffered(scope, receive, send)
+
+    async def buffered(self, scope, receive, send) -> None:
+        """Most requests: the body read whole, Flask run in a worker thread, its whole answer
+        sent at once (one hand-over between the loop and the thread each way, where a2wsgi
+        makes one per chunk)."""
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
                 return
-        await self.wsgi(scope, receive, send)
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
+        status, headers, content = await asyncio.get_running_loop().run_in_executor(
+            self.executor, _run_wsgi, self.app, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content, "more_body": False})
 
     async def stream(self, match_id: str, scope, receive, send) -> bool:
         """Serve a live stream; False (nothing sent) leaves the request to Flask."""
@@ -80,6 +108,44 @@ class RefereeASGI:
         """End every open stream now (on the loop): the server is stopping."""
         for subscription in list(self.streams):
             subscription.end()
+
+
+def _content_length(scope) -> int | None:
+    """The request's body length: 0 without a body, None when unknown (chunked) or malformed."""
+    length = 0
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            try:
+                length = int(value)
+            except ValueError:
+                return None
+        elif name == b"transfer-encoding":
+            return None
+    return length
+
+
+def _run_wsgi(app, environ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """Run a WSGI app to the end of its answer (in a worker thread)."""
+    started: list = []
+    written: list[bytes] = []
+
+    def start_response(status, headers, exc_info=None):
+        if exc_info is not None and started:
+            raise exc_info[1].with_traceback(exc_info[2])
+        started[:] = [status, headers]
+        return written.append
+
+    result = app(environ, start_response)
+    try:
+        for chunk in result:
+            written.append(chunk)
+    finally:
+        if hasattr(result, "close"):
+            result.close()
+    status, headers = started
+    return (int(status.split(" ", 1)[0]),
+            [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers],
+            b"".join(written))
 
 
 class Server(uvicorn.Server):

@@ -178,3 +178,13 @@ def test_serve_allows_its_host_option(tmp_path, monkeypatch):
     monkeypatch.setenv("REFEREE_INSTANCE", str(tmp_path / "instance"))
     app = build_app("10.20.30.40", 8000, db_path=str(tmp_path / "db.sqlite"))
     assert app.test_client().get("/healthz", headers={"Host": "10.20.30.40:8000"}).status_code == 200
+
+
+def test_make_serve_takes_port_and_host():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    dry = subprocess.run(["make", "-n", "-C", root, "serve", "PORT=8123", "HOST=127.0.0.1"], capture_output=True,
+                         text=True, timeout=60)
+    assert dry.returncode == 0
+    assert "referee serve --host 127.0.0.1 --port 8123" in dry.stdout
+    default = subprocess.run(["make", "-n", "-C", root, "serve"], capture_output=True, text=True, timeout=60)
+    assert "referee serve --host 0.0.0.0 --port 8000" in default.stdout
