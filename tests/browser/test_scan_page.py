@@ -29,7 +29,7 @@ def test_teach_then_scan_a_card_and_confirm_it(live_server, phone, database, tmp
     for i, label in enumerate(["3", "5", "PEEK", "8"]):
         page.select_option(f"select[name=label{i}]", label)
     page.click("button:has-text('Teach these cards')")
-    expect(page.locator("#teach-result")).to_contain_text("Learnt 3, 5, PEEK, 8")
+    expect(page.locator("#teach-result")).to_contain_text("Learnt 3, 5, Peek, 8")
 
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
     page.goto(f"{live_server.url}/m/{match.id}")
@@ -72,3 +72,22 @@ def test_live_camera_preview_uploads_a_frame(live_server, camera_phone, database
     expect(page.locator("#scan-result")).to_contain_text(re.compile("No card found|Not sure which card"),
                                                          timeout=20_000)
     assert store.entries(database, match.id) == []
+
+
+def test_a_camera_error_is_said_in_words_and_offers_the_camera_app(live_server, phone, tmp_path):
+    """This Chromium has no camera (and no permission to one): the live preview fails for real."""
+    page = phone()
+    page.goto(live_server.url + "/decks")
+    page.fill("input[name=name]", "Our deck")
+    page.click("button:has-text('New deck')")
+    page.click("#teach .camera-open")
+    status = page.locator(".camera .camera-status")
+    expect(status).to_contain_text("The live camera could not start")
+    expect(status).to_contain_text("camera app instead")
+    expect(page.locator(".camera video")).to_have_count(0)
+    expect(page.locator(".camera .camera-take")).to_have_count(0)  # no black panel with a dead button
+    with page.expect_file_chooser() as chooser:
+        page.click(".camera .camera-app")
+    expect(page.locator(".camera")).to_have_count(0)
+    chooser.value.set_files(photo_file(tmp_path, ["3", "5"]))
+    expect(page.locator("#teach-step select")).to_have_count(2, timeout=20_000)
