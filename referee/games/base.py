@@ -17,12 +17,31 @@ goes on (a breach that only shows later). Either can be overridden by a person; 
 """
 from __future__ import annotations
 
+import reprlib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 REJECT = "reject"
 FLAG = "flag"
 UNKNOWN = None  # a card value nobody saw (GEN-14); written "unknown" in transcripts
+
+
+MAX_NAME = 40  # characters in a player's name, a card or a rule ID
+MAX_TEXT = 300  # characters in a reason or a note
+MAX_ENTRY_NUMBER = 1_000_000  # entry and flag numbers
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+_SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 2, 4, 4
+
+
+def show(value: Any) -> str:
+    """A short repr for messages, safe on hostile values (deep nesting, huge numbers)."""
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - e.g. int too large to print: name the type instead
+        return f"a {type(value).__name__}"
 
 
 class EntryError(ValueError):
@@ -84,6 +103,7 @@ class Variant:
     default: Any
     choices: tuple[Any, ...] = ()  # empty: an integer (``minimum`` applies) or None where allowed
     minimum: int = 0
+    maximum: int = 1_000_000
     allow_none: bool = False
     help: str = ""
 
@@ -91,22 +111,27 @@ class Variant:
         if self.choices:
             if value not in self.choices:
                 raise EntryError(f"rules.{self.key}",
-                                 f"must be one of {', '.join(map(str, self.choices))}, not {value!r}")
+                                 f"must be one of {', '.join(map(str, self.choices))}, not {show(value)}")
             return value
         if value is None and self.allow_none:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < self.minimum:
-            raise EntryError(f"rules.{self.key}", f"must be a whole number ≥ {self.minimum}, not {value!r}")
+        if (isinstance(value, bool) or not isinstance(value, int) or value < self.minimum
+                or value > self.maximum):
+            raise EntryError(f"rules.{self.key}", f"must be a whole number from {self.minimum} to "
+                                                  f"{self.maximum}, not {show(value)}")
         return value
 
 
 def resolve_rules(variants: tuple[Variant, ...], given: dict[str, Any] | None) -> dict[str, Any]:
     """Every switch with its default, overlaid with the table's choices; unknown keys are an error."""
+    if given is not None and not isinstance(given, dict):
+        raise EntryError("rules", "an object of house rules")
     given = dict(given or {})
     known = {v.key: v for v in variants}
     for key in given:
         if key not in known:
-            raise EntryError(f"rules.{key}", "is not a house rule of this game")
+            raise EntryError(f"rules.{show(key)[1:-1] if isinstance(key, str) else show(key)}",
+                             "is not a house rule of this game")
     return {v.key: v.check(given[v.key]) if v.key in given else v.default for v in variants}
 
 
@@ -175,13 +200,70 @@ def seat_index(value: Any, players: tuple[str, ...], where: str) -> int:
     if isinstance(value, int):
         if 0 <= value < len(players):
             return value
-        raise EntryError(where, f"there is no seat {value} (seats are 0–{len(players) - 1})")
-    if isinstance(value, str):
+        raise EntryError(where, f"there is no seat {show(value)} (seats are 0–{len(players) - 1})")
+    if isinstance(value, str) and len(value) <= 2 * MAX_NAME:
         for i, name in enumerate(players):
             if name == value:
                 return i
+        key = name_key(value)
         for i, name in enumerate(players):
-            if name.casefold() == value.casefold():
+            if name_key(name) == key:
                 return i
-        raise EntryError(where, f"{value!r} is not a player at this table")
-    raise EntryError(where, f"{value!r} is not a player")
+        raise EntryError(where, f"{show(value)} is not a player at this table")
+    raise EntryError(where, f"{show(value)} is not a player")
+
+
+# --- Player names ---------------------------------------------------------------------------
+
+_ZWJ = "\u200d"
+# Characters that show nothing on their own (besides spaces, format and combining characters).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _invisible(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return ch.isspace() or ch in _BLANKS or cat in ("Zs", "Cf", "Mn", "Me")
+
+
+def normalise_name(name: Any, where: str = "name") -> str:
+    """A player's name as the referee keeps it: Unicode NFC, without surrounding spaces, at most 40
+    characters, with no control or format characters (a zero-width joiner inside an emoji sequence
+    is kept), and something visible in it."""
+    if not isinstance(name, str):
+        raise EntryError(where, "a player's name is text")
+    if len(name) > 4 * MAX_NAME:
+        raise EntryError(where, f"a name has at most {MAX_NAME} characters")
+    name = unicodedata.normalize("NFC", name).strip()
+    for i, ch in enumerate(name):
+        cat = unicodedata.category(ch)
+        if ch == _ZWJ and 0 < i < len(name) - 1 and not name[i - 1].isspace() and not name[i + 1].isspace():
+            continue
+        if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise EntryError(where, f"a name cannot hold the control or format character U+{ord(ch):04X}")
+    if not name or all(_invisible(ch) for ch in name):
+        raise EntryError(where, "a player needs a name that shows")
+    if len(name) > MAX_NAME:
+        raise EntryError(where, f"a name has at most {MAX_NAME} characters")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in: names equal once invisible characters are removed and case
+    is folded are the same name to the table."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(ch for ch in folded if not _invisible(ch))
+
+
+def normalise_players(players: Any, where: str = "players") -> tuple[str, ...]:
+    """Every name normalised; two names the table could not tell apart are refused."""
+    if not isinstance(players, (list, tuple)) or len(players) > 100:
+        raise EntryError(where, "a list of player names")
+    names = tuple(normalise_name(p, f"{where}[{i}]") for i, p in enumerate(players))
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        key = name_key(name)
+        if key in seen:
+            raise EntryError(where, f"two players have the same name ({show(names[seen[key]])} and "
+                                    f"{show(name)})")
+        seen[key] = i
+    return names

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, changed_rules,
-                   resolve_rules, seat_index)
+                   normalise_players, resolve_rules, seat_index)
 from .cards import RTC_DECKS, RTC_POWERS, card_words, is_power, rtc_points, sentence_start
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,
@@ -199,15 +199,13 @@ def new_match(players: Iterable[str], rules: Mapping[str, Any] | None = None,
               dealer: int | str | None = None) -> State:
     """A match ready for its first round. The dealer defaults to the last player, so the first
     player listed takes the first turn (RTC-8)."""
+    if isinstance(players, (str, bytes, dict)) or not hasattr(players, "__iter__"):
+        raise EntryError("players", "a list of player names")
     players = tuple(players)
-    if len(players) < MIN_PLAYERS or len(players) > MAX_PLAYERS:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise Ruling("RTC-1", f"Rat-a-Tat Cat is for {MIN_PLAYERS}–{MAX_PLAYERS} players, "
                               f"not {len(players)}.", overridable=False)
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not name.strip():
-            raise EntryError(f"players[{i}]", "a player needs a name")
-    if len({p.casefold() for p in players}) != len(players):
-        raise EntryError("players", "two players have the same name")
+    players = normalise_players(players)
     s = State.__new__(State)
     s.players = players
     s.rules = resolve_rules(VARIANTS, dict(rules or {}))

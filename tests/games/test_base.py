@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.games.base import EntryError, Flag, Ruling, Variant, changed_rules, resolve_rules, seat_index
+from referee.games.base import (EntryError, Flag, Ruling, Variant, changed_rules, name_key, normalise_name,
+                               normalise_players, resolve_rules, seat_index, show)
 from referee.games.ratatat_rules import VARIANTS
 
 PLAYERS = ("Ana", "Ben")
@@ -45,3 +46,56 @@ def test_seats_by_name_or_index():
     for bad in ("Cy", 2, -1, True, 1.5):
         with pytest.raises(EntryError):
             seat_index(bad, PLAYERS, "seat")
+
+
+@pytest.mark.parametrize("given,kept", [
+    ("Ana", "Ana"), ("  Ana\t ", "Ana"), ("A\u0301na", "\u00c1na"),  # NFC: one code point for Á
+    ("\U0001f469\u200d\U0001f469\u200d\U0001f467", "\U0001f469\u200d\U0001f469\u200d\U0001f467"),  # ZWJ inside an emoji
+    ("Zoë O'Neil", "Zoë O'Neil"), ("x" * 40, "x" * 40),
+])
+def test_names_are_kept_normalised(given, kept):
+    assert normalise_name(given) == kept
+
+
+@pytest.mark.parametrize("given,why", [
+    ("Ana\x00", "U+0000"), ("Ana\x1b[2J", "U+001B"), ("Ana\nentry 3: REJECT", "U+000A"),
+    ("Ana\u202e", "U+202E"), ("\u200bAna", "U+200B"), ("Ana\u2028Ben", "U+2028"), ("\ud800", "U+D800"),
+    ("", "shows"), ("   ", "shows"), ("\u3164", "shows"), ("\u0301\u0301", "shows"), ("x" * 41, "at most 40"),
+    ("x" * 10_000, "at most 40"), (7, "text"), (None, "text"),
+])
+def test_names_that_cannot_be_shown_or_forge_a_line_are_refused(given, why):
+    with pytest.raises(EntryError) as info:
+        normalise_name(given, "players[0]")
+    assert why in info.value.message and info.value.field == "players[0]"
+
+
+def test_two_names_the_table_cannot_tell_apart_are_refused():
+    assert name_key("A N A") == name_key("ana") == name_key("\uff21na")  # spaces, case, full width
+    with pytest.raises(EntryError) as info:
+        normalise_players(["Ana", "ANA\u0301"[:3]])
+    assert info.value.field == "players"
+    assert normalise_players(["Ana", " Ben "]) == ("Ana", "Ben")
+
+
+def test_seats_are_found_by_the_normalised_name():
+    assert seat_index("BEN", PLAYERS, "seat") == 1
+    with pytest.raises(EntryError):
+        seat_index("B" * 10_000, PLAYERS, "seat")
+
+
+def test_messages_show_hostile_values_briefly():
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert len(show(deep)) < 50 and len(show("x" * 10_000)) < 50
+    with pytest.raises(EntryError) as info:
+        seat_index({"a": deep}, PLAYERS, "seat")
+    assert len(info.value.message) < 100
+
+
+def test_house_rule_numbers_are_bounded():
+    with pytest.raises(EntryError) as info:
+        resolve_rules(VARIANTS, {"rounds_n": 10 ** 4000})
+    assert info.value.field == "rules.rounds_n"
+    with pytest.raises(EntryError):
+        resolve_rules(VARIANTS, {"rounds_n": 2.0})

@@ -659,3 +659,10 @@ def test_GEN_13_correcting_the_reveal_releases_the_round():
     log, step = log.feed(Correct(6, Reveal(ANA, ("1", "0", "2", "3")), "it was the 2", BEN), 8)
     assert log.state.over and log.state.history[0].scores[ANA] == 6
     assert not log.state.flags and step.later == ()
+
+
+def test_new_match_normalises_names_and_refuses_names_the_table_cannot_tell_apart():
+    assert R.new_match([" Ana ", "Ben"]).players == ("Ana", "Ben")
+    for players in (["Ana", "ana\u200d"], ["Ana", "A na"], ["Ana", "Ben\x1b[31m"], ["Ana", ""], "AnaBen"):
+        with pytest.raises(R.EntryError):
+            R.new_match(players)
