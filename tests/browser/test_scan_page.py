@@ -91,3 +91,35 @@ def test_a_camera_error_is_said_in_words_and_offers_the_camera_app(live_server, 
     expect(page.locator(".camera")).to_have_count(0)
     chooser.value.set_files(photo_file(tmp_path, ["3", "5"]))
     expect(page.locator("#teach-step select")).to_have_count(2, timeout=20_000)
+
+
+def test_one_scan_and_one_tap_reveal_a_player(live_server, phone, database, tmp_path):
+    from tests.web.test_scan import at_reveal, gap_row_photo
+
+    page = phone()
+    page.goto(live_server.url + "/decks")
+    page.fill("input[name=name]", "Ours")
+    page.click("button:has-text('New deck')")
+    taught = tmp_path / "teach.jpg"
+    taught.write_bytes(row_photo(["5", "SWAP", "2", "4"], seed=3))
+    page.set_input_files("#teach input[type=file]", str(taught))
+    for i, label in enumerate(["5", "SWAP", "2", "4"]):
+        page.select_option(f"select[name=label{i}]", label)
+    page.click("button:has-text('Teach these cards')")
+    expect(page.locator("#teach-result")).to_contain_text("Learnt 5, Swap, 2, 4")
+
+    match = at_reveal(database)
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ben')")
+    row = tmp_path / "row.jpg"
+    row.write_bytes(gap_row_photo(["5", "SWAP", None, "4"]))  # slot 3's card is out of the photo
+    page.set_input_files("#reveal-Ana .scan-form input[type=file]", str(row))
+    confirm = page.locator("#reveal-Ana button.confirm-reveal")
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap ? 4", timeout=20_000)
+    page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2'])").click()
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    expect(page.locator("#reveal-Ana img.overlay")).to_have_count(1)
+    confirm.click()
+    expect(page.locator("#reveal-Ana button.confirm-reveal")).to_have_count(0)
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
+                                                             "cards": ["5", "SWAP", "2", "4"]}
