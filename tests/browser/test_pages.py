@@ -58,6 +58,7 @@ def test_new_table_form_creates_a_match_with_house_rules(live_server, phone, dat
     page.get_by_label("Player 1", exact=True).fill("Ana")
     page.get_by_label("Player 2", exact=True).fill("Ben")
     page.get_by_label("Player 3", exact=True).fill("Cy")
+    page.get_by_text("Customise the house rules").click()  # the switches are folded under Customise
     page.locator("select[name=tie_policy]").select_option("no_winner")
     page.locator("input[name=rounds_n]").fill("5")
     page.get_by_role("button", name="Create the table").click()
@@ -72,7 +73,10 @@ def test_new_table_form_creates_a_match_with_house_rules(live_server, phone, dat
         *PLAYERS, "One phone for everyone", "Just watch"]
     assert f"Code {match.join_code}" in page.locator(".bar .code").inner_text()
     standings = page.locator("#standings").inner_text()
-    assert "5 rounds, lowest total wins" in standings and "round ties: no winner" in standings
+    assert "House rules: 2 differ from the publisher's" in standings
+    page.locator(".rules-summary summary").click()
+    rules = page.locator(".rules-summary").inner_text()
+    assert "Number of rounds: 5 rounds" in rules and "Ties in a round: nobody wins the round" in rules
     assert "You are watching" in page.locator("#screen").inner_text()
     assert page.locator("#actions").count() == 0  # a spectator gets no entry buttons
     assert no_horizontal_scroll(page)
