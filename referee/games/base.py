@@ -39,7 +39,8 @@ _SHORT.maxlevel, _SHORT.maxlist, _SHORT.maxdict = 2, 4, 4
 def show(value: Any) -> str:
     """A short repr for messages, safe on hostile values (deep nesting, huge numbers)."""
     try:
-        return _SHORT.repr(value)
+        text = _SHORT.repr(value)
+        return text if len(text) <= 60 else text[:57] + "..."
     except Exception:  # noqa: BLE001 - e.g. int too large to print: name the type instead
         return f"a {type(value).__name__}"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .base import EntryError
+from .base import MAX_NAME, EntryError, show
 
 RTC_POWERS = ("PEEK", "SWAP", "DRAW2", "SUPERPEEK")
 RTC_NUMBERS = tuple(str(n) for n in range(10))
@@ -53,15 +53,17 @@ def parse_card(value: Any, deck: Mapping[str, int], where: str) -> str | None:
     if isinstance(value, bool):
         raise EntryError(where, f"{value!r} is not a card")
     if isinstance(value, int):
+        if not 0 <= value <= 99:
+            raise EntryError(where, f"{show(value)} is not a card")
         value = str(value)
-    if not isinstance(value, str):
-        raise EntryError(where, f"{value!r} is not a card")
+    if not isinstance(value, str) or len(value) > MAX_NAME:
+        raise EntryError(where, f"{show(value)} is not a card")
     name = value.strip().upper()
     if name in ("UNKNOWN", "?", ""):
         return None
     name = _ALIASES.get(name, name)
     if name not in deck:
-        raise EntryError(where, f"{value!r} is not a card of this deck "
+        raise EntryError(where, f"{show(value)} is not a card of this deck "
                                 f"({', '.join(deck)} or unknown)")
     return name
 

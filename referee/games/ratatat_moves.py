@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Mapping
 
-from .base import Correct, EntryError, Override, ResolveFlag, Undo, seat_index
+from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
+                   Undo, seat_index, show)
 from .cards import card_name, card_words, parse_card, sentence_start
 from .ratatat_rules import SLOTS
 
@@ -136,29 +137,43 @@ MOVE_NAMES = {cls: name for name, cls in MOVES.items()}
 _SEAT_FIELDS = {"seat", "target"}
 _SLOT_FIELDS = {"slot", "target_slot", "from_slot"}
 _CARD_FIELDS = {"card", "out", "seen"}
-_TEXT_FIELDS = {"reason", "rule", "decision"}
-_ALLOWED_EXTRA = {"move", "note", "at"}
+_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
+_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}  # text for people, ignored
+MAX_NESTING = 3  # overrides and corrections inside one another
+
+
+def _text(value: Any, where: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise EntryError(where, "is text")
+    if len(value) > limit:
+        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
+    return value.strip()
 
 
 def _slot(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SLOTS:
-        raise EntryError(where, f"a slot is a number from 1 to {SLOTS}, not {value!r}")
+        raise EntryError(where, f"a slot is a number from 1 to {SLOTS}, not {show(value)}")
     return value
 
 
-def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry"):
-    """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault."""
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry",
+               _depth: int = 0):
+    """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault,
+    and nothing else, however hostile the entry: strings, numbers, lists and the nesting of
+    overrides and corrections are bounded, so every entry accepted replays."""
     if not isinstance(data, dict):
         raise EntryError(where, "an entry is a JSON object with a \"move\" field")
     name = data.get("move")
     cls = MOVES.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise EntryError(f"{where}.move", f"{name!r} is not an entry of this game "
+        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game "
                                           f"({', '.join(MOVES)})")
     known = {f.name for f in fields(cls)}
     for key in data:
         if key not in known and key not in _ALLOWED_EXTRA:
-            raise EntryError(f"{where}.{key}", f"is not a field of a {name!r} entry")
+            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
+        if _ALLOWED_EXTRA.get(key) is not None:
+            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         at = f"{where}.{f.name}"
@@ -179,34 +194,38 @@ def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], whe
         elif f.name in _CARD_FIELDS:
             kwargs[f.name] = parse_card(value, deck, at)
         elif f.name == "slots":
-            if not isinstance(value, list):
-                raise EntryError(at, "is a list of slot numbers")
+            if not isinstance(value, list) or len(value) > SLOTS:
+                raise EntryError(at, f"is a list of at most {SLOTS} slot numbers")
             kwargs[f.name] = tuple(_slot(v, f"{at}[{i}]") for i, v in enumerate(value))
         elif f.name in ("cards",):
-            if not isinstance(value, list):
-                raise EntryError(at, "is a list of cards")
+            if not isinstance(value, list) or len(value) > SLOTS:
+                raise EntryError(at, f"is a list of at most {SLOTS} cards")
             kwargs[f.name] = tuple(parse_card(v, deck, f"{at}[{i}]") for i, v in enumerate(value))
         elif f.name == "shown":
             if not isinstance(value, bool):
                 raise EntryError(at, "is true or false")
             kwargs[f.name] = value
         elif f.name in _TEXT_FIELDS:
-            if not isinstance(value, str):
-                raise EntryError(at, "is text")
-            kwargs[f.name] = value.strip()[:500]
+            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
         elif f.name == "entry":
-            kwargs[f.name] = parse_move(value, players, deck, at)
+            inner = value.get("move") if isinstance(value, dict) else None
+            if inner in ("undo", "correct"):
+                raise EntryError(f"{at}.move", f"an {name} holds a table entry, not {inner!r}")
+            if inner == "override" and _depth >= MAX_NESTING - 1:
+                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
+            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
         else:  # pragma: no cover - every field kind is listed above
             raise AssertionError(f.name)
     if cls is ResolveFlag or cls is Correct:
         key = "flag" if cls is ResolveFlag else "target"
         value = data.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise EntryError(f"{where}.{key}", "is the number of an earlier entry or flag")
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ENTRY_NUMBER:
+            raise EntryError(f"{where}.{key}", f"is the number of an earlier entry or flag "
+                                               f"(0–{MAX_ENTRY_NUMBER:,}), not {show(value)}")
         kwargs[key] = value
     if cls is InitialPeek and "seen" in data:
         seen = data["seen"]
-        if not isinstance(seen, list):
+        if not isinstance(seen, list) or len(seen) > SLOTS:
             raise EntryError(f"{where}.seen", "is a list of cards, one per slot")
         kwargs["seen"] = tuple(parse_card(v, deck, f"{where}.seen[{i}]") for i, v in enumerate(seen))
     if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
