@@ -4,20 +4,29 @@
     {"format": "referee-transcript/1", "game": "ratatat", "players": ["Ana", "Ben"],
      "rules": {"tie_policy": "all_lowest"}, "dealer": "Ben",
      "entries": [{"move": "turn_up", "card": "5"}, {"seat": "Ana", "move": "draw"}, ...]}
+
+A transcript may be hostile (nested 100,000 deep, huge numbers, a million entries): reading one raises
+:class:`TranscriptError` naming the field at fault and nothing else, and :func:`check_stream` replays
+one entry at a time, keeping rulings as plain data, so memory stays flat whatever its length.
 """
 from __future__ import annotations
 
+import heapq
 import json
+import re
+import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from .games import GAMES, get_game
-from .games.base import EntryError, Ruling, changed_rules
-from .games.log import Log, Step, replay, rulings
+from .games.base import EntryError, Ruling, changed_rules, normalise_players, show
+from .games.log import Log, Step, replay, rulings, state_rulings
 
 FORMAT = "referee-transcript/1"
 _TOP_FIELDS = {"format", "game", "players", "rules", "dealer", "entries", "title", "date", "note",
                "exported_at", "match"}
+_WS = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
 
 
 class TranscriptError(ValueError):
@@ -42,26 +51,139 @@ class Transcript:
         return self.game.new_match(self.players, self.rules, self.dealer)
 
 
-def loads(text: str) -> Transcript:
-    """Parse and validate a transcript; raises :class:`TranscriptError`."""
+# --- Reading -----------------------------------------------------------------------------------
+
+
+def _position(text: str, pos: int) -> str:
+    line = text.count("\n", 0, pos) + 1
+    return f"line {line} column {pos - (text.rfind(chr(10), 0, pos) + 1) + 1}"
+
+
+def _value(text: str, pos: int, where: str) -> tuple[Any, int]:
+    """One JSON value at ``pos`` (no leading space): (value, end); hostile input is a TranscriptError."""
     try:
-        data = json.loads(text)
+        return _DECODER.raw_decode(text, pos)
     except json.JSONDecodeError as err:
         raise TranscriptError(f"line {err.lineno} column {err.colno}", f"not valid JSON ({err.msg})") from None
-    return from_data(data)
+    except RecursionError:
+        raise TranscriptError(where, f"nested too deeply ({_position(text, pos)})") from None
+    except ValueError as err:  # e.g. an integer of more than 4,300 digits
+        raise TranscriptError(where, f"not a value the referee reads ({_position(text, pos)}: "
+                                     f"{str(err)[:80]})") from None
 
 
-def from_data(data: Any) -> Transcript:
-    if not isinstance(data, dict):
-        raise TranscriptError("(top level)", "a transcript is a JSON object")
+def _skip(text: str, pos: int) -> int:
+    return _WS.match(text, pos).end()
+
+
+def _expect(text: str, pos: int, char: str, what: str) -> int:
+    if text[pos:pos + 1] != char:
+        found = text[pos:pos + 1] or "the end of the file"
+        raise TranscriptError(_position(text, pos), f"not valid JSON (expected {what}, found {found!r})")
+    return pos + 1
+
+
+class _Document:
+    """A transcript's top-level fields, read without building the entries: those are read one at a
+    time by :meth:`entries`, so a transcript of a million entries never sits in memory whole."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.fields: dict[str, Any] = {}
+        self.entries_at: int | None = None  # offset of the entries list
+        self.count = 0
+        pos = _skip(text, 0)
+        if text[pos:pos + 1] != "{":
+            if pos == len(text):
+                raise TranscriptError("line 1 column 1", "not valid JSON (the file is empty)")
+            _value(text, pos, "(top level)")  # invalid JSON is said first
+            raise TranscriptError("(top level)", "a transcript is a JSON object")
+        pos = _skip(text, pos + 1)
+        if text[pos:pos + 1] == "}":
+            pos += 1
+        else:
+            while True:
+                key, pos = _value(text, pos, "(top level)")
+                if not isinstance(key, str):
+                    raise TranscriptError(_position(text, pos), "not valid JSON (a key is a string)")
+                pos = _skip(text, _expect(text, _skip(text, pos), ":", "':'"))
+                if key == "entries" and text[pos:pos + 1] == "[":
+                    self.fields.pop("entries", None)
+                    self.entries_at = pos
+                    self.count, pos = self._scan_entries(pos)
+                else:
+                    self.fields[key], pos = _value(text, pos, show(key)[1:-1])
+                    if key == "entries":
+                        self.entries_at = None
+                pos = _skip(text, pos)
+                if text[pos:pos + 1] == "}":
+                    pos += 1
+                    break
+                pos = _skip(text, _expect(text, pos, ",", "',' or '}'"))
+        if _skip(text, pos) != len(text):
+            raise TranscriptError(_position(text, _skip(text, pos)), "not valid JSON (Extra data)")
+        if self.entries_at is not None:
+            self.fields["entries"] = []  # a list: read by entries()
+
+    def _scan_entries(self, pos: int) -> tuple[int, int]:
+        """Check the entries list is valid JSON (each entry built and dropped); (count, end)."""
+        count = sum(1 for _ in self._iter(pos))
+        return count, self._end
+
+    def _iter(self, pos: int) -> Iterator[tuple[Any, int]]:
+        text = self.text
+        pos = _skip(text, pos + 1)
+        if text[pos:pos + 1] == "]":
+            self._end = pos + 1
+            return
+        i = 0
+        while True:
+            value, pos = _value(text, pos, f"entries[{i}]")
+            pos = _skip(text, pos)
+            yield value, pos
+            if text[pos:pos + 1] == "]":
+                self._end = pos + 1
+                return
+            pos = _skip(text, _expect(text, pos, ",", "',' or ']'"))
+            i += 1
+
+    def entries(self) -> Iterator[Any]:
+        if self.entries_at is None:
+            yield from self.fields.get("entries") or ()
+            return
+        for value, _ in self._iter(self.entries_at):
+            yield value
+
+
+@dataclass(frozen=True)
+class Header:
+    """A transcript's game, players, house rules and dealer, checked."""
+
+    game: Any
+    players: tuple[str, ...]
+    rules: dict[str, Any]
+    dealer: Any
+    meta: dict[str, Any]
+
+    def start(self):
+        return self.game.new_match(self.players, self.rules, self.dealer)
+
+    def parse(self, entry: Any, i: int) -> Any:
+        try:
+            return self.game.parse_move(entry, self.players, self.rules, where=f"entries[{i}]")
+        except EntryError as err:
+            raise TranscriptError(err.field, err.message) from None
+
+
+def _header(data: dict[str, Any]) -> Header:
     for key in data:
         if key not in _TOP_FIELDS:
-            raise TranscriptError(key, "is not a transcript field")
+            raise TranscriptError(show(key)[1:-1], "is not a transcript field")
     if "format" in data and data["format"] != FORMAT:
-        raise TranscriptError("format", f"expected {FORMAT!r}, not {data['format']!r}")
+        raise TranscriptError("format", f"expected {FORMAT!r}, not {show(data['format'])}")
     name = data.get("game")
-    if name not in GAMES:
-        raise TranscriptError("game", f"{name!r} is not a game the referee knows ({', '.join(GAMES)})")
+    if not isinstance(name, str) or name not in GAMES:
+        raise TranscriptError("game", f"{show(name)} is not a game the referee knows ({', '.join(GAMES)})")
     game = get_game(name)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
@@ -69,24 +191,36 @@ def from_data(data: Any) -> Transcript:
     rules = data.get("rules", {})
     if not isinstance(rules, dict):
         raise TranscriptError("rules", "an object of house rules")
-    entries = data.get("entries")
-    if not isinstance(entries, list):
+    if not isinstance(data.get("entries"), list):
         raise TranscriptError("entries", "a list of entries")
-    players_t = tuple(players)
     try:
-        game.new_match(players_t, rules, data.get("dealer"))
+        players_t = normalise_players(players)
+        state = game.new_match(players_t, rules, data.get("dealer"))
     except EntryError as err:
         raise TranscriptError(err.field, err.message) from None
     except Ruling as ruling:
         raise TranscriptError("players", f"{ruling.rule}: {ruling.message}") from None
-    moves = []
-    for i, entry in enumerate(entries):
-        try:
-            moves.append(game.parse_move(entry, players_t, rules, where=f"entries[{i}]"))
-        except EntryError as err:
-            raise TranscriptError(err.field, err.message) from None
     meta = {k: data[k] for k in ("title", "date", "note", "match", "exported_at") if k in data}
-    return Transcript(game, players_t, rules, data.get("dealer"), moves, meta)
+    return Header(game, state.players, rules, data.get("dealer"), meta)
+
+
+def loads(text: str) -> Transcript:
+    """Parse and validate a transcript; raises :class:`TranscriptError`."""
+    doc = _Document(text)
+    header = _header(doc.fields)
+    moves = [header.parse(entry, i) for i, entry in enumerate(doc.entries())]
+    return Transcript(header.game, header.players, header.rules, header.dealer, moves, header.meta)
+
+
+def from_data(data: Any) -> Transcript:
+    if not isinstance(data, dict):
+        raise TranscriptError("(top level)", "a transcript is a JSON object")
+    header = _header(data)
+    moves = [header.parse(entry, i) for i, entry in enumerate(data["entries"])]
+    return Transcript(header.game, header.players, header.rules, header.dealer, moves, header.meta)
+
+
+# --- Replaying ---------------------------------------------------------------------------------
 
 
 def check(transcript: Transcript) -> tuple[Log, list[Step], dict[str, Any]]:
@@ -95,6 +229,49 @@ def check(transcript: Transcript) -> tuple[Log, list[Step], dict[str, Any]]:
     found = rulings(log, steps)
     report = {"ok": not found, "rulings": found, "result": result(log.game, log.state)}
     return log, steps, report
+
+
+@dataclass
+class Checked:
+    """What :func:`check_stream` found: the rulings (in log order, read once), the result and counts."""
+
+    rulings: Iterator[dict[str, Any]]
+    count: int
+    result: dict[str, Any]
+    entries: int
+    accepted: int
+
+
+def check_stream(text: str, spill: Any) -> Checked:
+    """Validate and replay the transcript ``text`` one entry at a time. Refusals are written to
+    ``spill`` (a text file) as JSON lines as they happen and merged, in log order, with the rulings
+    the final state remembers: memory does not grow with the number of entries."""
+    doc = _Document(text)
+    header = _header(doc.fields)
+    log = Log.start(header.game, header.start())
+    entries = accepted = count = 0
+    for position, entry in enumerate(doc.entries()):
+        move = header.parse(entry, position)
+        entries += 1
+        try:
+            log, step = log.feed(move, position)
+        except Ruling as ruling:
+            spill.write(json.dumps({"event": position, "verdict": "reject", "rule": ruling.rule,
+                                    "message": ruling.message, "entries": list(ruling.entries)},
+                                   ensure_ascii=False) + "\n")
+            count += 1
+            continue
+        accepted += 1
+        for d in step.later:
+            spill.write(json.dumps({"event": position, "verdict": "flag", "rule": d["rule"],
+                                    "message": d["message"], "entries": [d["entry"], position]},
+                                   ensure_ascii=False) + "\n")
+            count += 1
+    remembered = state_rulings(log.state)
+    spill.seek(0)
+    steps = (json.loads(line) for line in spill)
+    merged = heapq.merge(steps, remembered, key=lambda r: r["event"])
+    return Checked(merged, count + len(remembered), result(log.game, log.state), entries, accepted)
 
 
 def result(game: Any, state: Any) -> dict[str, Any]:
@@ -126,21 +303,59 @@ def dumps(game_name: str, players: tuple[str, ...], rules: dict[str, Any], deale
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def format_text(transcript: Transcript, steps: list[Step], report: dict[str, Any]) -> str:
-    """The human-readable report of ``referee check``."""
-    lines = []
-    for r in report["rulings"]:
-        status = f" [{r['status']}]" if r.get("status") and r["status"] != "open" else ""
-        if r.get("status") == "overridden" and r["verdict"] == "reject":
-            status = f" [overridden by {r['by'] or 'the table'}{': ' + r['reason'] if r['reason'] else ''}]"
-        lines.append(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
-    res = report["result"]
+# --- Writing the report ------------------------------------------------------------------------
+
+def printable(text: Any) -> str:
+    """``text`` with every control, format or line-breaking character written as an escape, so that
+    a name or a message can never start a line of the report or hide part of it."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
+def ruling_line(r: dict[str, Any]) -> str:
+    status = f" [{r['status']}]" if r.get("status") and r["status"] != "open" else ""
+    if r.get("status") == "overridden" and r["verdict"] == "reject":
+        status = f" [overridden by {r['by'] or 'the table'}{': ' + r['reason'] if r['reason'] else ''}]"
+    return printable(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
+
+
+def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any], entries: int,
+               accepted: int) -> Iterator[str]:
+    """The lines of the human-readable report of ``referee check``."""
+    for r in found:
+        yield ruling_line(r)
     for rnd in res["rounds"]:
         scores = ", ".join(f"{p} {v}" for p, v in rnd["scores"].items())
-        lines.append(f"round {rnd['number']}: {scores} — {rnd['explanation']}")
-    lines.append("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
-    lines.append(res["outcome"] if res["over"] else "match not finished")
+        yield printable(f"round {rnd['number']}: {scores} — {rnd['explanation']}")
+    yield printable("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+    yield printable(res["outcome"] if res["over"] else "match not finished")
+    yield (f"{entries} entries, {accepted} accepted, {entries - accepted} refused; "
+           f"{'no rulings' if not count else str(count) + ' ruling(s)'}")
+
+
+def format_text(transcript: Transcript, steps: list[Step], report: dict[str, Any]) -> str:
+    """The human-readable report of ``referee check``."""
     accepted = sum(1 for s in steps if s.accepted)
-    lines.append(f"{len(steps)} entries, {accepted} accepted, {len(steps) - accepted} refused; "
-                 f"{'no rulings' if report['ok'] else str(len(report['rulings'])) + ' ruling(s)'}")
-    return "\n".join(lines)
+    return "\n".join(text_lines(iter(report["rulings"]), len(report["rulings"]), report["result"],
+                                len(steps), accepted))
+
+
+def json_chunks(checked: Checked) -> Iterator[str]:
+    """``referee check --json``: the report as one JSON document, written a ruling at a time."""
+    yield f'{{"ok": {"false" if checked.count else "true"}, "rulings": ['
+    for i, r in enumerate(checked.rulings):
+        yield ("" if i == 0 else ", ") + json.dumps(r, ensure_ascii=False)
+    yield '], "result": ' + json.dumps(checked.result, ensure_ascii=False) + "}"
+
+
+def open_spill() -> Any:
+    """A temporary file for the rulings of a long replay (deleted when closed)."""
+    return tempfile.TemporaryFile("w+", encoding="utf-8")
+
+
+__all__ = ["FORMAT", "TranscriptError", "Transcript", "Header", "Checked", "loads", "from_data", "check",
+           "check_stream", "result", "dumps", "format_text", "text_lines", "json_chunks", "printable",
+           "open_spill"]

@@ -1,16 +1,16 @@
 """``referee check FILE [--json]``: replay a transcript and print its rulings and result.
 
 Exit status 0 whenever the file was read (rulings or not); 2 when it is not valid JSON or not a valid
-transcript, with the field and position at fault.
+transcript, with the field and position at fault. Nothing is printed before the whole file has been
+checked, and the rulings go through a temporary file, so a long transcript needs little memory.
 """
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from .transcript import TranscriptError, check, format_text, loads
+from .transcript import TranscriptError, check_stream, json_chunks, open_spill, printable, text_lines
 
 
 @click.command("check")
@@ -18,17 +18,26 @@ from .transcript import TranscriptError, check, format_text, loads
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 def check_command(file, as_json: bool) -> None:
     """Replay a table log (transcript) and print every ruling and the result."""
-    name = getattr(file, "name", "FILE")
+    name = printable(getattr(file, "name", "FILE"))
     try:
-        transcript = loads(file.read())
+        text = file.read()
     except UnicodeDecodeError:
         click.echo(f"{name}: not a text file (expected UTF-8 JSON)", err=True)
         sys.exit(2)
-    except TranscriptError as err:
-        click.echo(f"{name}: {err.where}: {err.message}", err=True)
-        sys.exit(2)
-    _, steps, report = check(transcript)
-    if as_json:
-        click.echo(json.dumps(report, ensure_ascii=False))
-    else:
-        click.echo(format_text(transcript, steps, report))
+    with open_spill() as spill:
+        try:
+            checked = check_stream(text, spill)
+        except TranscriptError as err:
+            click.echo(f"{name}: {printable(err.where)}: {printable(err.message)}", err=True)
+            sys.exit(2)
+        del text
+        out = sys.stdout
+        if as_json:
+            for chunk in json_chunks(checked):
+                out.write(chunk)
+            out.write("\n")
+        else:
+            for line in text_lines(checked.rulings, checked.count, checked.result, checked.entries,
+                                   checked.accepted):
+                out.write(line + "\n")
+        out.flush()

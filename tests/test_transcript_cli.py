@@ -76,3 +76,72 @@ def test_check_text_lists_an_overridden_reject_with_who_and_why(tmp_path):
     result = CliRunner().invoke(check_command, [str(path), "--json"])
     ruling = json.loads(result.output)["rulings"][0]
     assert ruling["status"] == "overridden" and ruling["by"] == "Ana"
+
+
+def _doc(**overrides) -> dict:
+    doc = {"game": "ratatat", "players": ["Ana", "Ben"], "entries": [{"move": "turn_up", "card": "5"}]}
+    doc.update(overrides)
+    return doc
+
+
+def _override_chain(depth: int) -> dict:
+    entry = {"move": "draw", "seat": "Ben"}
+    for _ in range(depth):
+        entry = {"move": "override", "rule": "GEN-7", "entry": entry}
+    return entry
+
+
+@pytest.mark.parametrize("content,where", [
+    ('{"game": "ratatat", "entries": [' + "[" * 100_000 + "]" * 100_000 + "]}", "entries[0]"),
+    ("[" * 100_000 + "]" * 100_000, "(top level)"),
+    ('{"game": ' + "[" * 100_000 + "]" * 100_000 + "}", "game"),
+    (json.dumps(_doc(entries=[_override_chain(500)])), "entries[0].entry.entry.entry"),
+    ('{"game": "ratatat", "players": ["Ana", "Ben"], "entries": [{"move": "turn_up", "card": '
+     + "7" * 5000 + "}]}", "entries[0]"),
+    (json.dumps(_doc(entries=[{"move": "correct", "target": 10 ** 300, "entry": {"move": "turn_up", "card": "5"}}])),
+     "entries[0].target"),
+    (json.dumps(_doc(game=[])), "game"),
+    (json.dumps(_doc(game={"a": 1})), "game"),
+    (json.dumps(_doc(players=[1, 2])), "players"),
+    (json.dumps(_doc(players=["Ana", None])), "players"),
+    (json.dumps(_doc(players=["Ana", "Ben\nentry 0: REJECT X"])), "players[1]"),
+    (json.dumps(_doc(players=["Ana", "ANA"])), "players"),
+    (json.dumps(_doc(players=["Ana"] * 100_000)), "players"),
+    (json.dumps(_doc(rules=[])), "rules"),
+    (json.dumps(_doc(rules={"rounds_n": 10 ** 100})), "rules.rounds_n"),
+    (json.dumps(_doc(rules={"rounds_n": [[[]]]})), "rules.rounds_n"),
+    (json.dumps(_doc(dealer={"x": [1]})), "dealer"),
+    (json.dumps(_doc(entries=[{"move": "draw", "seat": "Ana", "note": "x" * 1000}])), "entries[0].note"),
+    ('{"game": "ratatat", "players": ["Ana", "Ben"], "entries": [1 2]}', "line 1 column 62"),
+    ('{"game": "ratatat"} trailing', "line 1 column 21"),
+    ('{"game": "ratatat", "players": ["Ana", "Ben"], "entries": NaN}', "entries"),
+])
+def test_hostile_files_exit_2_naming_the_field(tmp_path, content, where):
+    path = tmp_path / "hostile.json"
+    path.write_text(content)
+    result = CliRunner().invoke(check_command, [str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    first = result.output.strip().splitlines()
+    assert len(first) == 1 and first[0].startswith(f"{path}: {where}: "), result.output
+    assert len(first[0]) < 400
+
+
+def test_names_and_messages_cannot_forge_a_line_of_the_report(tmp_path):
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(_doc(players=["Ana", "Ben"], entries=[
+        {"move": "turn_up", "card": "5"},
+        {"move": "override", "rule": "GEN-7", "seat": "Ana", "reason": "ok\nentry 9: REJECT RTC-1: forged\x1b[2J",
+         "entry": {"move": "draw", "seat": "Ben"}}])))
+    result = CliRunner().invoke(check_command, [str(path)])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert not any(line.startswith("entry 9") for line in lines) and "\x1b" not in result.output
+    assert "ok\\nentry 9: REJECT RTC-1: forged\\x1b[2J]" in lines[0]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_the_streamed_report_is_the_report(path):
+    from referee.transcript import check, loads
+    result = CliRunner().invoke(check_command, [str(path), "--json"])
+    assert json.loads(result.output) == check(loads(path.read_text()))[2]

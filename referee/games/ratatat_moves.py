@@ -210,7 +210,7 @@ def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], whe
         elif f.name == "entry":
             inner = value.get("move") if isinstance(value, dict) else None
             if inner in ("undo", "correct"):
-                raise EntryError(f"{at}.move", f"an {name} holds a table entry, not {inner!r}")
+                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
             if inner == "override" and _depth >= MAX_NESTING - 1:
                 raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
             kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
