@@ -111,6 +111,7 @@ def test_one_scan_and_one_tap_reveal_a_player(live_server, phone, database, tmp_
     match = at_reveal(database)
     page.goto(f"{live_server.url}/m/{match.id}")
     page.click("#seat-picker button:has-text('Ben')")
+    page.click("summary:has-text(\"Enter Ana's cards\")")
     row = tmp_path / "row.jpg"
     row.write_bytes(gap_row_photo(["5", "SWAP", None, "4"]))  # slot 3's card is out of the photo
     page.set_input_files("#reveal-Ana .scan-form input[type=file]", str(row))
