@@ -15,7 +15,7 @@ import heapq
 import json
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .games import GAMES, get_game
@@ -27,6 +27,7 @@ _TOP_FIELDS = {"format", "game", "players", "rules", "dealer", "entries", "title
                "exported_at", "match"}
 _WS = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
 class TranscriptError(ValueError):
@@ -164,11 +165,29 @@ class Header:
     rules: dict[str, Any]
     dealer: Any
     meta: dict[str, Any]
+    _seen: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def start(self):
         return self.game.new_match(self.players, self.rules, self.dealer)
 
     def parse(self, entry: Any, i: int) -> Any:
+        if type(entry) is dict and len(entry) <= 8:  # the same entry again: moves are immutable values
+            try:
+                key = tuple(entry.items())
+                move = self._seen.get(key)
+            except TypeError:  # unhashable values
+                key, move = None, None
+            if move is not None:
+                return move
+            move = self._parse(entry, i)
+            if key is not None:
+                if len(self._seen) >= 1024:
+                    self._seen.clear()
+                self._seen[key] = move
+            return move
+        return self._parse(entry, i)
+
+    def _parse(self, entry: Any, i: int) -> Any:
         try:
             return self.game.parse_move(entry, self.players, self.rules, where=f"entries[{i}]")
         except EntryError as err:
@@ -256,20 +275,18 @@ def check_stream(text: str, spill: Any) -> Checked:
         try:
             log, step = log.feed(move, position)
         except Ruling as ruling:
-            spill.write(json.dumps({"event": position, "verdict": "reject", "rule": ruling.rule,
-                                    "message": ruling.message, "entries": list(ruling.entries)},
-                                   ensure_ascii=False) + "\n")
+            spill.write(_ENCODE({"event": position, "verdict": "reject", "rule": ruling.rule,
+                                 "message": ruling.message, "entries": list(ruling.entries)}) + "\n")
             count += 1
             continue
         accepted += 1
         for d in step.later:
-            spill.write(json.dumps({"event": position, "verdict": "flag", "rule": d["rule"],
-                                    "message": d["message"], "entries": [d["entry"], position]},
-                                   ensure_ascii=False) + "\n")
+            spill.write(_ENCODE({"event": position, "verdict": "flag", "rule": d["rule"],
+                                 "message": d["message"], "entries": [d["entry"], position]}) + "\n")
             count += 1
     remembered = state_rulings(log.state)
     spill.seek(0)
-    steps = (json.loads(line) for line in spill)
+    steps = (_DECODER.decode(line) for line in spill)
     merged = heapq.merge(steps, remembered, key=lambda r: r["event"])
     return Checked(merged, count + len(remembered), result(log.game, log.state), entries, accepted)
 

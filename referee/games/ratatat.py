@@ -15,6 +15,7 @@ from .cards import RTC_DECKS, RTC_POWERS, card_words, is_power, rtc_points, sent
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,
                             describe, move_to_dict, parse_move as _parse_move)
+from .ratatat_redact import redact
 from .ratatat_rules import MAX_PLAYERS, MIN_PLAYERS, SLOTS, VARIANTS
 from .ratatat_scoring import (eliminated_now, lowest_totals, match_winners_sentence,
                               round_winners)
@@ -23,7 +24,8 @@ NAME = "ratatat"
 TITLE = "Rat-a-Tat Cat"
 
 __all__ = ["NAME", "TITLE", "VARIANTS", "State", "Token", "new_match", "apply", "legal_moves", "view",
-           "parse_move", "move_to_dict", "describe", "state_to_dict", "state_from_dict"]
+           "parse_move", "move_to_dict", "describe", "state_to_dict", "state_from_dict", "redact",
+           "awaiting_flags"]
 
 
 @dataclass(frozen=True, slots=True)
