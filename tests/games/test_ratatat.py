@@ -578,10 +578,22 @@ def test_RTC_43_reveal_only_after_the_final_turns():
 
 
 def test_legal_moves_are_accepted():
-    state = play(match(3), TurnUp("5"))
-    for seat in (ANA, BEN, CY):
-        for move in R.legal_moves(state, seat):
+    at_start = play(match(3), TurnUp("5"))
+    holding = play(at_start, Draw(ANA))
+    for state, seat, expected in [
+            (match(3), None, {TurnUp(None)}),
+            (at_start, ANA, {Draw(ANA), TakeDiscard(ANA), InitialPeek(ANA, (1, 4))}),
+            (at_start, BEN, {InitialPeek(BEN, (1, 4))}),
+            (holding, ANA, {Replace(ANA, 1), Discard(ANA), UsePower(ANA, "SWAP")}),
+            (_at_reveal(2), None, {Reveal(ANA, (None,) * 4), Reveal(BEN, (None,) * 4)}),
+            (_flag_at_reveal(), None, {ResolveFlag(0, "accept"), ResolveFlag(0, "override")})]:
+        moves = R.legal_moves(state, seat)
+        assert expected <= set(moves), (seat, moves)
+        for move in moves:
+            if isinstance(move, Reveal):
+                move = Reveal(move.seat, ("1", "2", "3", "4"))
             R.apply(state, move)  # raises if a listed move were refused
+    assert R.legal_moves(at_start, CY) == [InitialPeek(CY, (1, 4))], "not Cy's turn: only the first peek"
 
 
 def test_round_ends_after_the_match_is_over():
