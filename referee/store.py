@@ -277,6 +277,15 @@ def entries(db: Database, match_id: str, after: int = 0) -> list[dict]:
     ]
 
 
+def only_by(db: Database, match_id: str, after: int, device: str | None) -> bool:
+    """Whether every entry after version `after` was made by `device` (a phone's own doorbell)."""
+    if device is None:
+        return False
+    row = db.conn.execute("SELECT count(*) FROM entries WHERE match_id = ? AND seq > ? AND device IS NOT ?",
+                          (match_id, after, device)).fetchone()
+    return row[0] == 0
+
+
 def export_match(db: Database, match_id: str) -> dict:
     """The whole match (row + log) as one JSON-serialisable dict."""
     match = get_match(db, match_id)

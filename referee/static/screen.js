@@ -37,10 +37,20 @@
     });
     var pick = screen.querySelector("#pick[data-pick]");
     if (pick) out.pick = pick.dataset.pick;
+    out.ruling = screen.querySelector("#ruling");  // a refusal this phone is still reading
     return out;
   }
 
   function put(screen, saved) {
+    var body = screen.querySelector("[data-version]");
+    if (saved.ruling && body && !screen.querySelector("#ruling")) {
+      saved.ruling.querySelectorAll('input[name="version"]').forEach(function (v) {
+        v.value = body.dataset.version;  // an override now applies to the table as it is
+      });
+      var notice = body.querySelector(".notice");
+      body.insertBefore(saved.ruling, notice ? notice.nextSibling : body.children[1] || null);
+      if (window.htmx) htmx.process(saved.ruling);
+    }
     saved.open.forEach(function (name) {
       var box = screen.querySelector('details[data-draft="' + CSS.escape(name) + '"]');
       if (box) box.open = true;
@@ -76,6 +86,11 @@
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && !target.isConnected && target.id && document.getElementById(target.id)) {
+      // a picker asked for before a live update redrew the screen: it goes where its target is now
+      event.detail.target = document.getElementById(target.id);
+    }
     draft = keepsDraft(event.detail) ? take(event.detail.target) : null;
   });
   document.addEventListener("htmx:afterSwap", function (event) {

@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 from werkzeug.routing import BuildError
@@ -255,10 +255,23 @@ def screen(match_id: str):
     """The fragment each phone re-GETs when the doorbell rings: its own view only. A phone that
     already shows this version for the same seat (the doorbell of its own entry) gets 204, so a
     picker it has just opened stays open."""
-    _, match, log = load(match_id)
-    if request.args.get("shown") == shown_token(match, phone_seat(match_id), is_shared(match_id)):
+    db, match, log = load(match_id)
+    if _already_shown(db, match, request.args.get("shown", "")):
         return Response(status=204)
     return _no_store(Response(render_template("table/_screen.html", **screen_context(match, log))))
+
+
+def _already_shown(db, match, shown: str) -> bool:
+    """The phone's screen is current: drawn at this version for the same seat, or at an earlier one
+    when every entry since was this phone's own (its answer carries the fresh screen; redrawing it
+    here could close a picker the player has just opened)."""
+    version, _, who = shown.partition("-")
+    current = shown_token(match, phone_seat(match.id), is_shared(match.id))
+    if shown == current:
+        return True
+    if not version.isascii() or not version.isdigit() or len(version) > 9 or who != current.partition("-")[2]:
+        return False
+    return int(version) < match.version and store.only_by(db, match.id, int(version), session.get("device"))
 
 
 @bp.get("/seat")
