@@ -650,7 +650,7 @@ def main() -> None:
     parser.add_argument("--paced-seconds", type=float, default=15)
     parser.add_argument("--closed-seconds", type=float, default=20)
     parser.add_argument("--refuse-every", type=int, default=5, help="every Nth discard/replace is first refused")
-    parser.add_argument("--scan-every", type=int, default=60, help="every Nth entry of a table comes with a scan")
+    parser.add_argument("--scan-every", type=int, default=20, help="every Nth entry of a table comes with a scan")
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: referee serve's)")
     parser.add_argument("--connection-limit", type=int, default=None, help="default: referee serve's")
     parser.add_argument("--big-entries", type=int, default=1000)
