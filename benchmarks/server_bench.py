@@ -13,7 +13,8 @@ What it does, in order:
    screen), opens every phone's live stream, the idle tables' streams (STREAMS in all) and SLOW
    slowloris connections (a request that never ends: one more header byte every few seconds).
 4. Every phone behaves as the page does: on each `changed` doorbell it re-GETs its screen
-   (`/m/<id>/screen?shown=<version it shows>`, HX-Request). A table's next entry is posted only
+   (`/m/<id>/screen?shown=<the token of the screen it shows>`, HX-Request: a phone whose screen is
+   already current gets 204). A table's next entry is posted only
    once the phone that posts it shows the latest version. Before a discard or replace the phone
    opens the card picker (`GET /m/<id>/pick?...`); every REFUSE_EVERY-th such entry is first
    posted refused (422) on purpose; every SCAN_EVERY-th entry of a table comes with a scan
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import re
 import http.client
 import itertools
 import json
@@ -301,8 +303,12 @@ class Stats:
         return True
 
 
+SHOWN = re.compile(rb'id="seen-version"[^>]*value="([^"]*)"')
+
+
 class Phone:
-    """One phone: its cookie, its keep-alive connection, the version its screen shows."""
+    """One phone: its cookie, its keep-alive connection, the version its screen shows (and the
+    `shown` token its page sends back with each re-GET, read from the screen it last drew)."""
 
     def __init__(self, port: int, match_id: str, seat: int, stats: Stats):
         self.port, self.match_id, self.seat, self.stats = port, match_id, seat, stats
@@ -312,6 +318,12 @@ class Phone:
         self.heard = 0  # the latest doorbell
         self.changed = asyncio.Event()
         self.fetching = False
+        self.token = ""
+
+    def drew(self, body: bytes) -> None:
+        found = SHOWN.search(body)
+        if found:
+            self.token = found.group(1).decode()
 
     def headers(self, **more) -> dict:
         return {"Cookie": self.cookie, "Origin": f"http://127.0.0.1:{self.port}", **more}
@@ -333,9 +345,11 @@ class Phone:
         try:
             while self.shown < self.heard:
                 target = self.heard
-                status, _, _ = await self.conn.request(
-                    "GET", f"/m/{self.match_id}/screen?shown={self.shown}", self.headers(**{"HX-Request": "true"}))
+                status, _, body = await self.conn.request(
+                    "GET", f"/m/{self.match_id}/screen?{urllib.parse.urlencode({'shown': self.token})}",
+                    self.headers(**{"HX-Request": "true"}))
                 if self.stats.answer("screen", status, (200, 204)):
+                    self.drew(body)
                     self.shown = max(self.shown, target)
                     self.changed.set()
                 else:
@@ -485,11 +499,12 @@ class Table:
                 body, timeout=30)
             self.stats.answer("scan", status, (200, 422, 429, 503))
         started = time.perf_counter()
-        status, _, _ = await phone.conn.request("POST", f"{base}/entry", form_headers,
-                                                self.form(entry, f"{self.match_id}-{self.position}"))
+        status, _, body = await phone.conn.request("POST", f"{base}/entry", form_headers,
+                                                   self.form(entry, f"{self.match_id}-{self.position}"))
         if record_latency:
             self.stats.move_latency.append(time.perf_counter() - started)
         if self.stats.answer("entry", status, (200,)):
+            phone.drew(body)
             self.stats.moves += 1
             self.version += 1
             phone.shown = max(phone.shown, self.version)  # its answer is its fresh screen
