@@ -15,7 +15,6 @@ from ..store import create_match, find_match_by_code, find_rematch, get_match, r
 
 bp = Blueprint("home", __name__)
 
-MAX_NAME_LENGTH = 40
 MAX_SEATS = 6  # player fields on the form
 MAX_NUMBER = 100_000  # no house-rule number needs more
 TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -76,15 +75,12 @@ class FormProblem(Exception):
 
 
 def parse_players(form) -> tuple[list[str], list[str]]:
-    """(names, what was typed): blank fields are skipped; names go to the engine as typed."""
+    """(names, what was typed): blank fields are skipped; the engine normalises or refuses the rest."""
     typed = [n[:200] for n in form.getlist("player")[:20]]
     names = [n.strip() for n in form.getlist("player") if n.strip()]
     if not names and form.get("players"):
         names = [line.strip() for line in form["players"].splitlines() if line.strip()]
-    for name in names:
-        if len(name) > MAX_NAME_LENGTH:
-            raise FormProblem(f"A player's name is at most {MAX_NAME_LENGTH} characters: “{name[:MAX_NAME_LENGTH]}…”.")
-    return names, typed
+    return names, typed  # the engine normalises and refuses names (base.normalise_name)
 
 
 def parse_rules(engine, form) -> dict:

@@ -103,6 +103,12 @@ def test_hostile_rule_fields_get_a_message_and_save_nothing(client, database, fi
     (["Ann"], "RTC-1"),
     ([f"P{i}" for i in range(7)], "RTC-1"),
     (["Ann", "ANN"], "same name"),
+    (["Ann", "An\u200bn"], "U+200B"),  # equal but for an invisible character
+    (["\u200b\u200d", "Bo"], "U+200B"),
+    (["\u3164", "Bo"], "a player needs a name that shows"),  # only a Hangul filler
+    (["Ann", "Ann\u3164"], "same name"),  # equal but for an invisible letter
+    (["Ann\x1b[31m", "Bo"], "control or format character U+001B"),
+    (["Ann\x00", "Bo"], "U+0000"),
 ])
 def test_bad_player_names_are_refused_on_the_form(client, database, players, words):
     response = create(client, player=players)
@@ -112,8 +118,8 @@ def test_bad_player_names_are_refused_on_the_form(client, database, players, wor
 
 
 def test_names_are_stored_as_the_engine_returns_them(client, database):
-    match = created(client, database, player=["  Zoe\u0301 ", "", "Bo"])
-    assert match.players == list(R.new_match(("Zoe\u0301", "Bo")).players)
+    match = created(client, database, player=["  Zoe\u0301 ", "", "Bo", "e\u0301" * 40])
+    assert match.players == ["Zo\u00e9", "Bo", "\u00e9" * 40]  # NFC: 80 code points typed, 40 kept
 
 
 def test_repeated_and_unknown_fields_do_not_break_the_form(client, database):
