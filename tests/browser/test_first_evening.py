@@ -183,12 +183,12 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     cy.status("Your turn, Cy")
 
     # 2. the shared tablet plays Cy's turn, then offers "Rat-a-Tat Cat!" to Cy, who just finished
-    tablet.status("Cy's turn")
+    tablet.status("Your turn, Cy")
     assert tablet.press("Draw from the pile") == 200
     tablet.open("Discard it face up")
     assert "Didn't see" not in tablet.text("#pick")
     assert tablet.choose("9") == 200
-    tablet.status("Ana's turn")
+    tablet.status("Your turn, Ana")
     assert tablet.call("Cy") == 200
     for p in (ana, ben, grandpa):
         p.page.locator("#final-turns", has_text="Cy called Rat-a-Tat Cat — 2 turns left").wait_for()

@@ -362,7 +362,7 @@ def test_shared_phone_offers_the_call_to_the_player_who_just_finished(app, datab
                    {"move": "draw"}, {"move": "discard", "card": "6"}, {"move": "draw"}, {"move": "discard", "card": "7"}):
         assert shared.post(**fields).status_code == 200
     screen = shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
-    assert "Yes, Cy calls Rat-a-Tat Cat" in screen and "Ana's turn" in screen
+    assert "Yes, Cy calls Rat-a-Tat Cat" in screen and "Your turn, Ana" in screen
     assert shared.post(move="call", **{"for": "Cy"}).status_code == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "call", "seat": "Cy"}
     assert store.entries(database, match.id)[-1]["seat"] is None  # made on the shared phone
