@@ -4,12 +4,21 @@ Every connection runs in WAL mode with a busy timeout, synchronous=FULL (an
 acknowledged move survives a crash or power cut) and foreign keys enforced.
 Migrations use `sqlite_utils.Migrations`; they only ever append, so a newer
 Referee opens an older database file and brings it up to date.
+
+Connections are reused: opening one (pragmas, the WAL check) costs more than most
+requests' queries, so a request checks out its worker thread's idle connection and
+gives it back at teardown (any transaction it left open rolled back). A connection
+is only ever used by one request at a time; each thread keeps at most one idle
+connection (for the last file it used), and it is closed when the thread ends, when
+the thread moves to another file, or by `close_idle`.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import threading
+import weakref
 from pathlib import Path
 
 import click
@@ -147,16 +156,101 @@ def m004_snapshots(db: Database) -> None:
     )
 
 
+_made_dirs: set[str] = set()
+
+
 def connect(path: str | os.PathLike) -> Database:
-    """Open (creating if needed) the SQLite file with Referee's pragmas."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)  # also sets the busy timeout
-    conn.execute("PRAGMA foreign_keys = ON")
+    """Open (creating if needed) the SQLite file with Referee's pragmas: a new connection, which the
+    caller closes. Requests use `get_db` instead."""
+    parent = str(Path(path).parent)
+    if parent not in _made_dirs:
+        Path(parent).mkdir(parents=True, exist_ok=True)
+        _made_dirs.add(parent)
+    # check_same_thread=False: a pooled connection may be closed by `close_idle` from another
+    # thread; it is still used by one request at a time.
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")  # the busy timeout is set by connect's timeout
     database = Database(conn)
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         database.enable_wal()  # once per file: WAL is a property of the file
     conn.execute("PRAGMA synchronous = FULL")
     return database
+
+
+class _Slot:
+    """A thread's idle connection (at most one), and the file it is on."""
+
+    __slots__ = ("path", "database", "__weakref__")
+
+    def __init__(self) -> None:
+        self.path: str | None = None
+        self.database: Database | None = None
+
+
+_local = threading.local()
+_slots: weakref.WeakSet[_Slot] = weakref.WeakSet()  # every live thread's slot, for close_idle
+_pool_lock = threading.Lock()
+
+
+def _slot() -> _Slot:
+    slot = getattr(_local, "slot", None)
+    if slot is None:
+        slot = _local.slot = _Slot()
+        with _pool_lock:
+            _slots.add(slot)
+    return slot
+
+
+def checkout(path: str | os.PathLike) -> Database:
+    """A connection to `path` for the caller alone: this thread's idle one if it is on the same
+    file, else a new one. Give it back with `checkin` (or close it)."""
+    path = str(path)
+    slot = _slot()
+    with _pool_lock:
+        database, slot.database = slot.database, None
+        same = slot.path == path
+    if database is not None:
+        if same:
+            return database
+        database.close()  # this thread moved to another file: at most one idle connection
+    return connect(path)
+
+
+def checkin(database: Database, path: str | os.PathLike) -> None:
+    """Give back a connection from `checkout`: any transaction left open is rolled back, then it is
+    kept as this thread's idle connection (closed instead if the thread already has one)."""
+    try:
+        if database.conn.in_transaction:
+            database.conn.rollback()
+    except sqlite3.Error:
+        _close_quietly(database)
+        return
+    slot = _slot()
+    with _pool_lock:
+        if slot.database is None:
+            slot.path, slot.database = str(path), database
+            return
+    database.close()
+
+
+def close_idle(path: str | os.PathLike | None = None) -> int:
+    """Close the idle connections of every thread (to `path` only, if given); returns how many."""
+    with _pool_lock:
+        found = []
+        for slot in list(_slots):
+            if slot.database is not None and (path is None or slot.path == str(path)):
+                found.append(slot.database)
+                slot.database = None
+    for database in found:
+        _close_quietly(database)
+    return len(found)
+
+
+def _close_quietly(database: Database) -> None:
+    try:
+        database.close()
+    except sqlite3.Error:
+        pass
 
 
 def migrate(path: str | os.PathLike) -> list[str]:
@@ -171,16 +265,20 @@ def migrate(path: str | os.PathLike) -> list[str]:
 
 
 def get_db() -> Database:
-    """The request's Database (opened on first use, closed at teardown)."""
+    """The request's Database: checked out on first use, given back at teardown. Two requests
+    never hold the same connection at once."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        path = current_app.config["DATABASE"]
+        g.db = checkout(path)
+        g.db_path = path
     return g.db
 
 
 def close_db(exc: BaseException | None = None) -> None:
+    """Teardown: roll back what the request left open and give the connection back."""
     database = g.pop("db", None)
     if database is not None:
-        database.close()
+        checkin(database, g.pop("db_path", current_app.config["DATABASE"]))
 
 
 @click.command("init-db")

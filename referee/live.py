@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
 
-from .db import connect, get_db
+from .db import checkin, checkout, get_db
 from .store import UnknownMatch, get_match
 
 bp = Blueprint("live", __name__)
@@ -138,11 +138,11 @@ def event_stream(
     try:
         yield f": connected to {match_id}\nretry: 2000\n\n"
         if last_seen is not None:
-            database = connect(database_path)
+            database = checkout(database_path)
             try:
                 current = get_match(database, match_id).version
             finally:
-                database.close()
+                checkin(database, database_path)
             if current != last_seen:
                 yield changed_event(current)  # missed while (re)connecting
         while True:
@@ -174,23 +174,19 @@ def _last_seen() -> int | None:
     return parse_last_seen(request.headers.get("Last-Event-ID"), request.args.get("v"))
 
 
-_readers = threading.local()
-
-
 def match_version(database_path: str, match_id: str) -> int | None:
-    """The match's version, or None if there is no such match (a worker thread keeps one
-    read connection per database file)."""
-    connections = _readers.__dict__.setdefault("connections", {})
-    database = connections.get(database_path)
-    if database is None:
-        database = connections[database_path] = connect(database_path)
+    """The match's version, or None if there is no such match (on the worker thread's pooled
+    connection, see `db.checkout`)."""
+    database = checkout(database_path)
     try:
-        return get_match(database, match_id).version
+        version = get_match(database, match_id).version
     except UnknownMatch:
-        return None
+        version = None
     except sqlite3.Error:
-        connections.pop(database_path, None)
+        database.close()  # not given back: it may be what failed
         raise
+    checkin(database, database_path)
+    return version
 
 
 Send = Callable[[dict], Awaitable[None]]

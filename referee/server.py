@@ -23,7 +23,7 @@ from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import build_environ
 from flask import Flask
 
-from . import hosts, live, security
+from . import db, hosts, live, security
 
 EVENTS_PATH = re.compile(r"/m/([^/]+)/events")
 STREAM_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
@@ -159,6 +159,8 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets=None) -> None:
         self.asgi.end_streams()
         await super().shutdown(sockets)
+        self.asgi.executor.shutdown(wait=False)  # idle workers end, and their connections close
+        db.close_idle(self.asgi.app.config["DATABASE"])
 
 
 def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, threads: int = DEFAULT_THREADS,
@@ -170,8 +172,8 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, thread
     config = uvicorn.Config(
         asgi, host=host, port=port, lifespan="off", interface="asgi3", proxy_headers=False,
         server_header=False, headers=[("server", "referee")], access_log=False, log_level=log_level,
-        limit_concurrency=connection_limit + 1, backlog=2048,  # uvicorn counts the new one too timeout_keep_alive=30,
-        timeout_graceful_shutdown=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
+        limit_concurrency=connection_limit + 1,  # uvicorn counts the new one too
+        backlog=2048, timeout_keep_alive=30, timeout_graceful_shutdown=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
     return Server(config, asgi)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
+import threading
+import weakref
 
 from click.testing import CliRunner
 from sqlite_utils import Migrations
@@ -70,17 +73,115 @@ def test_newer_version_opens_older_database(tmp_path):
     assert row == ("abc", "tally", None)
 
 
-def test_get_db_is_per_request_and_closed_at_teardown(app):
+def test_get_db_is_one_per_request_and_reused_by_the_next(app):
     with app.app_context():
         first = dbmod.get_db()
         assert dbmod.get_db() is first
         assert first.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+    with app.app_context():
+        assert dbmod.get_db() is first  # the thread's idle connection, pragmas already set
+        assert first.conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+
+
+def test_two_requests_at_once_never_share_a_connection(app):
+    with app.app_context():
+        outer = dbmod.get_db()
+        with app.app_context():
+            inner = dbmod.get_db()
+            assert inner is not outer
+        assert outer.execute("SELECT 1").fetchone() == (1,)
+    with app.app_context():
+        again = dbmod.get_db()
+    assert again in (outer, inner)
+    closed = [d for d in (outer, inner) if d is not again]
+    assert _is_closed(closed[0])  # a thread keeps at most one idle connection
+
+
+def test_other_threads_get_their_own_connection(app):
+    with app.app_context():
+        mine = dbmod.get_db()
+        seen = []
+
+        def other():
+            with app.app_context():
+                seen.append(dbmod.get_db())
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    assert seen and seen[0] is not mine
+
+
+def test_a_transaction_left_open_is_rolled_back_at_teardown(app, database):
+    with app.app_context():
+        conn = dbmod.get_db().conn
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO matches (id, game, created_at) VALUES ('left', 'tally', 'now')")
+    assert not conn.in_transaction
+    assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+    with app.app_context():  # the write lock was let go: another connection writes at once
+        database.execute("INSERT INTO matches (id, game, created_at) VALUES ('next', 'tally', 'now')")
+        database.conn.commit()
+        assert dbmod.get_db().execute("SELECT id FROM matches").fetchall() == [("next",)]
+
+
+def test_a_thread_moving_to_another_file_closes_its_idle_connection(tmp_path):
+    first = dbmod.checkout(tmp_path / "a.sqlite")
+    dbmod.checkin(first, tmp_path / "a.sqlite")
+    second = dbmod.checkout(tmp_path / "b.sqlite")
+    assert second is not first and _is_closed(first)
+    dbmod.checkin(second, tmp_path / "b.sqlite")
+    assert dbmod.close_idle(tmp_path / "b.sqlite") == 1 and _is_closed(second)
+
+
+def test_close_idle_closes_every_threads_idle_connection_to_the_file(tmp_path):
+    path = tmp_path / "c.sqlite"
+    held, ready, done = [], threading.Barrier(4), threading.Event()
+
+    def work():  # a worker thread that stays alive with its idle connection
+        database = dbmod.checkout(path)
+        held.append(database)
+        dbmod.checkin(database, path)
+        ready.wait()
+        done.wait()
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    ready.wait()
+    mine = dbmod.checkout(path)
+    dbmod.checkin(mine, path)
+    assert dbmod.close_idle(tmp_path / "elsewhere.sqlite") == 0
+    assert not _is_closed(mine)
+    assert dbmod.close_idle(path) == 4
+    done.set()
+    for thread in threads:
+        thread.join()
+    assert _is_closed(mine) and all(_is_closed(d) for d in held)
+
+
+def test_a_thread_that_ends_leaves_no_open_connection(tmp_path):
+    path = tmp_path / "d.sqlite"
+    held = []
+
+    def work():
+        database = dbmod.checkout(path)
+        held.append(weakref.ref(database))
+        dbmod.checkin(database, path)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    gc.collect()
+    assert held[0]() is None  # freed with the thread's slot, and its sqlite3 connection closed
+
+
+def _is_closed(database) -> bool:
     try:
-        first.execute("SELECT 1")
+        database.execute("SELECT 1")
     except sqlite3.ProgrammingError as exc:
-        assert "closed" in str(exc)
-    else:
-        raise AssertionError("connection still open after teardown")
+        return "closed" in str(exc)
+    return False
 
 
 def test_init_db_command(tmp_path):
