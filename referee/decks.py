@@ -8,21 +8,32 @@ from sqlite_utils import Database
 
 import vision
 
-from .games.cards import RANKS, RTC_DECKS, SUITS
+from .games import GAMES
+from .games.cards import RANKS, SUITS
 from .store import now, random_id
 
-#: The faces a player can teach, per kind of deck (a kind is a design family and its edition:
-#: the classic Rat-a-Tat Cat deck has no Super Peek, the deluxe one has).
-FACES = {
-    "ratatat": [*RTC_DECKS["classic_54"].keys(), "BACK"],
-    "ratatat_deluxe": [*RTC_DECKS["deluxe_65"].keys(), "BACK"],
-    "standard": [r + s for s in SUITS for r in RANKS] + ["JOKER", "BACK"],
-}
-KIND_TITLES = {"ratatat": "Rat-a-Tat Cat deck (classic)", "ratatat_deluxe": "Rat-a-Tat Cat deck (deluxe, with Super Peek)",
-               "standard": "Standard deck"}
+#: The faces a player can teach, per kind of deck (a kind is a design family and its edition: two
+#: editions of one game's deck may hold different cards). Each game names the decks its cards come
+#: from (``DECKS``); the standard deck serves every standard-deck game.
+FACES: dict[str, list[str]] = {}
+KIND_TITLES: dict[str, str] = {}
 #: The recogniser (vision's ``deck``) each kind of deck is read with.
-RECOGNISER = {"ratatat": "ratatat", "ratatat_deluxe": "ratatat", "standard": "standard"}
-GAME_KIND = {"ratatat": "ratatat"}  # the standard-deck games will map to "standard"
+RECOGNISER: dict[str, str] = {}
+for _game in GAMES.values():  # the games' own decks first (they need teaching), then the standard deck
+    for _kind, _deck_kind in getattr(_game, "DECKS", {}).items():
+        FACES[_kind] = list(_deck_kind["faces"])
+        KIND_TITLES[_kind] = _deck_kind["title"]
+        RECOGNISER[_kind] = _deck_kind["recogniser"]
+FACES["standard"] = [r + s for s in SUITS for r in RANKS] + ["JOKER", "BACK"]
+KIND_TITLES["standard"] = "Standard deck"
+RECOGNISER["standard"] = "standard"
+
+
+def recogniser_for_game(game: str) -> str:
+    """Which recogniser reads a game's cards: that of its first deck kind (a standard deck if none)."""
+    kinds = getattr(GAMES.get(game), "DECK_KINDS", ()) or ("standard",)
+    return RECOGNISER[kinds[0]]
+
 
 _POWER_NAMES = {"PEEK": "Peek", "SWAP": "Swap", "DRAW2": "Draw 2", "SUPERPEEK": "Super Peek"}
 _SUIT_NAMES = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -99,8 +110,8 @@ def references(deck: Deck) -> vision.References | None:
 
 
 def references_for_kind(db: Database, kind: str) -> vision.References | None:
-    """Every taught reference read by recogniser ``kind`` ("ratatat" or "standard"), merged (the
-    newest deck first): a classic and a deluxe Rat-a-Tat Cat deck both serve a Rat-a-Tat Cat table."""
+    """Every taught reference read by recogniser ``kind`` (a game deck's, or "standard"), merged (the
+    newest deck first): every edition of a game's deck serves that game's tables."""
     merged = None
     for deck in all_decks(db):
         refs = references(deck) if RECOGNISER.get(deck.kind, deck.kind) == kind else None

@@ -1,8 +1,8 @@
 """The table log as a document ("transcript"): a whole physical match in JSON, replayed by
 ``referee check``. The format is described in docs/transcripts.md.
 
-    {"format": "referee-transcript/1", "game": "ratatat", "players": ["Ana", "Ben"],
-     "rules": {"tie_policy": "all_lowest"}, "dealer": "Ben",
+    {"format": "referee-transcript/1", "game": "<a registered game>", "players": ["Ana", "Ben"],
+     "rules": {<house rules that differ from the defaults>}, "dealer": "Ben",
      "entries": [{"move": "turn_up", "card": "5"}, {"seat": "Ana", "move": "draw"}, ...]}
 
 A transcript may be hostile (nested 100,000 deep, huge numbers, a million entries): reading one raises
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from .games import GAMES, get_game
-from .games.base import EntryError, Ruling, changed_rules, normalise_players, show
+from .games.base import EntryError, Ruling, normalise_players, show
 from .games.log import Log, Step, replay, rulings, state_rulings
 
 FORMAT = "referee-transcript/1"
@@ -292,21 +292,8 @@ def check_stream(text: str, spill: Any) -> Checked:
 
 
 def result(game: Any, state: Any) -> dict[str, Any]:
-    """Round scores, winners and match standings (by player name)."""
-    players = state.players
-    rounds = [h.to_dict(players) for h in state.history]
-    order = sorted(range(len(players)), key=lambda s: (state.totals[s], s))
-    house_rules = {"tie_policy": state.rules["tie_policy"], **changed_rules(game.VARIANTS, state.rules)}
-    return {
-        "house_rules": house_rules,  # GEN-11: every switch off its default, and always the tie policy
-        "rounds": rounds,
-        "totals": {players[s]: state.totals[s] for s in range(len(players))},
-        "standings": [{"player": players[s], "total": state.totals[s], "out": s in state.eliminated}
-                      for s in order],
-        "over": state.over,
-        "winners": [players[s] for s in state.winners],
-        "outcome": state.outcome,
-    }
+    """Scores, winners and match standings by player name: the game says what they are."""
+    return game.result(state)
 
 
 def dumps(game_name: str, players: tuple[str, ...], rules: dict[str, Any], dealer: Any,

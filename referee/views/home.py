@@ -8,9 +8,9 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from markupsafe import Markup
 
 from ..db import get_db
-from ..games import get_game, ratatat_presets
+from ..games import get_game
 from ..games.base import EntryError, Ruling, changed_rules, resolve_rules
-from ..games.rulebook import CONDITIONS, applies, describe_switch
+from ..games.rulebook import applies, describe_switch
 from ..store import create_match, find_match_by_code, find_rematch, get_match, recent_matches
 
 bp = Blueprint("home", __name__)
@@ -18,7 +18,6 @@ bp = Blueprint("home", __name__)
 MAX_SEATS = 6  # player fields on the form
 MAX_NUMBER = 100_000  # no house-rule number needs more
 TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
-PRESETS = {"ratatat": ratatat_presets}
 
 
 def join_url() -> str:
@@ -111,19 +110,18 @@ def parse_rules(engine, form) -> dict:
 
 
 def presets_for(game: str) -> tuple:
-    module = PRESETS.get(game)
-    return module.PRESETS if module else ()
+    return tuple(get_game(game).PRESETS)
 
 
 def preset_rules(game: str, form) -> tuple[str, dict]:
-    """The preset chosen on the form (the publisher's rules when none) and its switches."""
-    module = PRESETS.get(game)
-    if module is None:
+    """The preset chosen on the form (the game's first, its publisher's rules, when none) and its switches."""
+    presets = {p.key: p for p in presets_for(game)}
+    if not presets:
         return "", {}
-    key = form.get("preset") or module.DEFAULT
-    if key not in module.BY_KEY:
+    key = form.get("preset") or next(iter(presets))
+    if key not in presets:
         raise FormProblem("Choose one of the rule sets offered.")
-    return key, dict(module.BY_KEY[key].rules)
+    return key, dict(presets[key].rules)
 
 
 def render_form(game: str, engine, chosen: dict, preset: str, players: list[str], error: str | None):
@@ -135,14 +133,14 @@ def render_form(game: str, engine, chosen: dict, preset: str, players: list[str]
     return render_template("new_table.html", game=game, engine=engine, defaults=rules, preset=preset,
                            presets=presets, players=players + [""] * max(0, 4 - len(players)), error=error,
                            describe=describe_switch, applies=applies,
-                           applies_when=CONDITIONS.get(game, {}))
+                           applies_when=engine.APPLIES_WHEN)
 
 
 @bp.get("/new/<game>")
 def new_table(game: str):
     engine = _engine(game)
-    module = PRESETS.get(game)
-    return render_form(game, engine, {}, module.DEFAULT if module else "", [], None)
+    presets = presets_for(game)
+    return render_form(game, engine, {}, presets[0].key if presets else "", [], None)
 
 
 @bp.post("/new/<game>")

@@ -23,16 +23,14 @@ from werkzeug.routing import BuildError
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
-from ..games.rulebook import rule_text
 from ..seats import can_enter, is_shared, is_watching, lost_seat, phone_seat
 from ..security import device_id
-from .forms import FormError, entry_from_form
 
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
 
 SHARED = "shared"
-PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
 PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then")
+META_MOVES = ("undo", "correct", "override", "resolve_flag")  # entries about the log, every game's
 
 
 @bp.errorhandler(tables.GameNotInstalled)
@@ -40,13 +38,6 @@ def game_not_installed(err: tables.GameNotInstalled):
     from ..security import render_error
 
     return render_error(404, str(err))
-
-
-@bp.errorhandler(FormError)
-def bad_form(err: FormError):
-    from ..security import render_error
-
-    return render_error(400, err.description)
 
 
 # --- Who is this phone? ----------------------------------------------------------------------
@@ -57,13 +48,7 @@ def acting_seat(match_id: str, log) -> int | None:
     seat = phone_seat(match_id)
     if seat is not None or not is_shared(match_id):
         return seat
-    r = log.state.round
-    return r.turn if r is not None else None
-
-
-def _turn(log) -> int | None:
-    r = log.state.round
-    return r.turn if r is not None else None
+    return log.game.to_act(log.state)
 
 
 # --- Loading ---------------------------------------------------------------------------------
@@ -82,15 +67,14 @@ def shown_token(match, seat: int | None, shared: bool) -> str:
     return f"{match.version}-{'s' if shared else seat if seat is not None else 'w'}"
 
 
-def _moves_for_shared(log, turn: int | None) -> list[dict]:
-    """On the shared phone: the turn's entries, and a call by the player who just finished (RTC-40)."""
+def _moves_for_shared(log) -> list[dict]:
+    """On the shared phone: the entries of every seat that may act now, the turn's first (a call by
+    the player who just finished, a snap, an interrupt: each button names its player)."""
     game, state = log.game, log.state
-    moves = [] if turn is None else [game.move_to_dict(m, state.players) for m in game.legal_moves(state, turn)]
-    r = state.round
-    window = getattr(r, "call_window", None) if r is not None else None
-    if window is not None and window != turn:
-        moves += [game.move_to_dict(m, state.players) for m in game.legal_moves(state, window)
-                  if game.move_to_dict(m, state.players)["move"] == "call"]
+    moves: list[dict] = []
+    for seat in game.may_act(state):
+        moves += [m for m in (game.move_to_dict(x, state.players) for x in game.legal_moves(state, seat))
+                  if m not in moves]
     return moves
 
 
@@ -110,10 +94,10 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     game = log.game
     seat = phone_seat(match.id)
     shared = is_shared(match.id)
-    acting = seat if seat is not None else (_turn(log) if shared else None)
+    acting = seat if seat is not None else (game.to_act(log.state) if shared else None)
     view = game.view(log.state, acting)
     if shared:
-        moves = _moves_for_shared(log, acting)
+        moves = _moves_for_shared(log)
     else:
         moves = view["legal"] if seat is not None else []
     table_moves = ([game.move_to_dict(m, log.state.players) for m in game.legal_moves(log.state, None)]
@@ -128,12 +112,12 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "me": match.players[acting] if acting is not None else None,
         "moves": moves, "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
-        "rules_summary": rules_summary(match, view, game.VARIANTS),
+        "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match.id), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
         "undo_words": last_standing(log),
-        "deck": list(log.state.deck), "rule_text": rule_text,
-        "labels": {v: card_label(v) for v in log.state.deck},
+        "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
+        "labels": {v: game.card_label(v) for v in game.cards(log.state)},
         "join_link": join_link(match), "shown": shown_token(match, seat, shared),
         "entry_url": url_for("play.post_entry", match_id=match.id),
         "pick_url": url_for("play.pick", match_id=match.id),
@@ -173,24 +157,18 @@ def pick_href(base: str, **args) -> str:
     return base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
 
 
-_rules_html: dict[tuple[str, bool], str] = {}
+_rules_html: dict[str, str] = {}
 
 
-def rules_summary(match, view: dict, variants) -> Markup:
+def rules_summary(match, view: dict, game) -> Markup:
     """The house rules in force, as HTML; cached, since a match's rules never change (GEN-11)."""
-    key = (match.id, match.version == 0)
-    html = _rules_html.get(key)
+    html = _rules_html.get(match.id)
     if html is None:
         if len(_rules_html) > 2048:
             _rules_html.clear()
-        html = _rules_html[key] = render_template("table/_rules.html", view=view, variants=variants,
-                                                  open=False, match=match)
+        html = _rules_html[match.id] = render_template(f"games/{game.TEMPLATES}/_rules.html", view=view,
+                                                       variants=game.VARIANTS, open=False, match=match)
     return Markup(html)
-
-
-def card_label(card: str) -> str:
-    """A card's name on a button."""
-    return {"DRAW2": "Draw 2", "SUPERPEEK": "Super Peek", "PEEK": "Peek", "SWAP": "Swap"}.get(card, card)
 
 
 def join_link(match) -> str:
@@ -335,11 +313,12 @@ def pick(match_id: str):
     if not can_enter(match_id):
         abort(403, description="You are watching this table. Take a seat to play.")
     fields = {k: v[:40] for k, v in request.args.items() if k in PICK_FIELDS}
-    if fields.get("move") not in PICK_MOVES:
+    if fields.get("move") not in log.game.PICK_MOVES:
         abort(400, description="Nothing to choose for that entry.")
     ctx = screen_context(match, log)
     ctx.update(pick=fields, pick_query=urlencode(fields))
-    template = "table/_pick.html" if request.headers.get("HX-Request") == "true" else "table/pick_page.html"
+    template = (f"games/{log.game.TEMPLATES}/pick.html" if request.headers.get("HX-Request") == "true"
+                else "table/pick_page.html")
     return render_template(template, **ctx)
 
 
@@ -351,7 +330,7 @@ def _history_rows(db, match, log) -> list[dict]:
         entry = item["entry"]
         rows.append({**item, "words": entry_words(log, entry), "position": position,
                      "stands": position in standing, "kind": "entry",
-                     "correctable": entry.get("move") not in ("undo", "correct", "override", "resolve_flag")})
+                     "correctable": entry.get("move") not in META_MOVES})
     for claim in _seat_claims(db, match):
         rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
@@ -386,21 +365,12 @@ def correct_page(match_id: str, number: int):
     history = store.entries(db, match_id)
     if not 0 <= number < len(history):
         abort(404, description="There is no such entry.")
-    original = _private_left_out(history[number]["entry"], match, phone_seat(match_id))
-    if original.get("move") in ("undo", "correct", "override", "resolve_flag"):
+    original = log.game.redact(log.state, [e["entry"] for e in history], phone_seat(match_id))[number]
+    if original.get("move") in META_MOVES:
         abort(422, description="Undo that entry instead: it is about other entries, not about the cards.")
     ctx = screen_context(match, log)
     ctx.update(number=number, original=original, words=entry_words(log, original))
     return render_template("table/correct.html", **ctx)
-
-
-def _private_left_out(entry: dict, match, seat: int | None) -> dict:
-    """An entry as a phone may see it: what another seat saw privately (a peek) is left out (GEN-6)."""
-    mine = seat is not None and entry.get("seat") == match.players[seat]
-    if mine or "seen" not in entry:
-        return entry
-    seen = entry["seen"]
-    return {**entry, "seen": ["unknown"] * len(seen) if isinstance(seen, list) else "unknown"}
 
 
 @bp.get("/transcript.json")
@@ -408,10 +378,7 @@ def download(match_id: str):
     """The match as a transcript: ``referee check`` on it gives the same rulings and scores. Mid-round,
     a phone's download holds only what that phone may see (another seat's peeks are left out)."""
     db, match, log = load(match_id)
-    entries = [e["entry"] for e in store.entries(db, match_id)]
-    redact = getattr(log.game, "redact", None)
-    if redact is not None:
-        entries = redact(log.state, entries, phone_seat(match_id))
+    entries = log.game.redact(log.state, [e["entry"] for e in store.entries(db, match_id)], phone_seat(match_id))
     body = transcript.dumps(match.game, tuple(match.players), match.rules, None, entries,
                             title=f"Table {match.join_code}", match=match.id, date=match.created_at[:10])
     return Response(body, mimetype="application/json", headers={
@@ -435,8 +402,11 @@ def post_entry(match_id: str):
         abort(400, description="The form is missing the version it was made for; reload the page.")
     expected = int(raw_version)
     key = request.form.get("key", "")[:64] or None
-    entry = entry_from_form(request.form, match.players, phone_seat(match_id), shared=is_shared(match_id),
-                            turn=_turn(log))
+    try:
+        entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
+                                         shared=is_shared(match_id), turn=log.game.to_act(log.state))
+    except EntryError as err:
+        return render_screen(match, log, 400, notice=f"That entry is not readable: {err.message}")
     try:
         done = _append(db, match_id, expected, entry, key)
     except store.StaleVersion:
@@ -450,20 +420,22 @@ def post_entry(match_id: str):
         return render_screen(match, log, 400, notice=f"That entry is not complete: {err.message} ({err.field}).")
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"])
-    if request.form.get("then") == "draw" and not done.duplicate:
-        done = _then_draw(db, match_id, done, entry, key)
+    then = request.form.get("then", "")
+    if then and not done.duplicate:
+        done = _then(db, match, log.game, done, entry, then, key)
     match = dataclasses.replace(match, version=done.version)
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)
 
 
-def _then_draw(db, match_id: str, done, entry: dict, key: str | None):
-    """One tap for two entries where the second is the only way on: "use Draw 2" or "discard and draw
-    again" in a Draw 2 is followed by the draw itself (RTC-34, RTC-35). If the draw is refused, the
-    first entry stands and the screen shows what to do next."""
-    follow = {"move": "draw", "seat": entry.get("seat")}
+def _then(db, match, game, done, entry: dict, then: str, key: str | None):
+    """One tap for two entries where the second is the only way on (a Draw 2 used, then its draw): the
+    form names the second entry's move, made by the same player. If it is refused, the first entry
+    stands and the screen shows what to do next."""
+    form = {"move": then[:20], "for": entry.get("seat") or ""}
     try:
-        return _append(db, match_id, done.version, follow, f"{key}-draw" if key else None)
+        follow = game.entry_from_form(form, tuple(match.players), phone_seat(match.id), shared=True)
+        return _append(db, match.id, done.version, follow, f"{key}-{then[:20]}" if key else None)
     except (Ruling, EntryError, store.StaleVersion):
         return done

@@ -10,13 +10,13 @@ from .. import store
 from ..db import get_db
 from ..games import get_game
 from ..games.base import EntryError, resolve_rules
-from ..games.rulebook import BOOKS, CONDITIONS, GENERAL, applies, describe_switch, game_of
+from ..games.rulebook import GENERAL, applies, describe_switch, game_of
 
 bp = Blueprint("rules", __name__)
 
 
 def _game(game: str):
-    if game not in current_app.config["GAMES"] or game not in BOOKS:
+    if game not in current_app.config["GAMES"]:
         abort(404, description="There is no such game here. Pick one on the home page.")
     return get_game(game)
 
@@ -32,9 +32,9 @@ def _render(game: str, match=None):
     groups: dict[str, list] = {}
     for v in engine.VARIANTS:
         groups.setdefault(v.rule, []).append(v)
-    return render_template("rules/page.html", game=game, engine=engine, sections=BOOKS[game], general=GENERAL,
+    return render_template("rules/page.html", game=game, engine=engine, sections=engine.RULE_BOOK, general=GENERAL,
                            switch_groups=groups, chosen=chosen, match=match, describe=describe_switch,
-                           applies=applies, applies_when=CONDITIONS.get(game, {}))
+                           applies=applies, applies_when=engine.APPLIES_WHEN)
 
 
 @bp.get("/rules/<game>")

@@ -18,8 +18,9 @@ import vision
 
 from .. import decks, scans
 from ..db import get_db
-from ..security import device_id, render_error, seat_for
-from .play import acting_seat, is_shared, load, screen_context
+from ..seats import can_enter
+from ..security import device_id, render_error
+from .play import load, screen_context
 
 bp = Blueprint("scan", __name__)
 
@@ -40,43 +41,38 @@ def _upload_error(err: vision.UploadError | scans.Busy):
     return render_error(err.status, str(err))
 
 
-def reveal_slots(scan: scans.Scan) -> list[str | None]:
-    """The four slots of a reveal, left to right: each the read of the card lying there, None
-    where no card was found or read (the player taps it)."""
-    placed = vision.place_in_row([r.outline for r in scan.reads], scan.size)
+def row_slots(scan: scans.Scan, n: int) -> list[str | None]:
+    """The ``n`` slots of a row, left to right: each the read of the card lying there, None where no
+    card was found or read (the player taps it)."""
+    placed = vision.place_in_row([r.outline for r in scan.reads], scan.size, n)
     return [scan.reads[i].label if i is not None else None for i in placed]
 
 
 @bp.post("/m/<match_id>/scan")
 def scan_at_table(match_id: str):
-    """Read the card(s) in a photo for one entry: a single card, or a player's four at the reveal."""
+    """Read the card(s) in a photo for one entry: a single card, or a row of cards (a player's four at a
+    reveal) — the game says which (``scan_spec``)."""
     _, match, log = load(match_id)
-    if acting_seat(match_id, log) is None and seat_for(match_id) is None and not is_shared(match_id):
+    if not can_enter(match_id):
         abort(403, description="You are watching this table. Take a seat to scan cards.")
-    purpose = {k: request.form[k] for k in PICK_FIELDS if request.form.get(k)}
-    if purpose.get("move") not in ("turn_up", "replace", "discard", "take_discard", "reveal_draw", "reveal",
-                                   "peek"):
+    purpose = {k: request.form[k][:40] for k in PICK_FIELDS if request.form.get(k)}
+    game, state = log.game, log.state
+    spec = game.scan_spec(state, purpose)
+    if spec is None:
         abort(400, description="Nothing to scan for.")
-    kind = decks.GAME_KIND.get(match.game, "standard")
-    state = log.state
-    reveal_seat = None
-    if purpose["move"] == "reveal":
-        try:
-            reveal_seat = state.players.index(purpose.get("for", ""))
-        except ValueError:
-            abort(400, description="Whose cards are these?")
-    allowed = log.game.still_possible(state, reveal_seat)
+    kind = decks.recogniser_for_game(match.game)
+    allowed = game.still_possible(state, spec.seat)
     place = f"{match_id}:{purpose['move']}:{purpose.get('for', '')}"
+    references = decks.references_for_kind(get_db(), kind)
     try:
-        scan = scans.read_photo(_photo(), kind, decks.references_for_kind(get_db(), kind), allowed,
-                                owner=device_id(), place=place)
+        scan = scans.read_photo(_photo(), kind, references, allowed, owner=device_id(), place=place)
     except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
     ctx = screen_context(match, log)
-    ctx.update(scan=scan, purpose=purpose, kind=kind, taught=decks.references_for_kind(get_db(), kind) is not None)
-    if purpose["move"] == "reveal":
-        slots = [label if label in ctx["labels"] else None for label in reveal_slots(scan)]
-        ctx.update(slots=slots, reveal_for=purpose["for"])
+    ctx.update(scan=scan, purpose=purpose, kind=kind, taught=references is not None)
+    if spec.cards > 1:
+        slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
+        ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards)
         return render_template("scan/_reveal_result.html", **ctx)
     return render_template("scan/_card_result.html", **ctx)
 
@@ -103,7 +99,7 @@ def deck_create():
     name = request.form.get("name", "").strip()[:60]
     kind = request.form.get("kind", "")
     if not name:
-        abort(422, description="Give the deck a name, e.g. “Our Rat-a-Tat Cat”.")
+        abort(422, description="Give the deck a name, e.g. “Grandma's deck”.")
     if kind not in decks.FACES:
         abort(422, description="Choose the kind of deck.")
     deck = decks.create(get_db(), name, kind)

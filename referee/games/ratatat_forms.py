@@ -1,0 +1,61 @@
+"""Rat-a-Tat Cat's entries from a phone's form: which fields each entry has and whose entry it is."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import EntryError
+from .forms import MAX_REASON, log_entry, number, player, text
+from .ratatat_rules import SLOTS
+
+INT_FIELDS = ("slot", "target_slot")
+TEXT_FIELDS = ("card", "out", "seen", "target")
+#: Entries of the whole table: nobody's turn, no seat recorded.
+TABLE_MOVES = ("turn_up", "reshuffle", "time_up", "stalemate")
+#: Entries naming whose cards they are, made from any phone at the table.
+FOR_MOVES = ("reveal", "reveal_draw")
+
+
+def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, *,
+                    shared: bool = False, turn: int | None = None) -> dict[str, Any]:
+    """The entry a form describes. ``seat`` is the phone's own seat (None on the shared phone or a
+    seated phone's table-wide entry); on the shared phone, the form's ``for`` names who acts
+    (default: whoever's turn it is)."""
+    move = form.get("move", "")
+    if not move or len(move) > 20:
+        raise EntryError("move", "The form names no entry.")
+    meta = log_entry(form, players, seat, entry_from_form, turn)
+    if meta is not None:
+        return meta
+    entry: dict[str, Any] = {"move": move}
+    named = player(form, "for", players)
+    if move in FOR_MOVES:
+        who = named if named is not None else players[seat] if seat is not None else None
+        if who is None:
+            raise EntryError("for", "Whose cards are these?")
+        entry["seat"] = who
+    elif move not in TABLE_MOVES:
+        acting = seat
+        if shared:
+            acting = players.index(named) if named is not None else turn
+        if acting is None:
+            raise EntryError("for", "It is nobody's turn: there is nothing to enter for a player now.")
+        entry["seat"] = players[acting]
+    for name in INT_FIELDS:
+        value = number(form, name)
+        if value is not None:
+            entry[name] = value
+    for name in TEXT_FIELDS:
+        if form.get(name, "") != "":
+            entry[name] = text(form, name)
+    if form.get("reason", "") != "":
+        entry["reason"] = text(form, "reason", MAX_REASON)
+    if move == "reveal":
+        entry["cards"] = [text(form, f"card{i}", 12) or "unknown" for i in range(1, SLOTS + 1)]
+        entry.pop("card", None)
+    if move == "initial_peek":
+        slots = [number({"slot": s}, "slot") for s in form.get("slots", "1,4").split(",")[:SLOTS]]
+        entry["slots"] = [s for s in slots if s is not None] or [1, SLOTS]
+        entry["seen"] = [text(form, f"seen{i}", 12) or "unknown" for i in range(1, len(entry["slots"]) + 1)]
+    if move == "draw" and form.get("shown") == "1":
+        entry["shown"] = True
+    return entry

@@ -1,0 +1,85 @@
+"""Rat-a-Tat Cat at the table: who acts, the cards and what photos are for, and the result — the parts of
+the game interface (``interface.Game``) the web layer, scans and ``referee check`` use."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import changed_rules, seat_index
+from .cards import RTC_DECKS
+from .interface import ScanSpec
+from .ratatat_rules import SLOTS, VARIANTS
+
+TEMPLATES = "ratatat"
+#: Entries whose second step is a picker (a card, or a swap target).
+PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
+#: Entries a photo can fill in.
+SCAN_MOVES = ("turn_up", "replace", "discard", "take_discard", "reveal_draw", "reveal", "peek")
+#: The decks a Rat-a-Tat Cat table's cards are read from (taught once, on the home page), by edition.
+DECKS: dict[str, dict[str, Any]] = {
+    "ratatat": {"title": "Rat-a-Tat Cat deck (classic)", "faces": (*RTC_DECKS["classic_54"], "BACK"),
+                "recogniser": "ratatat"},
+    "ratatat_deluxe": {"title": "Rat-a-Tat Cat deck (deluxe, with Super Peek)",
+                       "faces": (*RTC_DECKS["deluxe_65"], "BACK"), "recogniser": "ratatat"},
+}
+DECK_KINDS = tuple(DECKS)
+_LABELS = {"DRAW2": "Draw 2", "SUPERPEEK": "Super Peek", "PEEK": "Peek", "SWAP": "Swap"}
+
+
+def to_act(state: Any) -> int | None:
+    """Whose turn it is; None between rounds, at the reveal and after the match."""
+    r = state.round
+    return r.turn if r is not None else None
+
+
+def may_act(state: Any) -> tuple[int, ...]:
+    """The turn, and the player who just finished while they may still call (RTC-40)."""
+    r = state.round
+    if r is None:
+        return ()
+    seats = [] if r.turn is None else [r.turn]
+    if r.call_window is not None and r.call_window not in seats:
+        seats.append(r.call_window)
+    return tuple(seats)
+
+
+def cards(state: Any) -> list[str]:
+    """The card codes of this match's edition (RTC-V16), numbers first, in picker order."""
+    return list(RTC_DECKS[state.rules["edition"]])
+
+
+def card_label(card: str | None) -> str:
+    """A card's name on a button or in a sentence: "7", "Draw 2", "unknown"."""
+    if card is None:
+        return "unknown"
+    return _LABELS.get(card, card)
+
+
+def scan_spec(state: Any, purpose: Mapping[str, str]) -> ScanSpec | None:
+    """A photo for a reveal holds a player's row of four; for any other card entry, one card."""
+    move = purpose.get("move", "")
+    if move not in SCAN_MOVES:
+        return None
+    if move == "reveal":
+        try:
+            seat = seat_index(purpose.get("for", ""), state.players, "for")
+        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
+            return None
+        return ScanSpec(cards=SLOTS, seat=seat, move=move)
+    return ScanSpec(cards=1, move=move)
+
+
+def result(state: Any) -> dict[str, Any]:
+    """Round scores, winners and match standings (by player name), as ``referee check`` prints them."""
+    players = state.players
+    order = sorted(range(len(players)), key=lambda s: (state.totals[s], s))
+    house_rules = {"tie_policy": state.rules["tie_policy"], **changed_rules(VARIANTS, state.rules)}
+    return {
+        "house_rules": house_rules,  # GEN-11: every switch off its default, and always the tie policy
+        "rounds": [h.to_dict(players) for h in state.history],
+        "totals": {players[s]: state.totals[s] for s in range(len(players))},
+        "standings": [{"player": players[s], "total": state.totals[s], "out": s in state.eliminated}
+                      for s in order],
+        "over": state.over,
+        "winners": [players[s] for s in state.winners],
+        "outcome": state.outcome,
+    }
