@@ -106,3 +106,22 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
     named = player(inner_form, "for", players)
     inner_seat = players.index(named) if named is not None else None
     return {**correction, "entry": game_entry(inner_form, players, inner_seat, shared=False, turn=turn)}
+
+
+def log_form(entry: Mapping[str, Any], game_form: Callable[[Mapping[str, Any]], dict[str, str]]
+             ) -> dict[str, str] | None:
+    """The form for an entry about the log (what ``log_entry`` reads), or None for a game's own entry."""
+    move = entry.get("move")
+    if move not in LOG_MOVES:
+        return None
+    form: dict[str, str] = {"move": str(move)}
+    if move == "override":
+        form.update(rule=str(entry.get("rule", "")), entry=json.dumps(entry.get("entry"), ensure_ascii=False))
+    elif move == "resolve_flag":
+        form.update(flag=str(entry.get("flag", "")), decision=str(entry.get("decision", "")))
+    elif move == "correct":
+        form["target_entry"] = str(entry.get("target", ""))
+        form.update({CORRECT_PREFIX + k: v for k, v in game_form(entry.get("entry") or {}).items()})
+    if entry.get("reason"):
+        form["reason"] = str(entry["reason"])
+    return form

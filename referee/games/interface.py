@@ -93,6 +93,9 @@ class Game(Protocol):
         """The entry a posted form describes (raises EntryError naming the field): ``seat`` is the
         phone's own seat; on the shared phone the form names who acts (default ``turn``)."""
 
+    def entry_to_form(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        """The form a phone posts for an entry (its JSON form); ``entry_from_form`` reads it back."""
+
     # --- what a seat may see --------------------------------------------------------------------
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
 

@@ -1099,11 +1099,11 @@ def zone_counts(state: State) -> dict[str, int]:
 
 # --- The game interface (interface.Game): the table, forms, rule book and house rules in words -------
 from . import rulebook as _rulebook  # noqa: E402
-from .ratatat_forms import entry_from_form  # noqa: E402,F401
+from .ratatat_forms import entry_from_form, entry_to_form  # noqa: E402,F401
 from .ratatat_presets import PRESETS  # noqa: E402,F401
 from .ratatat_rulebook import RULE_BOOK  # noqa: E402,F401
 from .ratatat_rules import APPLIES_WHEN, NUMBER_WORDS, WORDS as SWITCH_WORDS  # noqa: E402,F401
-from .ratatat_table import (DECK_KINDS, DECKS, PICK_MOVES, TEMPLATES, card_label, cards, may_act,  # noqa: E402,F401
+from .ratatat_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, TEMPLATES, card_label, cards, may_act,  # noqa: E402,F401
                             result, scan_spec, to_act)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError
-from .forms import MAX_REASON, log_entry, number, player, text
+from .forms import MAX_REASON, log_entry, log_form, number, player, text
 from .ratatat_rules import SLOTS
 
 INT_FIELDS = ("slot", "target_slot")
@@ -55,7 +55,32 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
     if move == "initial_peek":
         slots = [number({"slot": s}, "slot") for s in form.get("slots", "1,4").split(",")[:SLOTS]]
         entry["slots"] = [s for s in slots if s is not None] or [1, SLOTS]
-        entry["seen"] = [text(form, f"seen{i}", 12) or "unknown" for i in range(1, len(entry["slots"]) + 1)]
+        seen = [text(form, f"seen{i}", 12) or "unknown" for i in range(1, len(entry["slots"]) + 1)]
+        if any(card != "unknown" for card in seen):  # nothing noted: no list of unknowns
+            entry["seen"] = seen
     if move == "draw" and form.get("shown") == "1":
         entry["shown"] = True
     return entry
+
+
+def entry_to_form(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The form a phone posts for ``entry`` (its JSON form): what the screens' buttons and pickers send.
+    ``entry_from_form`` reads it back to the same entry."""
+    form = log_form(entry, entry_to_form)
+    if form is not None:
+        return form
+    form = {"move": str(entry["move"])}
+    if "seat" in entry and entry["seat"] is not None:
+        form["for"] = str(entry["seat"])
+    for name in (*INT_FIELDS, *TEXT_FIELDS, "reason"):
+        if entry.get(name) is not None:
+            form[name] = str(entry[name])
+    if entry["move"] == "reveal":
+        form.update({f"card{i}": str(c) for i, c in enumerate(entry.get("cards", ()), start=1)})
+    if entry["move"] == "initial_peek":
+        form["slots"] = ",".join(str(s) for s in entry.get("slots", ()))
+        form.update({f"seen{i}": str(c) for i, c in enumerate(entry.get("seen", ()), start=1)})
+        form.pop("seen", None)
+    if entry.get("shown"):
+        form["shown"] = "1"
+    return form

@@ -9,6 +9,9 @@ from .cards import RTC_DECKS
 from .interface import ScanSpec
 from .ratatat_rules import SLOTS, VARIANTS
 
+#: Bumped whenever replaying a log could give another state: the store's snapshots of older versions
+#: are then ignored and rebuilt from the log.
+ENGINE_VERSION = 1
 TEMPLATES = "ratatat"
 #: Entries whose second step is a picker (a card, or a swap target).
 PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
