@@ -554,18 +554,70 @@ def _check_device(device: Any) -> str:
     return device
 
 
+class HolderCache:
+    """Who holds each seat, per process: `seat_holder` runs on nearly every request. Every claim and
+    release in this process forgets the seat's entry after its COMMIT; a reader that queried while
+    a claim was being made does not store what it read (the generation moved on). Only correct
+    while this process is the only writer of the file (docs/server.md)."""
+
+    _MISSING = object()
+
+    def __init__(self, maxsize: int = 4096):
+        self.maxsize = maxsize
+        self._items: OrderedDict[tuple, str | None] = OrderedDict()
+        self._lock = threading.Lock()
+        self.generation = 0
+
+    def get(self, key: tuple) -> Any:
+        """The cached holder, or `HolderCache._MISSING`."""
+        with self._lock:
+            value = self._items.get(key, self._MISSING)
+            if value is not self._MISSING:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple, holder: str | None, generation: int) -> None:
+        """Remember `holder`, read from the database while the cache was at `generation`."""
+        with self._lock:
+            if generation != self.generation:
+                return  # a claim or release happened meanwhile: what was read may be stale
+            self._items[key] = holder
+            self._items.move_to_end(key)
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
+
+    def forget(self, key: tuple) -> None:
+        with self._lock:
+            self.generation += 1
+            try:
+                self._items.pop(key, None)
+            except TypeError:  # a hostile seat value (a list...): nothing was cached under it
+                pass
+
+    def clear(self) -> None:
+        with self._lock:
+            self.generation += 1
+            self._items.clear()
+
+
+holder_cache = HolderCache()
+
+
 def claim_seat(db: Database, match_id: str, seat: int, device: str) -> str | None:
     """`device` now holds `seat`; returns the device that held it before (None if it was free).
 
     Raises UnknownMatch, UnknownSeat or ValueError (a malformed device id). A device that already
     holds the seat claims it again without a new record (and gets its own id back)."""
     device = _check_device(device)
-    with _immediate(db) as conn:
-        seat = _check_seat(conn, match_id, seat)
-        previous = _holder(conn, match_id, seat)
-        if previous != device:
-            conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
-                         " VALUES (?, ?, ?, ?, ?)", (match_id, seat, device, now(), previous))
+    try:
+        with _immediate(db) as conn:
+            seat = _check_seat(conn, match_id, seat)
+            previous = _holder(conn, match_id, seat)
+            if previous != device:
+                conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
+                             " VALUES (?, ?, ?, ?, ?)", (match_id, seat, device, now(), previous))
+    finally:
+        holder_cache.forget((_db_key(db), match_id, seat))
     return previous
 
 
@@ -573,18 +625,27 @@ def release_seat(db: Database, match_id: str, seat: int, device: str) -> bool:
     """`device` gives `seat` up (recorded as a claim by no device). Returns False, recording
     nothing, if `device` does not hold the seat (another phone took it over since)."""
     device = _check_device(device)
-    with _immediate(db) as conn:
-        seat = _check_seat(conn, match_id, seat)
-        if _holder(conn, match_id, seat) != device:
-            return False
-        conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
-                     " VALUES (?, ?, NULL, ?, ?)", (match_id, seat, now(), device))
+    try:
+        with _immediate(db) as conn:
+            seat = _check_seat(conn, match_id, seat)
+            if _holder(conn, match_id, seat) != device:
+                return False
+            conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device)"
+                         " VALUES (?, ?, NULL, ?, ?)", (match_id, seat, now(), device))
+    finally:
+        holder_cache.forget((_db_key(db), match_id, seat))
     return True
 
 
 def seat_holder(db: Database, match_id: str, seat: int) -> str | None:
-    """The device holding `seat` now, or None if it is free."""
-    return _holder(db.conn, match_id, seat)
+    """The device holding `seat` now, or None if it is free (cached: see `HolderCache`)."""
+    key = (_db_key(db), match_id, seat)
+    holder = holder_cache.get(key)
+    if holder is HolderCache._MISSING:
+        generation = holder_cache.generation
+        holder = _holder(db.conn, match_id, seat)
+        holder_cache.put(key, holder, generation)
+    return holder
 
 
 def seat_claims(db: Database, match_id: str) -> list[dict]:

@@ -320,6 +320,108 @@ def test_seat_claims_cannot_be_edited_in_place(database, match):
         database.execute("DELETE FROM seat_claims")
 
 
+def test_who_holds_a_seat_is_cached_and_forgotten_on_every_claim_and_release(database, match):
+    store.claim_seat(database, match.id, 0, "phone-a")
+    assert store.seat_holder(database, match.id, 0) == "phone-a"
+    queries = []
+    database.conn.set_trace_callback(queries.append)
+    try:
+        assert store.seat_holder(database, match.id, 0) == "phone-a"
+        assert not any("seat_claims" in q for q in queries)  # answered from the cache
+        store.claim_seat(database, match.id, 0, "phone-b")
+        assert store.seat_holder(database, match.id, 0) == "phone-b"
+        store.release_seat(database, match.id, 0, "phone-b")
+        assert store.seat_holder(database, match.id, 0) is None
+    finally:
+        database.conn.set_trace_callback(None)
+
+
+def test_the_seat_cache_is_per_database_file(tmp_path):
+    holders = []
+    for name in ("one.sqlite", "two.sqlite"):
+        migrate(tmp_path / name)
+        db = connect(tmp_path / name)
+        try:
+            match = store.Match("same-id", "tally", ["Ann"], {}, 0, None, store.now())
+            db.conn.execute("INSERT INTO matches (id, game, players, created_at) VALUES (?, 'tally', '[\"Ann\"]', ?)",
+                            (match.id, match.created_at))
+            db.conn.commit()
+            if name == "one.sqlite":
+                store.claim_seat(db, match.id, 0, "phone-one")
+            holders.append(store.seat_holder(db, match.id, 0))
+        finally:
+            db.close()
+    assert holders == ["phone-one", None]
+
+
+def test_a_holder_read_while_a_claim_commits_is_not_cached():
+    cache = store.HolderCache()
+    key = ("file", "m", 0)
+    generation = cache.generation  # a reader starts its query...
+    cache.forget(key)  # ...a claim commits meanwhile...
+    cache.put(key, "phone-old", generation)  # ...and what the reader read is not kept
+    assert cache.get(key) is store.HolderCache._MISSING
+    cache.put(key, "phone-new", cache.generation)
+    assert cache.get(key) == "phone-new"
+
+
+def test_the_seat_cache_is_bounded():
+    cache = store.HolderCache(maxsize=3)
+    for n in range(5):
+        cache.put(("file", f"m{n}", 0), f"phone-{n}", cache.generation)
+    assert cache.get(("file", "m0", 0)) is store.HolderCache._MISSING
+    assert cache.get(("file", "m4", 0)) == "phone-4"
+
+
+def test_a_hostile_seat_value_leaves_the_cache_working(database, match):
+    with pytest.raises(store.UnknownSeat):
+        store.claim_seat(database, match.id, [0], "phone-a")
+    store.claim_seat(database, match.id, 0, "phone-a")
+    assert store.seat_holder(database, match.id, 0) == "phone-a"
+
+
+def test_two_threads_claiming_while_others_read_end_with_the_last_claim(app, match):
+    path = app.config["DATABASE"]
+    stop = threading.Event()
+    errors = []
+
+    def read():
+        db = connect(path)
+        try:
+            while not stop.is_set():
+                store.seat_holder(db, match.id, 0)
+        except Exception as err:  # noqa: BLE001
+            errors.append(err)
+        finally:
+            db.close()
+
+    def claim(device):
+        db = connect(path)
+        try:
+            for _ in range(30):
+                store.claim_seat(db, match.id, 0, device)
+        finally:
+            db.close()
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for thread in readers:
+        thread.start()
+    claimers = [threading.Thread(target=claim, args=(d,)) for d in ("phone-a", "phone-b")]
+    for thread in claimers:
+        thread.start()
+    for thread in claimers:
+        thread.join()
+    stop.set()
+    for thread in readers:
+        thread.join()
+    db = connect(path)
+    try:
+        last = store.seat_claims(db, match.id)[-1]["device"]
+        assert not errors and store.seat_holder(db, match.id, 0) == last
+    finally:
+        db.close()
+
+
 # --- Rematches -----------------------------------------------------------------------------------
 
 

@@ -1,0 +1,96 @@
+"""Who a phone is at a table: its seat, the shared phone, a watcher; seats taken over by another phone."""
+
+from __future__ import annotations
+
+from flask import session
+
+from referee import seats, store
+
+
+def _as_phone(app, device: str, seat_by_match: dict | None = None):
+    """A request context for one phone (its session as its cookie would carry it)."""
+    context = app.test_request_context("/")
+    context.push()
+    session["device"] = device
+    if seat_by_match:
+        session["seats"] = dict(seat_by_match)
+    return context
+
+
+def test_a_phone_that_sits_holds_the_seat(app, database):
+    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    context = _as_phone(app, "phone-a")
+    try:
+        assert seats.phone_seat(match.id) is None and not seats.can_enter(match.id)
+        assert seats.sit(match.id, 1) is None
+        assert seats.phone_seat(match.id) == 1 and seats.can_enter(match.id)
+        assert seats.lost_seat(match.id) is None
+    finally:
+        context.pop()
+    assert store.seat_holder(database, match.id, 1) == "phone-a"
+
+
+def test_a_phone_whose_seat_was_taken_over_watches_at_once(app, database):
+    """The holder is cached per process; a takeover is seen by the next request of the old phone."""
+    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    context = _as_phone(app, "phone-a")
+    try:
+        seats.sit(match.id, 0)
+        assert seats.phone_seat(match.id) == 0  # now cached
+    finally:
+        context.pop()
+    context = _as_phone(app, "phone-b")
+    try:
+        assert seats.holder_of(match.id, 0) == "phone-a"
+        assert seats.sit(match.id, 0) == "phone-a"
+    finally:
+        context.pop()
+    context = _as_phone(app, "phone-a", {match.id: 0})
+    try:
+        assert seats.phone_seat(match.id) is None
+        assert seats.lost_seat(match.id) == 0
+        assert not seats.can_enter(match.id)
+    finally:
+        context.pop()
+
+
+def test_standing_up_frees_the_seat_for_the_next_phone(app, database):
+    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    context = _as_phone(app, "phone-a")
+    try:
+        seats.sit(match.id, 1)
+        seats.stand_up(match.id, "watch")
+        assert seats.is_watching(match.id) and seats.phone_seat(match.id) is None
+    finally:
+        context.pop()
+    context = _as_phone(app, "phone-b")
+    try:
+        assert seats.holder_of(match.id, 1) is None  # released: nobody to ask
+        assert seats.sit(match.id, 1) is None
+    finally:
+        context.pop()
+
+
+def test_the_shared_phone_enters_without_a_seat(app, database):
+    match = store.create_match(database, "tally", ["Ann", "Bo"])
+    context = _as_phone(app, "phone-s")
+    try:
+        seats.sit(match.id, 0)
+        seats.stand_up(match.id, "shared")
+        assert seats.is_shared(match.id) and seats.can_enter(match.id)
+        assert seats.phone_seat(match.id) is None
+    finally:
+        context.pop()
+    assert store.seat_holder(database, match.id, 0) is None
+
+
+def test_a_takeover_over_the_wire_reaches_the_old_phones_next_request(app, database):
+    """Through the real app: right after another phone took its seat, the old phone's entry is refused."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    old, new = app.test_client(), app.test_client()
+    headers = {"Origin": "http://localhost"}
+    assert old.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=headers).status_code == 303
+    assert old.get(f"/m/{match.id}/screen", headers={"HX-Request": "true"}).status_code == 200  # holder cached
+    assert new.post(f"/m/{match.id}/seat", data={"seat": "0", "confirm": "1"}, headers=headers).status_code == 303
+    answer = old.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"}, headers=headers)
+    assert answer.status_code == 403
