@@ -7,7 +7,7 @@ counts as watching.
 """
 from __future__ import annotations
 
-from flask import session
+from flask import abort, request, session
 
 from . import store
 from .db import get_db
@@ -20,6 +20,11 @@ def _remember(key: str, match_id: str, on: bool) -> None:
         ids.append(match_id)
     session[key] = ids[-50:]
     session.permanent = True
+
+
+def is_htmx() -> bool:
+    """The request comes from htmx (a fragment is answered), not a plain page load or form post."""
+    return request.headers.get("HX-Request") == "true"
 
 
 def is_shared(match_id: str) -> bool:
@@ -76,3 +81,9 @@ def stand_up(match_id: str, mode: str) -> None:
 def can_enter(match_id: str) -> bool:
     """A seated phone or the shared phone may enter things; a watcher may not."""
     return is_shared(match_id) or phone_seat(match_id) is not None
+
+
+def require_entrant(match_id: str, to: str = "play") -> None:
+    """403 for a phone that only watches this table."""
+    if not can_enter(match_id):
+        abort(403, description=f"You are watching this table. Take a seat to {to}.")

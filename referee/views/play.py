@@ -23,14 +23,14 @@ from werkzeug.routing import BuildError
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..games.base import EntryError, Ruling
-from ..seats import can_enter, is_shared, is_watching, lost_seat, phone_seat
+from ..games.forms import LOG_MOVES
+from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
 
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
 
 SHARED = "shared"
 PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then")
-META_MOVES = ("undo", "correct", "override", "resolve_flag")  # entries about the log, every game's
 
 
 @bp.errorhandler(tables.GameNotInstalled)
@@ -208,7 +208,7 @@ def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
 
 def render_screen(match, log, status: int = 200, **extra) -> Response:
     ctx = screen_context(match, log, **extra)
-    template = "table/_screen.html" if request.headers.get("HX-Request") == "true" else "table/page.html"
+    template = "table/_screen.html" if is_htmx() else "table/page.html"
     return _no_store(Response(render_template(template, **ctx), status=status))
 
 
@@ -310,14 +310,13 @@ def invite(match_id: str):
 def pick(match_id: str):
     """The second step of an entry: choose a card or a target (a fragment of buttons)."""
     _, match, log = load(match_id)
-    if not can_enter(match_id):
-        abort(403, description="You are watching this table. Take a seat to play.")
+    require_entrant(match_id)
     fields = {k: v[:40] for k, v in request.args.items() if k in PICK_FIELDS}
     if fields.get("move") not in log.game.PICK_MOVES:
         abort(400, description="Nothing to choose for that entry.")
     ctx = screen_context(match, log)
     ctx.update(pick=fields, pick_query=urlencode(fields))
-    template = (f"games/{log.game.TEMPLATES}/pick.html" if request.headers.get("HX-Request") == "true"
+    template = (f"games/{log.game.TEMPLATES}/pick.html" if is_htmx()
                 else "table/pick_page.html")
     return render_template(template, **ctx)
 
@@ -330,7 +329,7 @@ def _history_rows(db, match, log) -> list[dict]:
         entry = item["entry"]
         rows.append({**item, "words": entry_words(log, entry), "position": position,
                      "stands": position in standing, "kind": "entry",
-                     "correctable": entry.get("move") not in META_MOVES})
+                     "correctable": entry.get("move") not in LOG_MOVES})
     for claim in _seat_claims(db, match):
         rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
@@ -360,13 +359,12 @@ def history(match_id: str):
 def correct_page(match_id: str, number: int):
     """Correct a past entry with the same pickers as the original: the fields, prefilled, to change."""
     db, match, log = load(match_id)
-    if not can_enter(match_id):
-        abort(403, description="You are watching this table. Take a seat to correct an entry.")
+    require_entrant(match_id, "correct an entry")
     history = store.entries(db, match_id)
     if not 0 <= number < len(history):
         abort(404, description="There is no such entry.")
     original = log.game.redact(log.state, [e["entry"] for e in history], phone_seat(match_id))[number]
-    if original.get("move") in META_MOVES:
+    if original.get("move") in LOG_MOVES:
         abort(422, description="Undo that entry instead: it is about other entries, not about the cards.")
     ctx = screen_context(match, log)
     ctx.update(number=number, original=original, words=entry_words(log, original))
@@ -395,8 +393,7 @@ def _append(db, match_id: str, expected: int, entry: dict, key: str | None):
 @bp.post("/entry")
 def post_entry(match_id: str):
     db, match, log = load(match_id)
-    if not can_enter(match_id):
-        abort(403, description="You are watching this table. Take a seat to play.")
+    require_entrant(match_id)
     raw_version = request.form.get("version", "")
     if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
         abort(400, description="The form is missing the version it was made for; reload the page.")
@@ -424,7 +421,7 @@ def post_entry(match_id: str):
     if then and not done.duplicate:
         done = _then(db, match, log.game, done, entry, then, key)
     match = dataclasses.replace(match, version=done.version)
-    if request.headers.get("HX-Request") != "true":
+    if not is_htmx():
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)
 

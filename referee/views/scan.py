@@ -18,7 +18,7 @@ import vision
 
 from .. import decks, scans
 from ..db import get_db
-from ..seats import can_enter
+from ..seats import is_htmx, require_entrant
 from ..security import device_id, render_error
 from .play import load, screen_context
 
@@ -53,8 +53,7 @@ def scan_at_table(match_id: str):
     """Read the card(s) in a photo for one entry: a single card, or a row of cards (a player's four at a
     reveal) — the game says which (``scan_spec``)."""
     _, match, log = load(match_id)
-    if not can_enter(match_id):
-        abort(403, description="You are watching this table. Take a seat to scan cards.")
+    require_entrant(match_id, "scan cards")
     purpose = {k: request.form[k][:40] for k in PICK_FIELDS if request.form.get(k)}
     game, state = log.game, log.state
     spec = game.scan_spec(state, purpose)
@@ -150,6 +149,6 @@ def deck_teach(deck_id: str):
     deck = decks.save(get_db(), deck, refs, labels)
     body = render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind],
                            result=f"Learnt {', '.join(map(decks.face_name, labels))}.", name=decks.face_name)
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         return body
     return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)

@@ -461,3 +461,13 @@ def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
     moves = [e["entry"]["move"] for e in store.entries(database, match.id)]
     assert moves == ["turn_up", "draw", "power", "draw", "discard", "draw"]
     assert "Slot 1" in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
+
+
+def test_an_override_naming_another_seat_is_the_posting_phones(table, database):
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    assert ben.post(move="override", rule="GEN-7", seat="Cy", entry=json.dumps({"move": "draw", "seat": "Cy"}),
+                    reason="Cy asked Ben to enter it").status_code == 200
+    last = store.entries(database, match.id)[-1]
+    assert last["entry"]["seat"] == "Ben" and last["seat"] == 1  # Ben's phone made it, whatever it names
+    assert last["entry"]["entry"] == {"move": "draw", "seat": "Cy"}
