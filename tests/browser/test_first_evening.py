@@ -313,6 +313,7 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
         document.querySelector(s).getBoundingClientRect().top)""")
     assert order == sorted(order)  # the dispute first, above whose turn it is and the table
     assert ana.page.locator("#last-round h2", has_text="Round 3").count() == 0  # not scored yet
+    ana.page.evaluate("window.scrollTo(0, 0)")
     ana.page.screenshot(path=str(OUT / "dispute-screen.png"))
     disputes.get_by_label("What the table decided (recorded)").fill("Cy mixed up his cards")
     assert ana.entry(disputes.get_by_role("button", name="Accept")) == 200
