@@ -14,6 +14,7 @@ from typing import Any
 
 from .base import EntryError, seat_index
 from .cards import is_power, parse_card
+from .ratatat_state import reveal_complete
 
 _WHOLE_RULES = ("RTC-15", "RTC-30")  # an override of these on a Replace tells the table the card was a power
 
@@ -21,8 +22,6 @@ _WHOLE_RULES = ("RTC-15", "RTC-30")  # an override of these on a Replace tells t
 def redact(state: Any, entries: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
     """``entries`` (their JSON form, as stored) as the seat ``viewer`` (None: a spectator) may see them,
     given ``state``, the state after them."""
-    from .ratatat import reveal_complete  # the engine imports this module
-
     r = state.round
     if r is None or reveal_complete(r):
         return list(entries)

@@ -318,7 +318,7 @@ def test_RTC_T21_reshuffle_keeping_the_top_discard():
     state = _drain_draw_pile(play(match(2, reshuffle_keeps_top_discard=True), TurnUp("5")))
     top = state.round.discard[-1]
     state = play(state, Reshuffle())
-    assert state.round.discard == [top] and not state.round.awaiting_turn_up
+    assert state.round.discard == (top,) and not state.round.awaiting_turn_up
     assert sum(R.zone_counts(state).values()) == 54
 
 
