@@ -19,8 +19,9 @@ from .games.log import BeyondSnapshot, Log
 logger = logging.getLogger(__name__)
 
 SNAPSHOT_FORMAT = 1
-"""Bump when the snapshot body below changes; a game module's ``ENGINE_VERSION`` (if it has one)
-is part of the tag too, so snapshots made by an older engine are ignored and rebuilt from the log."""
+"""Bump when the snapshot body below changes; the game's ``ENGINE_VERSION`` (every game has one, see
+games/interface.py) is part of the tag too, so snapshots made by another engine are ignored and rebuilt
+from the log."""
 
 SKIPPED_RULE = "GEN-10"
 
@@ -115,7 +116,7 @@ class Replay:
         game = _game(match)
         if not hasattr(game, "state_to_dict"):
             return None
-        return f"{match.game}/{getattr(game, 'ENGINE_VERSION', 0)}/{SNAPSHOT_FORMAT}"
+        return f"{match.game}/{game.ENGINE_VERSION}/{SNAPSHOT_FORMAT}"
 
     def dump(self, log: Log) -> str:
         game, head = log.game, log.head
