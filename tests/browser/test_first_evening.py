@@ -236,11 +236,25 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     assert cy.page.locator("#actions").count() == 0
     wait_for_subscribers(match.id, 6)
 
+    # 3. a note half made survives another phone's entry: Cy's first-peek note is open with one card tapped
+    cy2.tap(cy2.page.locator("summary", has_text="Note your first peek"))
+    cy_note = cy2.page.locator("form[data-draft=peek-note-form]")
+    cy2.tap(cy_note.locator("fieldset").nth(0).locator("label.chip:has(input[value='0'])"))
     ana.open("Turn up the top card")
     assert ana.choose("4") == 200
+    cy2.page.locator("#rows .piles .face", has_text="4").wait_for()  # Cy's screen was redrawn
+    assert cy_note.is_visible()
+    assert cy_note.locator("input[name=seen1]:checked").get_attribute("value") == "0"
     ben.status("Your turn, Ben")
-    turn = counted(ben, lambda: (ben.press("Draw from the pile"), ben.open("Slot 3"), ben.choose("7")))
-    assert turn == 3
+    # ... and so does a picker: Ben's is open when Cy saves the note
+    assert ben.press("Draw from the pile") == 200
+    ben.open("Slot 3")
+    cy2.tap(cy_note.locator("fieldset").nth(1).locator("label.chip:has(input[value='5'])"))
+    assert cy2.entry(cy_note.get_by_role("button", name="Save my peek")) == 200
+    synced(ben)
+    ben.page.locator("#pick").wait_for()
+    assert "Which card came out of slot 3?" in ben.text("#pick")
+    assert ben.choose("7") == 200
     assert ben.call("Ben") == 200
     # 8. the slot was really 4: corrected in the history with the same pickers, no numbers or JSON typed
     ben.tap(ben.page.locator(".links").get_by_role("link", name="History"))
