@@ -149,7 +149,11 @@ def test_history_transcript_and_404_pages(live_server, phone, database):
     assert page.locator("#actions").count() == 0
     page.get_by_role("link", name="History").click()
     page.wait_for_url(f"**/m/{match.id}/history")
-    assert "3" in page.locator("main").inner_text()
+    entries = page.locator("ol.history > li")
+    assert entries.count() == 1  # the one entry of the log: the 3 turned up, numbered as rulings cite it
+    assert entries.locator(".num").inner_text() == "#0"
+    assert entries.locator(".words").inner_text() == "A 3 is turned up on the discard pile."
+    assert entries.get_attribute("class") == "stands"
     assert no_horizontal_scroll(page)
     with page.expect_download() as download:
         page.goto(f"{live_server.url}/m/{match.id}")  # back to the table

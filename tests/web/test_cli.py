@@ -13,6 +13,7 @@ import urllib.error
 import urllib.request
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from referee.cli import join_url_for, lan_address, main
@@ -125,10 +126,9 @@ def test_referee_serve_https_makes_a_certificate_and_serves_tls(tmp_path):
         key = instance / "https-key.pem"
         assert (instance / "https-cert.pem").is_file() and oct(key.stat().st_mode & 0o777) == "0o600"
         request = urllib.request.Request(f"https://127.0.0.1:{port}/m/nosuch")
-        try:
+        with pytest.raises(urllib.error.HTTPError) as err:  # served over HTTPS by the app: its own 404
             urllib.request.urlopen(request, timeout=5, context=context)
-        except urllib.error.HTTPError as err:
-            assert err.code == 404
+        assert err.value.code == 404 and b"Back to the start" in err.value.read()
     finally:
         proc.send_signal(signal.SIGINT)
         try:
