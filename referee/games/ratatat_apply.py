@@ -74,7 +74,8 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
 
 
 class _Turn:
-    """The working copy for one entry: checks raise rulings, effects mutate the copy."""
+    """One entry being applied: checks raise rulings; effects change a draft of the state (its piles
+    are lists), which ``apply`` freezes once the entry stands."""
 
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)
