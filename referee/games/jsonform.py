@@ -103,12 +103,12 @@ class Form:
         write, read = inner
         if write is same and read is same:
             return list, tuple
-        return (lambda v: [write(x) for x in v]), (lambda v: tuple(read(x) for x in v))
+        return (lambda v: [write(x) for x in v]), (lambda v: tuple([read(x) for x in v]))
 
     @staticmethod
     def _record(parts: list[Codec]) -> Codec:
         return ((lambda v: [w(x) for (w, _), x in zip(parts, v)]),
-                (lambda v: tuple(r(x) for (_, r), x in zip(parts, v))))
+                (lambda v: tuple([r(x) for (_, r), x in zip(parts, v)])))
 
     @staticmethod
     def _mapping(key: Any, inner: Codec) -> Codec:
