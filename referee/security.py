@@ -15,11 +15,16 @@ Seats are bound in the signed session cookie issued at join: `bind_seat`,
 
 from __future__ import annotations
 
+import copy
 import secrets
+import threading
+import time
+from collections import OrderedDict
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, abort, current_app, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from . import hosts
@@ -138,10 +143,59 @@ def add_security_headers(response):
 
 
 class HttpsOnlySecureSessionInterface(SecureCookieSessionInterface):
-    """Mark the session cookie Secure exactly when the request came over https."""
+    """Mark the session cookie Secure exactly when the request came over https.
+
+    A phone sends the same signed cookie with every request, so a cookie whose signature was checked
+    once is remembered (per app, the newest SESSION_CACHE_SIZE) with the time it was signed: later
+    requests skip the HMAC and decoding, and still honour the session's lifetime. Each request gets
+    its own copy of the data."""
+
+    SESSION_CACHE_SIZE = 4096
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+    def open_session(self, app: Flask, req: Request):
+        value = req.cookies.get(self.get_cookie_name(app))
+        if not value or not app.secret_key:
+            return super().open_session(app, req)
+        cache = app.extensions.get("referee.sessions")
+        if cache is None:
+            cache = app.extensions.setdefault("referee.sessions", _VerifiedCookies(self.SESSION_CACHE_SIZE))
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (value, app.secret_key)
+        found = cache.get(key)
+        if found is not None and 0 <= time.time() - found[0] <= max_age:
+            return self.session_class(copy.deepcopy(found[1]))
+        serializer = self.get_signing_serializer(app)
+        try:
+            data, signed_at = serializer.loads(value, max_age=max_age, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        cache.put(key, (signed_at.timestamp(), data))
+        return self.session_class(copy.deepcopy(data))
+
+
+class _VerifiedCookies:
+    """A bounded, thread-safe LRU of session cookies already verified: value -> (signed at, data)."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self.maxsize:
+                self._items.popitem(last=False)
 
 
 # --- Friendly errors ----------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+import time
+
+import flask
 import pytest
 from flask import Blueprint, abort
 
@@ -200,6 +204,52 @@ def test_seat_cookie_is_signed(client, database):
     forged = cookie.value[:-4] + ("AAAA" if not cookie.value.endswith("AAAA") else "BBBB")
     client.set_cookie("referee_session", forged)
     assert "You are watching" in client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+
+
+def _seated_cookie(client, database) -> tuple[str, str]:
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers={"Origin": "http://localhost"})
+    return match.id, client.get_cookie("referee_session").value
+
+
+def test_a_verified_session_cookie_is_remembered_and_each_request_gets_its_own_copy(app, client, database):
+    match_id, value = _seated_cookie(client, database)
+    with app.test_request_context("/", headers={"Cookie": f"referee_session={value}"}):
+        first = app.session_interface.open_session(app, flask.request)
+        first["seats"][match_id] = 0  # a request changing its session in place...
+    with app.test_request_context("/", headers={"Cookie": f"referee_session={value}"}):
+        again = app.session_interface.open_session(app, flask.request)
+    assert again["seats"][match_id] == 1  # ...changes nothing for the next request
+    assert len(app.extensions["referee.sessions"]._items) == 1
+
+
+def test_a_remembered_session_still_expires(app, client, database):
+    match_id, value = _seated_cookie(client, database)
+    assert "You are watching" not in client.get(f"/m/{match_id}/screen").get_data(as_text=True)
+    app.permanent_session_lifetime = datetime.timedelta(seconds=0)
+    time.sleep(1.1)
+    with app.test_request_context("/", headers={"Cookie": f"referee_session={value}"}):
+        assert dict(app.session_interface.open_session(app, flask.request)) == {}  # expired: a fresh session
+
+
+def test_a_forged_cookie_is_not_remembered(app, client, database):
+    match_id, value = _seated_cookie(client, database)
+    forged = value[:-4] + ("AAAA" if not value.endswith("AAAA") else "BBBB")
+    for _ in range(2):
+        with app.test_request_context("/", headers={"Cookie": f"referee_session={forged}"}):
+            assert dict(app.session_interface.open_session(app, flask.request)) == {}
+    assert all(key[0] != forged for key in app.extensions.get("referee.sessions")._items)
+
+
+def test_the_verified_cookie_cache_is_bounded(app, client, database):
+    app.session_interface.SESSION_CACHE_SIZE = 2
+    values = []
+    for _ in range(3):
+        phone = app.test_client()
+        values.append(_seated_cookie(phone, database)[1])
+        phone.get("/healthz")  # a request carrying the cookie
+    remembered = [key[0] for key in app.extensions["referee.sessions"]._items]
+    assert len(remembered) == 2 and values[0] not in remembered
 
 
 # --- Host allow-list (DNS rebinding) ---------------------------------------------------------
