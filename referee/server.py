@@ -3,7 +3,8 @@
 The live streams (`GET /m/<id>/events`) are coroutines on uvicorn's event loop, so an open
 stream costs a socket and a few KB instead of a worker thread; every other request goes to the
 Flask app, run in a pool of ``threads`` worker threads (the doorbell is rung from
-those threads after COMMIT, and hands the version over to the loop). Anything unusual about a
+those threads after COMMIT, and hands the version over to the loop), except the screen re-fetches
+and pickers (ON_LOOP_PATHS), short reads that Flask answers on the loop itself. Anything unusual about a
 stream request (a foreign Host, an unknown match, a database error) is left to Flask, which
 answers it with its usual page. Why this design: docs/server.md.
 """
@@ -26,6 +27,10 @@ from flask import Flask
 from . import db, hosts, live, security
 
 EVENTS_PATH = re.compile(r"/m/([^/]+)/events")
+ON_LOOP_PATHS = re.compile(r"/m/[^/]+/(?:screen|pick)")
+"""GETs answered on the event loop itself, not handed to a worker thread: the screen every other phone
+re-fetches on each doorbell, and the card picker. They only read (a few ms at most), and the hand-over
+to a thread and back cost about a fifth of the server's CPU under load (docs/server.md)."""
 STREAM_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
                   (b"x-accel-buffering", b"no")] + [
     (name.lower().encode(), value.encode()) for name, value in security.SECURITY_HEADERS.items()]
@@ -37,8 +42,9 @@ BUFFERED_BODY = 256 * 1024  # request bodies up to this size are read whole befo
 class RefereeASGI:
     """The ASGI application: live streams on the loop, the rest to Flask in threads."""
 
-    def __init__(self, app: Flask, threads: int = DEFAULT_THREADS) -> None:
+    def __init__(self, app: Flask, threads: int = DEFAULT_THREADS, *, on_loop: bool = True) -> None:
         self.app = app
+        self.on_loop = on_loop  # answer ON_LOOP_PATHS on the loop
         self.wsgi = WSGIMiddleware(app, workers=threads)  # streams request and response bodies
         self.executor = self.wsgi.executor
         self.streams: set[live.AsyncSubscription] = set()
@@ -57,9 +63,9 @@ class RefereeASGI:
             await self.buffered(scope, receive, send)
 
     async def buffered(self, scope, receive, send) -> None:
-        """Most requests: the body read whole, Flask run in a worker thread, its whole answer
-        sent at once (one hand-over between the loop and the thread each way, where a2wsgi
-        makes one per chunk)."""
+        """Most requests: the body read whole, Flask run in a worker thread (or, for ON_LOOP_PATHS,
+        on the loop), its whole answer sent at once (one hand-over between the loop and the thread
+        each way, where a2wsgi makes one per chunk)."""
         body = bytearray()
         while True:
             message = await receive()
@@ -69,8 +75,11 @@ class RefereeASGI:
             if not message.get("more_body"):
                 break
         environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
-        status, headers, content = await asyncio.get_running_loop().run_in_executor(
-            self.executor, _run_wsgi, self.app, environ)
+        if self.on_loop and scope["method"] == "GET" and ON_LOOP_PATHS.fullmatch(scope["path"]):
+            status, headers, content = _run_wsgi(self.app, environ)
+        else:
+            status, headers, content = await asyncio.get_running_loop().run_in_executor(
+                self.executor, _run_wsgi, self.app, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content, "more_body": False})
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import selectors
 import socket
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -163,3 +164,82 @@ def test_stopping_the_server_ends_open_streams(app, database):
     finally:
         sock.close()
     assert live.broker.subscriber_count(match.id) == 0
+
+
+def _slow_route(app):
+    """A POST that holds its worker thread until released (stands in for a long scan)."""
+    release, entered = threading.Event(), threading.Event()
+
+    @app.post("/test-slow")
+    def slow():
+        entered.set()
+        release.wait(20)
+        return "done"
+
+    return release, entered
+
+
+def test_screens_and_pickers_are_answered_while_every_worker_is_busy(app, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    release, entered = _slow_route(app)
+    background = Background(app, "127.0.0.1", threads=1)
+    held = threading.Thread(target=lambda: _post(background.port, "/test-slow"))
+    try:
+        held.start()
+        assert entered.wait(10)  # the only worker thread is taken
+        conn = http.client.HTTPConnection("127.0.0.1", background.port, timeout=10)
+        conn.request("GET", f"/m/{match.id}/screen", headers={"HX-Request": "true"})
+        response = conn.getresponse()
+        assert response.status == 200 and b"Ann" in response.read()
+        conn.request("GET", f"/m/{match.id}/pick?move=turn_up&field=card", headers={"HX-Request": "true"})
+        response = conn.getresponse()
+        assert response.status == 403  # a phone without a seat may not pick: still Flask's own answer
+        response.read()
+        conn.request("GET", "/m/nosuch/screen")
+        response = conn.getresponse()
+        assert response.status == 404 and b"no table" in response.read()
+        conn.close()
+    finally:
+        release.set()
+        held.join(10)
+        background.stop()
+
+
+def test_the_same_screen_answer_on_the_loop_as_from_a_worker(app, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    answers = []
+    for on_loop in (True, False):
+        background = Background(app, "127.0.0.1", threads=2)
+        background.server.asgi.on_loop = on_loop
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", background.port, timeout=10)
+            conn.request("GET", f"/m/{match.id}/screen?shown=0-w", headers={"HX-Request": "true"})
+            response = conn.getresponse()
+            headers = {k.lower(): v for k, v in response.getheaders() if k.lower() not in ("date", "content-length")}
+            answers.append((response.status, headers))
+            response.read()
+            conn.close()
+        finally:
+            background.stop()
+    assert answers[0] == answers[1] and answers[0][0] == 204
+
+
+def test_stopping_the_server_closes_its_database_connections(app, database):
+    from referee import db
+
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=4)
+    for _ in range(8):
+        conn = http.client.HTTPConnection("127.0.0.1", background.port, timeout=10)
+        conn.request("GET", f"/m/{match.id}")
+        assert conn.getresponse().status == 200
+        conn.close()
+    background.stop()
+    assert db.close_idle(app.config["DATABASE"]) == 0  # none left open by the stopped server's threads
+
+
+def _post(port: int, path: str) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("POST", path, body=b"", headers={"Origin": f"http://127.0.0.1:{port}"})
+    conn.getresponse().read()
+    conn.close()
