@@ -537,7 +537,17 @@ async def run_phase(tables_: list[Table], stats: Stats, seconds: float, pace: fl
             "latency": list(stats.move_latency)}
 
 
-async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, script, refusals) -> dict:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc; None where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, script, refusals,
+                      server_pid: int | None = None) -> dict:
     stats, running, slow = Stats(), asyncio.Event(), Slowloris()
     running.set()
     photo = scan_photo()
@@ -572,12 +582,23 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
                   move_p99_ms=round(pct(lat, .99), 2), paced_moves=paced["moves"], paced_errors=paced["errors"])
     for t in tables_:
         t.done = False if t.position < len(t.script) else t.done
+    server_cpu0, own_cpu0 = cpu_seconds(server_pid) if server_pid else None, cpu_seconds(os.getpid())
     closed = await run_phase(tables_, stats, args.closed_seconds, None)
+    server_cpu1, own_cpu1 = cpu_seconds(server_pid) if server_pid else None, cpu_seconds(os.getpid())
     mps, aps = closed["moves"] / closed["seconds"], closed["answers"] / closed["seconds"]
     print(f"closed loop: {closed['moves']} entries = {mps:.0f} moves/s; {closed['answers']} answers = "
           f"{aps:.0f} answers/s; errors {closed['errors']}")
     report.update(moves_per_second=round(mps, 1), answers_per_second=round(aps, 1),
                   closed_errors=closed["errors"])
+    # Where the two cores went: the server's processes and this load generator, in cores busy.
+    load_cores = (own_cpu1 - own_cpu0) / closed["seconds"] if own_cpu0 is not None and own_cpu1 is not None else 0
+    report["load_generator_cores"] = round(load_cores, 2)
+    if server_cpu0 is not None and server_cpu1 is not None:
+        server_cores = (server_cpu1 - server_cpu0) / closed["seconds"]
+        report.update(server_cores=round(server_cores, 2),
+                      moves_per_server_cpu_second=round(closed["moves"] / max(server_cpu1 - server_cpu0, 1e-9), 1))
+        print(f"cores busy: server {server_cores:.2f}, load generator {load_cores:.2f}; "
+              f"{report['moves_per_server_cpu_second']:.0f} moves per second of server CPU")
     await asyncio.sleep(0.5)
     report.update(streams_held=stats.streams_open, slow_connections_held=slow.held,
                   slow_closed_by_server=slow.closed_by_server, doorbells=stats.doorbells,
@@ -697,7 +718,8 @@ def main() -> None:
                 runner = uvloop.run
             except ImportError:
                 runner = asyncio.run
-            report.update(runner(load_phases(server.port, ids, idle_ids, args, script, refusals)))
+            report.update(runner(load_phases(server.port, ids, idle_ids, args, script, refusals,
+                                             server.proc.pid)))
         finally:
             server.stop()
 
