@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
-from .cards import RTC_DECKS
+from .ratatat_cards import RTC_DECKS
 from .ratatat_apply import apply, deal, new_match  # noqa: F401
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,  # noqa: F401
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,

@@ -11,7 +11,8 @@ from typing import Any, Iterable, Mapping
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
                    seat_index)
-from .cards import RTC_DECKS, card_words, is_power, rtc_points, sentence_start
+from .cards import sentence_start
+from .ratatat_cards import RTC_DECKS, card_words, is_power, rtc_points
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal, RevealDraw,
                             Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower)
 from .ratatat_rules import MAX_PLAYERS, MIN_PLAYERS, SLOTS, VARIANTS

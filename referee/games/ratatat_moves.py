@@ -10,7 +10,8 @@ from typing import Any, Mapping
 
 from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
                    Undo, seat_index, show)
-from .cards import card_name, card_words, parse_card, sentence_start
+from .cards import card_name, parse_card, sentence_start
+from .ratatat_cards import card_words
 from .ratatat_rules import SLOTS
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from .base import EntryError, seat_index
-from .cards import is_power, parse_card
+from .cards import parse_card
+from .ratatat_cards import is_power
 from .ratatat_state import reveal_complete
 
 _WHOLE_RULES = ("RTC-15", "RTC-30")  # an override of these on a Replace tells the table the card was a power

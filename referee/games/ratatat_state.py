@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .base import Flag
-from .cards import RTC_DECKS
+from .ratatat_cards import RTC_DECKS
 from .jsonform import Form
 
 NAME = "ratatat"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import changed_rules, seat_index
-from .cards import RTC_DECKS
+from .ratatat_cards import RTC_DECKS
 from .interface import ScanSpec
 from .ratatat_rules import SLOTS, VARIANTS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import ResolveFlag, changed_rules
-from .cards import RTC_POWERS, is_power
+from .ratatat_cards import RTC_POWERS, is_power
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal, RevealDraw,
                             Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower, move_to_dict)
 from .ratatat_rules import SLOTS, VARIANTS

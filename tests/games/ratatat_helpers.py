@@ -7,7 +7,7 @@ import pytest
 
 from referee.games import ratatat as R
 from referee.games.base import Ruling
-from referee.games.cards import RTC_DECKS
+from referee.games.ratatat_cards import RTC_DECKS
 from referee.games.ratatat_moves import Call, Discard, Draw, Reveal, TurnUp
 
 ANA, BEN, CY, DEE, ELI, FAY = range(6)

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from referee.games import ratatat as game
-from referee.games.cards import is_power
+from referee.games.ratatat_cards import is_power
 from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle,
                                          Reveal, RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp,
                                          TurnUp, UsePower)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from referee.games.base import EntryError
-from referee.games.cards import RTC_DECKS, card_words, parse_card, sentence_start, standard_deck
+from referee.games.cards import parse_card, sentence_start, standard_deck
+from referee.games.ratatat_cards import RTC_DECKS, card_words
 
 DECK = RTC_DECKS["classic_54"]
 

@@ -5,7 +5,7 @@ import pytest
 
 from referee.games import ratatat as R
 from referee.games.base import Correct, Override, ResolveFlag, Ruling
-from referee.games.cards import RTC_DECKS, rtc_points
+from referee.games.ratatat_cards import RTC_DECKS, rtc_points
 from referee.games.log import replay
 from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle,
                                          Reveal, RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp,

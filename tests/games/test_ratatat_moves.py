@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from referee.games import ratatat as R
 from referee.games.base import Correct, EntryError, Override, ResolveFlag, Ruling, Undo
 from referee.games.log import Log
-from referee.games.cards import RTC_DECKS
+from referee.games.ratatat_cards import RTC_DECKS
 from referee.games.ratatat_moves import (InitialPeek, Peek, Replace, Reveal, Swap, TurnUp, describe,
                                          move_to_dict, parse_move)
 

@@ -23,7 +23,7 @@ from table_sim import SLOTS, Table  # noqa: E402
 from referee.games import log as game_log  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402
 from referee.games.base import Override, Ruling, Undo  # noqa: E402
-from referee.games.cards import RTC_POWERS, is_power  # noqa: E402
+from referee.games.ratatat_cards import RTC_POWERS, is_power  # noqa: E402
 from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace,  # noqa: E402
                                          Reshuffle, Reveal, RevealDraw, Stalemate, Swap, TakeDiscard,
                                          TimeUp, TurnUp, UsePower, move_to_dict)
