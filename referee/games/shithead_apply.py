@@ -1,0 +1,533 @@
+"""The deal and applying one Shithead entry (RULES.md §4): the next state and its events, or a Ruling
+with the state untouched. Refills, burns, skips and who plays next are worked out here (SH-K3, SH-K6);
+the table is reminded of them in ``state.reminders``."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
+                   seat_index)
+from .cards import card_name
+from .shithead_logic import advance, illegal, possible, run_length, set_rank, zone
+from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
+from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
+                             decks_for, natural, rank_of)
+from .shithead_state import GameResult, LastPlay, PileCard, Seat, State
+
+
+def new_match(players: Any, rules: Any = None, dealer: Any = None) -> State:
+    names = normalise_players(players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise EntryError("players", f"Shithead is for {MIN_PLAYERS} to {MAX_PLAYERS} players (SH-1)")
+    rules = resolve_rules(VARIANTS, rules)
+    if rules["nine_reverse"] != "off" and rules["nine_same_suit"]:
+        raise EntryError("rules.nine_same_suit", "cannot be combined with a 9 that reverses (SH-V6)")
+    seat = 0 if dealer is None else seat_index(dealer, names, "dealer")
+    return deal(names, rules, seat, 1, (), (0,) * len(names))
+
+
+def deal(players: tuple[str, ...], rules: dict, dealer: int, number: int, history: tuple,
+         tally: tuple[int, ...], **keep: Any) -> State:
+    """A new game: each player 3 in hand, 3 face up (not yet entered), F face down (SH-2)."""
+    n, down = len(players), rules["facedown_count"]
+    decks = decks_for(n, rules)
+    size, need = deck_size(decks, rules), n * (HAND + FACE_UP + down)
+    if need > size:
+        raise EntryError("rules.decks", f"{n} players need {need} cards but {decks} deck(s) hold {size}: "
+                                        "play with another deck (SH-1, SH-V9)")
+    seats = tuple(Seat(HAND, (), (None,) * FACE_UP, down) for _ in range(n))
+    return State(players, rules, decks, dealer, number, "setup", seats, size - need, history=history,
+                 tally=tally, **keep)
+
+
+def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, list[dict[str, Any]]]:
+    """Apply one entry; raises :class:`Ruling` with ``state`` unchanged when the rules refuse it."""
+    eid = state.version if entry_id is None else entry_id
+    ctx = _Entry(state, eid)
+    ctx.run(move)
+    return replace(ctx.s, version=state.version + 1), ctx.events
+
+
+class _Entry:
+    """One entry being applied: checks raise rulings, effects replace ``self.s``."""
+
+    def __init__(self, state: State, eid: int):
+        self.s = state
+        self.eid = eid
+        self.events: list[dict[str, Any]] = []
+        self.notes: list[tuple[str, str]] = []
+        self.waive: frozenset[str] = frozenset()
+        self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}
+
+    # --- checks -----------------------------------------------------------------------------
+    def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
+        """An overridable rule (GEN-5): refused unless the table overrides it."""
+        if ok:
+            return
+        if rule in self.waive:
+            self.waived.setdefault(rule, (message, (self.eid, *entries)))
+            self.events.append({"kind": "overridden", "rule": rule, "message": message})
+            return
+        raise Ruling(rule, message, (self.eid, *entries))
+
+    def refuse(self, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
+        raise Ruling(rule, message, (self.eid, *entries), overridable=False)
+
+    def name(self, seat: int | None) -> str:
+        return "The table" if seat is None else self.s.players[seat]
+
+    def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
+        flag = Flag(len(self.s.flags), rule, message, entries, self.eid)
+        self.s = replace(self.s, flags=self.s.flags + (flag,))
+        self.events.append({"kind": "flag", "flag": flag.id, "rule": rule, "message": message,
+                            "entries": list(entries)})
+
+    def note(self, rule: str, words: str, kind: str) -> None:
+        self.notes.append((rule, words))
+        self.events.append({"kind": kind, "rule": rule, "message": words})
+
+    def seat(self, i: int, **changes: Any) -> None:
+        seats = list(self.s.seats)
+        seats[i] = replace(seats[i], **changes)
+        self.s = replace(self.s, seats=tuple(seats))
+
+    # --- dispatch ---------------------------------------------------------------------------
+    def run(self, move: Any) -> None:
+        handler = getattr(self, "do_" + type(move).__name__, None)
+        if handler is None:
+            raise EntryError("move", f"{type(move).__name__} is not an entry of Shithead")
+        if getattr(move, "seat", None) is not None and not 0 <= move.seat < len(self.s.players):
+            raise EntryError("seat", f"there is no seat {move.seat}")
+        handler(move)
+        if not isinstance(move, (Override, ResolveFlag)):
+            self.s = replace(self.s, reminders=tuple(self.notes))
+
+    def do_Override(self, move: Override) -> None:
+        self.waive = self.waive | {move.rule}
+        self.run(move.entry)
+        if move.rule not in self.waived:
+            self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
+        message, entries = self.waived[move.rule]
+        record = (self.eid, move.rule, move.reason, move.seat, message, entries)
+        self.s = replace(self.s, overrides=self.s.overrides + (record,))
+        self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
+                            "by": self.name(move.seat) if move.seat is not None else None})
+
+    def do_ResolveFlag(self, move: ResolveFlag) -> None:
+        flags = self.s.flags
+        if move.flag >= len(flags) or flags[move.flag].status != "open":
+            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
+        status = "accepted" if move.decision == "accept" else "overridden"
+        resolution = f"{status} by {self.name(move.seat)} at entry {self.eid}" + (
+            f": {move.reason}" if move.reason else "")
+        old = flags[move.flag]
+        new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
+        self.s = replace(self.s, flags=flags[:move.flag] + (new,) + flags[move.flag + 1:])
+        self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
+
+    # --- setting up -------------------------------------------------------------------------
+    def setup(self, rule: str) -> None:
+        if self.s.phase == "over":
+            self.refuse("SH-51", "The match is over: no more entries can be played.")
+        if self.s.phase != "setup":
+            self.refuse(rule, "Play has started: the face-up cards and the swaps are settled.")
+
+    def sighted(self, cards: tuple[str | None, ...], mine: Seat | None = None) -> None:
+        """GEN-3 / SH-K5: cards newly seen must not exceed the copies in the deck."""
+        for card, n in Counter(c for c in cards if c is not None).items():
+            if card not in deck(self.s.decks, self.s.rules):
+                self.refuse("SH-K11", f"There is no {card} in this table's deck.")
+            self.check(possible(self.s, card, n, mine), "SH-K5",
+                       f"Every {card} is already somewhere else on the table: this must be a mis-tap or a "
+                       "misread photo.")
+
+    def do_FaceUp(self, m: FaceUp) -> None:
+        self.setup("SH-2")
+        if self.s.seats[m.seat].entered:
+            self.refuse("SH-2", f"{self.name(m.seat)}'s face-up cards are already entered: correct that entry "
+                                "in the history instead.")
+        if len(m.cards) != FACE_UP:
+            self.refuse("SH-2", f"Each player has {FACE_UP} face-up cards; {len(m.cards)} were entered.")
+        self.sighted(m.cards)
+        self.seat(m.seat, faceup=tuple(m.cards), entered=True)
+
+    def do_Swap(self, m: Swap) -> None:
+        self.setup("SH-3")
+        self.check(self.s.rules["faceup_swap_allowed"], "SH-V7", "At this table face-up cards are not swapped.")
+        st = self.s.seats[m.seat]
+        if not st.entered:
+            self.refuse("SH-3", f"Enter {self.name(m.seat)}'s face-up cards first.")
+        faceup = list(st.faceup)
+        if m.out in faceup:
+            i = faceup.index(m.out)
+        elif None in faceup:
+            i = faceup.index(None)
+            self.sighted((m.out,))
+        else:
+            self.refuse("SH-3", f"{card_name(m.out)} is not among {self.name(m.seat)}'s face-up cards.")
+        known = Counter(st.known)
+        if m.card is not None and known[m.card]:
+            known[m.card] -= 1
+        elif st.unknown < 1:
+            self.refuse("SH-K4", f"The table knows every card in {self.name(m.seat)}'s hand "
+                                 f"({', '.join(st.known)}): {card_name(m.card)} is not among them.")
+        elif m.card is not None:
+            self.sighted((m.card,), st)
+        faceup[i] = m.card
+        if m.out is not None:
+            known[m.out] += 1
+        self.seat(m.seat, faceup=tuple(faceup), known=tuple(sorted(known.elements())))
+
+    def do_Start(self, m: Start) -> None:
+        s = self.s
+        self.setup("SH-4")
+        missing = [s.players[i] for i, st in enumerate(s.seats) if not st.entered]
+        if missing:
+            self.refuse("SH-2", f"Enter every player's face-up cards first: {', '.join(missing)}.")
+        if s.rules["start_rank_rule"] == "dealer_left":
+            left = (s.dealer + 1) % len(s.players)
+            self.check(m.seat == left, "SH-V11", f"At this table the player on the dealer's left starts: "
+                                                 f"{s.players[left]}.")
+        if m.card is not None:
+            self.check(m.card != "JOKER" and natural(rank_of(m.card), s.rules), "SH-4",
+                       f"{card_name(m.card)} is not a natural card: the lowest of 4, 5, 6… starts.")
+            st = s.seats[m.seat]
+            if m.card not in st.known and st.unknown < 1:
+                self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
+                                     f"({', '.join(st.known)}): {m.card} is not among them.")
+            self.sighted((m.card,), st)
+            if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
+                mine = VALUES[rank_of(m.card)]
+                lower = [(VALUES[rank_of(c)], i, c) for i, st in enumerate(s.seats) if i != m.seat
+                         for c in st.faceup if c is not None and c != "JOKER"
+                         and natural(rank_of(c), s.rules) and VALUES[rank_of(c)] < mine]
+                if lower:
+                    _, who, card = min(lower)
+                    self.flag("SH-K7", f"{s.players[who]} shows {card} face up, lower than {s.players[m.seat]}'s "
+                                       f"{m.card}: {s.players[who]} starts.", (self.eid,))
+        self.s = replace(self.s, phase="play", turn=m.seat, starter=m.seat, declared=m.card, last_entry=self.eid)
+        self.note("SH-4", f"{s.players[m.seat]} starts" + (f" and must play the {rank_of(m.card)}."
+                  if m.card and s.rules["starter_must_play_declared"] else "."), "start")
+
+    # --- playing ----------------------------------------------------------------------------
+    def playing(self, seat: int) -> None:
+        if self.s.phase == "over":
+            self.refuse("SH-51", "The match is over: no more entries can be played.")
+        if self.s.phase == "setup":
+            self.refuse("SH-4", "Play has not started: enter who starts first.")
+        if seat in self.s.out:
+            self.refuse("SH-50", f"{self.name(seat)} is out of this game.")
+
+    def in_turn(self, seat: int) -> None:
+        self.playing(seat)
+        turn = self.s.turn
+        self.check(seat == turn, "GEN-7", f"It is {self.name(turn)}'s turn, not {self.name(seat)}'s "
+                                          "(four of a kind out of turn is an interrupt).")
+
+    def cards_rank(self, cards: tuple[str | None, ...], rank: str | None) -> tuple[tuple[str, ...], str]:
+        if not cards:
+            self.refuse("SH-10", "A play puts at least one card on the pile.")
+        if any(c is None for c in cards):
+            self.refuse("SH-K1", "Name every card played: they are all face up on the pile.")
+        known = tuple(c for c in cards if c is not None)
+        for c in set(known):
+            if c not in deck(self.s.decks, self.s.rules):
+                self.refuse("SH-K11", f"There is no {c} in this table's deck.")
+        if "JOKER" in known and rank is None:
+            self.refuse("SH-13", "Say which rank the joker plays as.")
+        r = set_rank(known, rank)
+        if r is None:
+            self.refuse("SH-13", f"A play is cards of one rank only: {', '.join(known)}.")
+        return known, r
+
+    def from_hand(self, seat: int, cards: tuple[str, ...]) -> None:
+        st = self.s.seats[seat]
+        if len(cards) > st.count:
+            self.refuse("SH-K2", f"{self.name(seat)} has only {st.count} card{'s' * (st.count != 1)} in hand.")
+        known, unknown = Counter(st.known), []
+        for c in cards:
+            if known[c]:
+                known[c] -= 1
+            else:
+                unknown.append(c)
+        if len(unknown) > st.unknown:
+            self.refuse("SH-K4", f"The table knows every card in {self.name(seat)}'s hand "
+                                 f"({', '.join(st.known)}): {', '.join(unknown)} is not among them.")
+        self.sighted(tuple(unknown), st)
+        self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known.elements())))
+
+    def from_faceup(self, seat: int, cards: tuple[str, ...]) -> None:
+        st = self.s.seats[seat]
+        faceup, new = list(st.faceup), []
+        for c in cards:
+            if c in faceup:
+                faceup.remove(c)
+            elif None in faceup:
+                faceup.remove(None)
+                new.append(c)
+            else:
+                self.refuse("SH-16", f"{c} is not among {self.name(seat)}'s face-up cards.")
+        self.sighted(tuple(new))
+        self.seat(seat, faceup=tuple(faceup))
+
+    def lay(self, seat: int, cards: tuple[str, ...], rank: str, play: int) -> None:
+        pile = tuple(PileCard(c, rank, seat, play) for c in cards)
+        self.s = replace(self.s, pile=self.s.pile + pile, last_entry=self.eid)
+
+    def burns(self, rank: str) -> str | None:
+        """SH-32 / SH-35: the rule that burns the pile after this play, if any (SH-K6)."""
+        if rank == "10":
+            return "SH-32"
+        _, n = run_length(self.s)
+        return "SH-35" if n >= 4 else None
+
+    def burn(self, rule: str, seat: int) -> None:
+        s = self.s
+        self.s = replace(s, burned=s.burned + tuple(p.card for p in s.pile), pile=(), last=None)
+        self.note(rule, f"Burned: the pile goes out of play ({'a 10' if rule == 'SH-32' else 'four of a kind'}).",
+                  "burn")
+
+    def refill(self, seat: int) -> int:
+        """SH-15: draw back up to 3 while the stock lasts."""
+        st = self.s.seats[seat]
+        n = min(self.s.stock, max(0, HAND - st.count))
+        if n:
+            self.seat(seat, count=st.count + n)
+            self.s = replace(self.s, stock=self.s.stock - n)
+            self.note("SH-15", f"{self.name(seat)}: draw {n}.", "draw")
+        return n
+
+    def went_out(self, seat: int) -> bool:
+        st = self.s.seats[seat]
+        if self.s.stock or st.holds_cards() or seat in self.s.out:
+            return False
+        self.s = replace(self.s, out=self.s.out + (seat,))
+        self.note("SH-50", f"{self.name(seat)} is out, number {len(self.s.out)}.", "out")
+        self.maybe_end()
+        return True
+
+    def maybe_end(self) -> None:
+        s = self.s
+        active = s.active()
+        if s.rules["end_mode"] == "first_out_wins" and s.out:
+            result = GameResult(s.number, s.out, None, s.out[0])
+            words = f"{s.players[s.out[0]]} goes out first and wins (SH-52)."
+        elif len(active) <= 1:
+            loser = active[0] if active else None
+            result = GameResult(s.number, s.out, loser)
+            words = (f"{s.players[loser]} is the Shithead. " if loser is not None else "") + \
+                f"Finishing order: {', '.join(s.players[i] for i in s.out)}."
+        else:
+            return
+        tally = list(s.tally)
+        point = result.winner if result.winner is not None else result.shithead
+        if point is not None:
+            tally[point] += 1
+        history = s.history + (result,)
+        self.note("SH-51" if result.winner is None else "SH-52", words, "game_over")
+        if s.number < s.rules["games"]:
+            dealer = result.shithead if result.shithead is not None else (s.dealer + 1) % len(s.players)
+            self.s = deal(s.players, dict(s.rules), dealer, s.number + 1, history, tuple(tally),
+                          flags=s.flags, overrides=s.overrides, version=s.version)
+            return
+        if s.rules["end_mode"] == "first_out_wins":
+            best = max(tally)
+            winners = tuple(i for i, t in enumerate(tally) if t == best)
+        else:
+            best = min(tally)
+            winners = tuple(i for i, t in enumerate(tally) if t == best)
+        if len(history) > 1:
+            words += " Tally: " + ", ".join(f"{s.players[i]} {t}" for i, t in enumerate(tally)) + "."
+        self.s = replace(s, phase="over", over=True, turn=None, last=None, history=history, tally=tuple(tally),
+                         winners=winners, outcome=words)
+
+    def next_turn(self, seat: int, burned: str | None, skips: int = 0, reverse: bool = False) -> None:
+        """Who plays after ``seat``: again after a burn (SH-32/35, SH-V18), else the next active
+        player, past ``skips`` players (SH-34, SH-V16), in the direction of play (SH-5, SH-V5)."""
+        s = self.s
+        if s.phase != "play":
+            return
+        if burned:
+            if s.rules["burn_plays_again"] and seat in s.active():
+                self.s = replace(s, turn=seat)
+                self.note(burned, f"{self.name(seat)} plays again.", "again")
+            else:
+                self.s = replace(s, turn=advance(s, seat, 1)[0])
+            return
+        if reverse:
+            s = self.s = replace(s, direction=-s.direction)
+            self.note("SH-V5", "The direction of play reverses.", "reverse")
+        if skips and s.rules["eight_skip_mode"] == "capped":
+            skips = min(skips, len(s.active()) - 1)
+        nxt, passed = advance(s, seat, 1 + skips)
+        self.s = replace(s, turn=nxt)
+        if passed:
+            self.note("SH-34", f"Skipped: {', '.join(self.name(p) for p in passed)}.", "skip")
+        elif skips and nxt == seat:
+            self.note("SH-34", f"Everyone else is skipped: {self.name(seat)} plays again.", "skip")
+
+    def do_Play(self, m: Play) -> None:
+        self.in_turn(m.seat)
+        cards, rank = self.cards_rank(m.cards, m.rank)
+        s, st, where = self.s, self.s.seats[m.seat], zone(self.s, m.seat)
+        if where is None:
+            self.refuse("SH-50", f"{self.name(m.seat)} has no cards left.")
+        if len(cards) > 4 * s.decks + (2 * s.decks if s.rules["jokers"] else 0):
+            self.refuse("SH-13", f"{len(cards)} cards of one rank are more than the deck holds.")
+        if where == "faceup" and s.rules["faceup_play"] == "one_at_a_time":
+            if len(cards) != 1:
+                self.refuse("SH-18", "Face-up cards are played one at a time at this table.")
+        if where == "facedown" and len(cards) != 1:
+            self.refuse("SH-19", "Face-down cards are turned over one at a time.")
+        if not s.first_played and s.declared and s.rules["starter_must_play_declared"] and m.seat == s.starter:
+            self.check(rank == rank_of(s.declared), "SH-4",
+                       f"{self.name(m.seat)} declared {s.declared} as their lowest card: the first play must "
+                       f"include a {rank_of(s.declared)}.")
+        why = illegal(s, rank, cards)
+        fails = why is not None and (where == "facedown" or (where == "faceup"
+                                     and s.rules["faceup_play"] == "one_at_a_time"))
+        if why is not None and not fails:
+            self.check(False, *why)
+        if where == "hand":
+            extra = len(cards) - st.count
+            if extra > 0:
+                if s.stock:
+                    self.refuse("SH-16", f"{self.name(m.seat)} has {st.count} card(s) in hand and the stock is "
+                                         "not empty: face-up cards are not played yet.")
+                faceup_part = self._split(st, cards, extra)
+                hand_part = list(cards)
+                for c in faceup_part:
+                    hand_part.remove(c)
+                self.from_hand(m.seat, tuple(hand_part))
+                self.from_faceup(m.seat, faceup_part)
+            else:
+                self.from_hand(m.seat, cards)
+        elif where == "faceup":
+            self.from_faceup(m.seat, cards)
+        else:
+            self.sighted(cards)
+            self.seat(m.seat, facedown=st.facedown - 1)
+        self.s = replace(self.s, first_played=True)
+        if fails:
+            self._fail(m.seat, cards[0], where, why)
+            return
+        self.lay(m.seat, cards, rank, self.eid)
+        self._after_play(m.seat, rank, cards, self.eid, 0)
+
+    @staticmethod
+    def _split(st: Seat, cards: tuple[str, ...], extra: int) -> tuple[str, ...]:
+        """SH-17: which of the cards come from the face-up ones (those named face up first)."""
+        faceup, part = list(st.faceup), []
+        for c in cards:
+            if len(part) < extra and c in faceup:
+                faceup.remove(c)
+                part.append(c)
+        for c in reversed(cards):
+            if len(part) >= extra:
+                break
+            if None in faceup and part.count(c) < list(cards).count(c):
+                faceup.remove(None)
+                part.append(c)
+        return tuple(part)
+
+    def _fail(self, seat: int, card: str, where: str, why: tuple[str, str]) -> None:
+        """SH-18 / SH-19 / SH-20: a table card that cannot go: the pile (and the card) into the hand."""
+        s, st = self.s, self.s.seats[seat]
+        takes = where == "facedown" or s.rules["faceup_fail_takes_card"]
+        taken = tuple(p.card for p in s.pile) + ((card,) if takes else ())
+        if not takes:
+            self.seat(seat, faceup=st.faceup + (card,))
+            st = self.s.seats[seat]
+        self.seat(seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
+        rule = "SH-19" if where == "facedown" else "SH-18"
+        self.note(rule, f"{self.name(seat)}'s {card} cannot go ({why[1]}) {self.name(seat)} picks up the pile"
+                        f"{' and the ' + card if takes else ''} and plays from the hand again (SH-20).", "fail")
+        nxt, _ = advance(self.s, seat, 1)
+        self.s = replace(self.s, pile=(), turn=nxt, last=None, last_entry=self.eid)
+
+    def _after_play(self, seat: int, rank: str, cards: tuple[str, ...], play: int, skips_before: int) -> None:
+        burned = self.burns(rank)
+        if burned:
+            self.burn(burned, seat)
+        drawn = self.refill(seat)
+        out = self.went_out(seat)
+        skips = skips_before + sum(1 for c in cards if rank == "8")
+        reverse = rank == "9" and self.s.rules["nine_reverse"] != "off"
+        self.next_turn(seat, burned, skips, reverse)
+        keep = drawn and not burned and not out and self.s.phase == "play"
+        self.s = replace(self.s, last=LastPlay(seat, rank, play, drawn, skips) if keep else None)
+
+    def do_Pickup(self, m: Pickup) -> None:
+        self.in_turn(m.seat)
+        s, st = self.s, self.s.seats[m.seat]
+        if not s.pile:
+            self.refuse("SH-14", "The pile is empty: picking it up would be a pass (SH-10). Play any card.")
+        if not s.rules["voluntary_pickup"]:
+            where = zone(s, m.seat)
+            can = (any(c == "JOKER" or illegal(s, rank_of(c), (c,)) is None for c in st.known) if where == "hand"
+                   else True)
+            self.check(not can, "SH-V13", f"{self.name(m.seat)} can play: at this table the pile is picked up "
+                                          "only by a player who cannot play.")
+        taken = tuple(p.card for p in s.pile)
+        self.seat(m.seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
+        nxt, _ = advance(self.s, m.seat, 1)
+        self.s = replace(self.s, pile=(), turn=nxt, last=None, last_entry=self.eid, first_played=True)
+        self.note("SH-14", f"{self.name(m.seat)} picks up {len(taken)} card{'s' * (len(taken) != 1)}; "
+                           f"{self.name(nxt)} leads onto the empty pile.", "pickup")
+
+    def out_of_turn(self, seat: int) -> None:
+        """SH-42 / SH-V3: interrupts need 3 or more players still in, and the house rule."""
+        self.playing(seat)
+        self.check(self.s.rules["interrupts"], "SH-V3", "At this table nobody plays out of turn.")
+        self.check(len(self.s.active()) >= 3, "SH-42", "With only two players left nobody plays out of turn.")
+
+    def do_Interrupt(self, m: Interrupt) -> None:
+        self.out_of_turn(m.seat)
+        s = self.s
+        if m.seat == s.turn:
+            self.refuse("SH-40", f"It is {self.name(m.seat)}'s own turn: play the cards as the turn.")
+        cards, rank = self.cards_rank(m.cards, m.rank)
+        top, j = run_length(s)
+        if top is None or top != rank:
+            came = f" (entry {s.last_entry})" if s.last_entry is not None else ""
+            now = f"the top of the pile is now {s.pile[-1].card}" if s.pile else "the pile is now empty"
+            self.refuse("SH-43", f"Too late: another entry came first{came}, and {now}.",
+                        () if s.last_entry is None else (s.last_entry,))
+        if s.pile[-1].seat == m.seat:
+            self.refuse("SH-40", f"{self.name(m.seat)} played those cards: only a card just drawn may be "
+                                 "added (SH-41).")
+        where = zone(s, m.seat)
+        if where == "hand":
+            self.from_hand(m.seat, cards)
+        elif where == "faceup":
+            self.from_faceup(m.seat, cards)
+        else:
+            self.refuse("SH-40", "Face-down cards cannot interrupt (SH-A9).")
+        self.lay(m.seat, cards, rank, self.eid)
+        _, n = run_length(self.s)
+        if n < 4:
+            self.refuse("SH-40", f"An interrupt must complete four of a kind: that makes {n} {rank}s.")
+        lost = s.turn
+        self.burn("SH-40", m.seat)
+        self.note("SH-40", f"{self.name(m.seat)} interrupts: {self.name(lost)}'s turn is lost.", "interrupt")
+        self.refill(m.seat)
+        self.went_out(m.seat)
+        self.next_turn(m.seat, "SH-40")
+
+    def do_Add(self, m: Add) -> None:
+        self.out_of_turn(m.seat)
+        s, last = self.s, self.s.last
+        if last is None or last.seat != m.seat or not s.pile or s.pile[-1].play != last.play:
+            came = f" (entry {s.last_entry})" if s.last_entry is not None else ""
+            self.refuse("SH-43", f"Too late: there is no play of {self.name(m.seat)}'s to add to now{came}.")
+        cards, rank = self.cards_rank(m.cards, m.rank)
+        if rank != last.rank:
+            self.refuse("SH-41", f"Only a {last.rank} may be added to {self.name(m.seat)}'s {last.rank}s.")
+        if len(cards) > last.drawn:
+            self.refuse("SH-41", f"{self.name(m.seat)} drew only {last.drawn} card(s) after that play.")
+        self.from_hand(m.seat, cards)
+        self.lay(m.seat, cards, rank, last.play)
+        self.note("SH-41", f"{self.name(m.seat)} adds {', '.join(cards)}.", "add")
+        self._after_play(m.seat, rank, cards, last.play, last.skips)

@@ -1,0 +1,120 @@
+"""What the referee knows of a Shithead match (RULES.md §4.11), as frozen values, and their JSON form.
+
+Everything on the pile, burned or face up is public; a hand is a count plus the cards the table saw go
+into it (picked up or swapped in, SH-K4); face-down cards are a count. States change only through
+``dataclasses.replace``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .base import Flag
+from .jsonform import Form
+
+NAME = "shithead"
+TITLE = "Shithead"
+
+
+@dataclass(frozen=True, slots=True)
+class PileCard:
+    card: str   # the code played
+    rank: str   # the rank it acts as (a joker: the rank named, SH-A13)
+    seat: int
+    play: int   # the entry that played it
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's cards: a hand count with the cards known to be in it, face-up, face-down."""
+    count: int
+    known: tuple[str, ...] = ()                 # public cards within the hand (SH-K4), sorted
+    faceup: tuple[str | None, ...] = (None, None, None)
+    facedown: int = 3
+    entered: bool = False                       # face-up cards entered (SH-2)
+
+    @property
+    def unknown(self) -> int:
+        return self.count - len(self.known)
+
+    def holds_cards(self) -> bool:
+        return self.count > 0 or bool(self.faceup) or self.facedown > 0
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The play that may still be added to (SH-41): who, which rank, what the refill drew."""
+    seat: int
+    rank: str
+    play: int
+    drawn: int
+    skips: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    number: int
+    order: tuple[int, ...]          # finishing order (seats)
+    shithead: int | None            # last_is_loser: the last player with cards
+    winner: int | None = None       # first_out_wins: the first out
+
+    def to_dict(self, players: tuple[str, ...]) -> dict[str, Any]:
+        return {"number": self.number, "order": [players[s] for s in self.order],
+                "shithead": None if self.shithead is None else players[self.shithead],
+                "winner": None if self.winner is None else players[self.winner]}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: tuple[str, ...]
+    rules: Mapping[str, Any]
+    decks: int
+    dealer: int
+    number: int                         # the game of the evening, from 1
+    phase: str                          # setup | play | over
+    seats: tuple[Seat, ...]
+    stock: int
+    pile: tuple[PileCard, ...] = ()
+    burned: tuple[str, ...] = ()
+    turn: int | None = None
+    direction: int = 1
+    starter: int | None = None
+    declared: str | None = None         # the starter's declared lowest card (SH-4)
+    first_played: bool = False
+    out: tuple[int, ...] = ()           # finishing order of this game
+    last: LastPlay | None = None
+    last_entry: int | None = None       # the entry that last changed the pile or the turn
+    reminders: tuple[tuple[str, str], ...] = ()  # (rule, words) the referee owes the table now
+    history: tuple[GameResult, ...] = ()
+    tally: tuple[int, ...] = ()
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    outcome: str = ""
+    flags: tuple[Flag, ...] = ()
+    overrides: tuple[tuple[int, str, str, int | None, str, tuple[int, ...]], ...] = ()
+    version: int = 0
+
+    def active(self) -> tuple[int, ...]:
+        """Seats still in this game (SH-50)."""
+        return tuple(s for s in range(len(self.players)) if s not in self.out)
+
+    def seen(self) -> Counter:
+        """Every card the table has seen and can place: pile, burned, face up, known in hands."""
+        c = Counter(p.card for p in self.pile)
+        c.update(self.burned)
+        for s in self.seats:
+            c.update(x for x in s.faceup if x is not None)
+            c.update(s.known)
+        return c
+
+
+FORM = Form({Flag: (Flag.to_dict, Flag.from_dict)})
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    return FORM.to_dict(state)
+
+
+def state_from_dict(data: dict[str, Any]) -> State:
+    return FORM.from_dict(State, data)

@@ -1,0 +1,73 @@
+"""Shithead at the table: the deck and what photos are for, the result, and a phone's download — the
+parts of the game interface (``interface.Game``) the web layer, scans and ``referee check`` use."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import changed_rules, seat_index
+from .cards import RANKS, SUITS
+from .interface import ScanSpec
+from .shithead_rules import FACE_UP, VARIANTS, deck
+from .shithead_state import State
+
+#: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
+ENGINE_VERSION = 1
+TEMPLATES = "shithead"
+#: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
+PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add")
+#: The standard deck is read out of the box; no deck of its own to teach.
+DECKS: dict[str, dict[str, Any]] = {}
+DECK_KINDS = ("standard",)
+_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def cards(state: State) -> list[str]:
+    """This match's card codes, in picker order: by rank (A high at the end), then suit."""
+    order = {r: i for i, r in enumerate(("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"))}
+    have = deck(state.decks, state.rules)
+    out = [r + s for r in sorted(RANKS, key=order.__getitem__) for s in SUITS]
+    return out + (["JOKER"] if "JOKER" in have else [])
+
+
+def card_label(card: str | None) -> str:
+    """A card on a button: "10♥", "Q♠", "Joker", "unknown"."""
+    if card is None:
+        return "unknown"
+    if card == "JOKER":
+        return "Joker"
+    return card[:-1] + _SUIT_SIGNS.get(card[-1], card[-1])
+
+
+def scan_spec(state: State, purpose: Mapping[str, str]) -> ScanSpec | None:
+    """One photo of a player's three face-up cards, or of the cards of a play (one card each)."""
+    move = purpose.get("move", "")
+    if move == "faceup":
+        try:
+            seat = seat_index(purpose.get("for", ""), state.players, "for")
+        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
+            return None
+        return ScanSpec(cards=FACE_UP, seat=seat, move=move)
+    if move in ("play", "interrupt", "add", "swap", "start"):
+        return ScanSpec(cards=1, move=move)
+    return None
+
+
+def result(state: State) -> dict[str, Any]:
+    """Each game's finishing order and Shithead, and the evening's tally (§4.12 H1, H2)."""
+    players = state.players
+    lowest_best = state.rules["end_mode"] == "last_is_loser"
+    order = sorted(range(len(players)), key=lambda s: (state.tally[s] if lowest_best else -state.tally[s], s))
+    return {
+        "house_rules": changed_rules(VARIANTS, state.rules),
+        "rounds": [h.to_dict(players) for h in state.history],
+        "totals": {players[s]: state.tally[s] for s in range(len(players))},
+        "standings": [{"player": players[s], "total": state.tally[s]} for s in order],
+        "over": state.over,
+        "winners": [players[s] for s in state.winners],
+        "outcome": state.outcome,
+    }
+
+
+def redact(state: State, entries: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
+    """A phone's download: whole, since nothing entered at a Shithead table is private (SH-K4)."""
+    return list(entries)
