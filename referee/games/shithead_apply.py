@@ -255,6 +255,10 @@ class _Entry:
         if len(unknown) > st.unknown:
             self.refuse("SH-K4", f"The table knows every card in {self.name(seat)}'s hand "
                                  f"({', '.join(st.known)}): {', '.join(unknown)} is not among them.")
+        for c in unknown:
+            if c in st.faceup and not possible(self.s, c, unknown.count(c), st):
+                self.refuse("SH-16", f"{c} is one of {self.name(seat)}'s face-up cards: those are played once "
+                                     "the hand and the stock are empty.")
         self.sighted(tuple(unknown), st)
         self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known.elements())))
 
@@ -486,8 +490,6 @@ class _Entry:
     def do_Interrupt(self, m: Interrupt) -> None:
         self.out_of_turn(m.seat)
         s = self.s
-        if m.seat == s.turn:
-            self.refuse("SH-40", f"It is {self.name(m.seat)}'s own turn: play the cards as the turn.")
         cards, rank = self.cards_rank(m.cards, m.rank)
         top, j = run_length(s)
         if top is None or top != rank:
@@ -495,6 +497,8 @@ class _Entry:
             now = f"the top of the pile is now {s.pile[-1].card}" if s.pile else "the pile is now empty"
             self.refuse("SH-43", f"Too late: another entry came first{came}, and {now}.",
                         () if s.last_entry is None else (s.last_entry,))
+        if m.seat == s.turn:
+            self.refuse("SH-40", f"It is {self.name(m.seat)}'s own turn: play the cards as the turn.")
         if s.pile[-1].seat == m.seat:
             self.refuse("SH-40", f"{self.name(m.seat)} played those cards: only a card just drawn may be "
                                  "added (SH-41).")
