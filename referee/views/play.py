@@ -151,6 +151,24 @@ def _url_or_empty(endpoint: str, **values) -> str:
         return ""
 
 
+_fragments: dict[tuple, Markup] = {}
+
+
+@bp.app_template_global()
+@pass_context
+def fragment(context, template: str, *key) -> Markup:
+    """A part of a screen that is the same for every phone until ``key`` changes (a round's result, the
+    match so far): rendered once, then served from memory (every phone re-fetches its screen on every
+    entry, so this is most of a screen's cost saved)."""
+    cache_key = (template, *key)
+    html = _fragments.get(cache_key)
+    if html is None:
+        if len(_fragments) > 4096:
+            _fragments.clear()
+        html = _fragments[cache_key] = Markup(context.environment.get_template(template).render(context.get_all()))
+    return html
+
+
 @bp.app_template_global()
 def pick_href(base: str, **args) -> str:
     """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen."""
