@@ -54,7 +54,6 @@ MAX_ENTRY_DEPTH = 12  # nesting of lists and objects in one entry
 SNAPSHOT_EVERY = 32  # entries between snapshots: opening a match replays at most 31
 SNAPSHOTS_KEPT = 3  # per match: older ones are dropped
 
-fallback_notify: NotifyFn | None = None
 """Called after COMMIT when a caller of `append` passes no `notify` (set by `referee.tables` to the
 live doorbell, for callers that do not pass one yet). The store itself imports no notifier."""
 
@@ -438,8 +437,8 @@ def append(
     saved).  `apply_fn` is given the entry as stored and parsed back.  A
     `client_key` already in this match's log returns the earlier result
     (duplicate=True) without applying again, even though its expected version
-    is now stale.  After COMMIT, `notify(match_id, version)` is called (if None:
-    `fallback_notify`, if set).
+    is now stale.  After COMMIT, `notify(match_id, version)` is called, if given
+    (the store knows no doorbell: `tables.append` passes the live one).
     """
     payload, stored = encode_entry(entry)  # reject what cannot be stored before locking
     with _writer_lock(_db_key(db)):
@@ -498,7 +497,6 @@ def _append_locked(db, match_id, expected_version, entry, payload, client_key, a
             conn.execute("ROLLBACK")
         raise
     state_cache.put((_db_key(db), match_id, seq), new_state)
-    notify = notify if notify is not None else fallback_notify
     if notify is not None:
         notify(match_id, seq)
     return Appended(match_id, seq, seq, new_state)

@@ -149,10 +149,6 @@ class Replay:
 
 replay = Replay()
 
-# Until every caller of store.append passes notify= (or calls `append` below), ring the doorbell for them.
-store.fallback_notify = live.publish
-
-
 def append(db, match_id: str, expected: int, entry: dict[str, Any], key: str | None, *,
            seat: int | None = None, device: str | None = None) -> store.Appended:
     """Validate, record and announce one entry: `store.append` with this game's rules and the live

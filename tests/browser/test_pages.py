@@ -98,8 +98,7 @@ def test_join_by_code_and_live_update_via_sse(live_server, phone, database):
     assert page.get_by_role("link", name="Turn up the top card").is_visible()
     wait_for_subscribers(match.id, 1)
     # another phone's entry, committed through the store, rings the doorbell
-    store.append(database, match.id, 0, {"move": "turn_up", "card": "5"}, "other-phone", tables.feed,
-                 replay_fn=tables.replay, seat=0)
+    tables.append(database, match.id, 0, {"move": "turn_up", "card": "5"}, "other-phone", seat=0)
     page.locator("#screen [data-version='1']").wait_for(timeout=10_000)
     assert page.locator("#status").inner_text() == "Ana's turn"
     assert page.locator("#rows .piles .face").inner_text() == "5"

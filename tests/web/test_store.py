@@ -498,15 +498,20 @@ def test_the_entry_applied_is_the_one_stored_parsed_back(database, match):
     assert store.entries(database, match.id)[0]["entry"] == seen[0]
 
 
-def test_append_rings_only_the_notifier_it_is_given(database, match, tally, monkeypatch):
-    monkeypatch.setattr(store, "fallback_notify", None)
+def test_append_rings_only_the_notifier_it_is_given(database, match, tally):
+    from referee import live
+
     add_raw(database, match.id, {"n": 1}, tally)  # no notifier at all: nothing to ring, no error
     rung = []
-    monkeypatch.setattr(store, "fallback_notify", lambda m, v: rung.append(("fallback", v)))
-    store.append(database, match.id, 1, {"n": 1}, None, tally.apply, replay_fn=tally.replay,
-                 notify=lambda m, v: rung.append(("given", v)))
-    store.append(database, match.id, 2, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
-    assert rung == [("given", 2), ("fallback", 3)]
+    subscription = live.broker.subscribe(match.id)
+    try:
+        store.append(database, match.id, 1, {"n": 1}, None, tally.apply, replay_fn=tally.replay,
+                     notify=lambda m, v: rung.append(("given", v)))
+        store.append(database, match.id, 2, {"n": 1}, None, tally.apply, replay_fn=tally.replay)
+        assert subscription.empty()  # the store never rings the live doorbell on its own
+    finally:
+        live.broker.unsubscribe(match.id, subscription)
+    assert rung == [("given", 2)]
 
 
 def test_a_stored_entry_python_cannot_parse_reads_as_unreadable(database, match):
