@@ -222,7 +222,6 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
         document.querySelector(s).getBoundingClientRect().top)""")
     assert order[0] < order[1]
     ana.status("Round 2")
-    ben.page.screenshot(path=str(OUT / "reveal-screen.png"))
 
     # === Round 2 (Ana deals, Ben plays first) ==========================================================
     # 6. Cy's new phone takes over his seat: asked first, the old phone is told, the history records it
