@@ -147,6 +147,8 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
             for n in ("0", "1", "2", "3")]
     assert max(tops) - min(tops) < 1, tops
     assert "Didn't see" not in ben.text("#pick")  # a card turned up is face up: everyone saw it
+    for name in ("Ana", "Ben", "Cy"):  # every row numbers its slots, 1-4 from the owner's left
+        assert ana.page.locator(f".row[data-player={name}] .slot-number").all_inner_texts() == ["1", "2", "3", "4"]
     assert ben.choose("5") == 200
     ana.status("Your turn, Ana")
 

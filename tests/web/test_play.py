@@ -471,3 +471,16 @@ def test_an_override_naming_another_seat_is_the_posting_phones(table, database):
     last = store.entries(database, match.id)[-1]
     assert last["entry"]["seat"] == "Ben" and last["seat"] == 1  # Ben's phone made it, whatever it names
     assert last["entry"]["entry"] == {"move": "draw", "seat": "Cy"}
+
+
+def test_the_shared_phone_never_promises_privacy(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    shared = Phone(app, match.id, "shared")
+    shared.post(move="turn_up", card="5")
+    assert "Note your first peek" not in shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
+    shared.post(move="draw")
+    shared.post(move="power", card="PEEK")
+    picker = shared.client.get(f"{shared.url}/pick?move=peek&slot=1&field=seen", headers=HX).get_data(as_text=True)
+    assert "only you will see" not in picker.lower() and "everyone looking at this phone" in picker
+    seated = Phone(app, match.id, "1")
+    assert "only you" in seated.client.get(f"{seated.url}/screen").get_data(as_text=True).lower()
