@@ -1,18 +1,24 @@
-"""Rat-a-Tat Cat engine benchmark: random complete 4-player rounds through the public API.
+"""Engine benchmark: random complete 4-player Rat-a-Tat Cat rounds and Shithead games through the public API.
 
-    .venv/bin/python benchmarks/engine_bench.py [--rounds N] [--seed S] [--profile]
+    .venv/bin/python benchmarks/engine_bench.py [--rounds N] [--games N] [--seed S] [--profile]
 
 Measures (one process, one core):
 * rounds per second — whole rounds played by a random-but-legal driver at a simulated table with a
   true deck (tests/games/table_sim.py), driver included; the engine-only rate is printed as well;
 * per-``apply`` latency p50/p99 in µs;
-* replay of a match log of >= 1,000 accepted entries through ``log.replay`` (best of several runs).
+* replay of a match log of >= 1,000 accepted entries through ``log.replay`` (best of several runs);
+* Shithead: games per second — whole 4-player games (default house rules) played by a random-but-legal
+  driver written here: each step a seat of ``may_act`` picks a random entry of ``legal_moves``, every
+  card nobody entered is filled with one of ``still_possible``, and the entry is applied; driver
+  included, the engine-only rate printed as well — and its per-``apply`` latency p50/p99 in µs.
 
-The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs, replay of 1,000 entries < 25 ms.
+The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs (both games), replay of
+1,000 entries < 25 ms. Shithead's figures are the keys starting ``shithead_``, and ``games_per_second``.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import os
@@ -26,10 +32,15 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "games"))
 
 from referee.games import log as game_log  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402
+from referee.games import shithead  # noqa: E402
+from referee.games.base import Ruling  # noqa: E402
 from table_sim import Table  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
-TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25}
+TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25,
+           "shithead_apply_p99_us": 200}
+#: A Shithead game of more entries than this is taken for a driver that cannot finish (never seen).
+MAX_GAME_ENTRIES = 100_000
 
 
 def percentile(sorted_values, p):
@@ -105,15 +116,88 @@ def bench_replay(min_entries: int, seed: int, repeats: int = 7):
             "replay_total_ms_best": min(times) * 1000}
 
 
+#: Shithead's natural ranks (RULES.md §4.2): those a starter may declare as their lowest card (SH-4).
+NATURAL = {"4", "5", "6", "7", "8", "9", "J", "Q", "K", "A"}
+
+
+def _fill(state, move, rng):
+    """``move`` with every card nobody entered (``None``) replaced by a card that can still turn up."""
+    if isinstance(move, (shithead.Swap, shithead.Start)):  # a hand card: swapped face up, or declared
+        if move.card is not None:
+            return move
+        seat = state.seats[move.seat]  # a card the table knows is in the hand, if that is all it can be
+        pool = seat.known if seat.unknown == 0 else shithead.still_possible(state, move.seat)
+        if isinstance(move, shithead.Start):  # the lowest card declared is a natural one (SH-4)
+            pool = [c for c in pool if c[:-1] in NATURAL]
+        return dataclasses.replace(move, card=rng.choice(sorted(pool))) if pool else move
+    cards = getattr(move, "cards", ())
+    if None not in cards:
+        return move
+    pool = sorted(shithead.still_possible(state, move.seat))
+    filled = []
+    for card in cards:
+        if card is None:
+            card = rng.choice(pool)
+            pool.remove(card)  # one deck: no card twice in one entry
+        filled.append(card)
+    return dataclasses.replace(move, cards=tuple(filled))
+
+
+def bench_shithead(n_games: int, seed: int):
+    """Play ``n_games`` complete 4-player Shithead games (default house rules), timing every ``apply``
+    that stands; an entry the engine refuses (a filled-in card it can place elsewhere) is counted and
+    another is drawn."""
+    rng = random.Random(seed)
+    latencies = []
+    apply, may_act, legal_moves = shithead.apply, shithead.may_act, shithead.legal_moves
+    perf = time.perf_counter_ns
+    entries = refused = games = 0
+    t0 = time.perf_counter()
+    while games < n_games:
+        state = shithead.new_match(PLAYERS)
+        played = 0
+        while not state.over and state.phase != "over":
+            seat = rng.choice(may_act(state))
+            move = _fill(state, rng.choice(legal_moves(state, seat)), rng)
+            a = perf()
+            try:
+                state, _ = apply(state, move)
+            except Ruling:
+                refused += 1
+                continue
+            latencies.append(perf() - a)
+            played += 1
+            if played > MAX_GAME_ENTRIES:
+                raise RuntimeError(f"a Shithead game did not finish in {MAX_GAME_ENTRIES:,} entries")
+        entries += played
+        games += 1
+    wall = time.perf_counter() - t0
+    latencies.sort()
+    engine_s = sum(latencies) / 1e9
+    return {
+        "shithead_games": games, "shithead_entries": entries, "shithead_refused": refused,
+        "shithead_wall_s": wall,
+        "shithead_games_per_second": games / wall,
+        "shithead_engine_games_per_second": games / engine_s,
+        "shithead_entries_per_game": entries / games,
+        "shithead_apply_p50_us": percentile(latencies, 50) / 1000,
+        "shithead_apply_p99_us": percentile(latencies, 99) / 1000,
+        "shithead_apply_max_us": latencies[-1] / 1000,
+        "shithead_apply_mean_us": engine_s / entries * 1e6,
+    }
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--entries", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=80, help="Shithead games to play")
     ap.add_argument("--profile", action="store_true", help="cProfile the rounds benchmark")
     args = ap.parse_args(argv)
 
     bench_rounds(200, args.seed + 100)  # warm-up
+    bench_shithead(2, args.seed + 100)
     if args.profile:
         import cProfile
         import pstats
@@ -124,6 +208,7 @@ def main(argv=None):
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
     r = bench_rounds(args.rounds, args.seed)
     p = bench_replay(args.entries, args.seed)
+    h = bench_shithead(args.games, args.seed)
     print(f"rounds:   {r['rounds']} rounds, {r['entries']} entries "
           f"({r['entries_per_round']:.1f} per round) in {r['wall_s']:.2f} s")
     print(f"          {r['rounds_per_second']:.0f} rounds/s with the driver and table simulation, "
@@ -132,11 +217,20 @@ def main(argv=None):
           f"max {r['apply_max_us']:.0f} µs, mean {r['apply_mean_us']:.1f} µs")
     print(f"replay:   {p['replay_entries']} entries ({p['replay_rounds']} rounds) in "
           f"{p['replay_total_ms_best']:.2f} ms best of 7 = {p['replay_1000_events_ms']:.2f} ms per 1,000")
-    result = {k: round(v, 2) if isinstance(v, float) else v for k, v in {**r, **p}.items()}
+    print(f"shithead: {h['shithead_games']} games, {h['shithead_entries']} entries "
+          f"({h['shithead_entries_per_game']:.1f} per game, {h['shithead_refused']} refused) "
+          f"in {h['shithead_wall_s']:.2f} s")
+    print(f"          {h['shithead_games_per_second']:.1f} games/s with the driver, "
+          f"{h['shithead_engine_games_per_second']:.1f} games/s in apply alone")
+    print(f"          apply p50 {h['shithead_apply_p50_us']:.1f} µs, p99 {h['shithead_apply_p99_us']:.1f} µs, "
+          f"max {h['shithead_apply_max_us']:.0f} µs, mean {h['shithead_apply_mean_us']:.1f} µs")
+    result = {k: round(v, 2) if isinstance(v, float) else v for k, v in {**r, **p, **h}.items()}
+    result["games_per_second"] = result["shithead_games_per_second"]
     result["targets_met"] = {
         "rounds_per_second": result["rounds_per_second"] >= TARGETS["rounds_per_second"],
         "apply_p99_us": result["apply_p99_us"] < TARGETS["apply_p99_us"],
         "replay_1000_events_ms": result["replay_1000_events_ms"] < TARGETS["replay_1000_events_ms"],
+        "shithead_apply_p99_us": result["shithead_apply_p99_us"] < TARGETS["shithead_apply_p99_us"],
     }
     for key, ok in result["targets_met"].items():
         print(f"target {key}: {'met' if ok else 'MISSED'} (target {TARGETS[key]})")
