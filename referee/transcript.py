@@ -259,6 +259,7 @@ class Checked:
     result: dict[str, Any]
     entries: int
     accepted: int
+    game: str = ""
 
 
 def check_stream(text: str, spill: Any) -> Checked:
@@ -288,7 +289,8 @@ def check_stream(text: str, spill: Any) -> Checked:
     spill.seek(0)
     steps = (_DECODER.decode(line) for line in spill)
     merged = heapq.merge(steps, remembered, key=lambda r: r["event"])
-    return Checked(merged, count + len(remembered), result(log.game, log.state), entries, accepted)
+    return Checked(merged, count + len(remembered), result(log.game, log.state), entries, accepted,
+                   header.game.NAME)
 
 
 def result(game: Any, state: Any) -> dict[str, Any]:
@@ -326,15 +328,39 @@ def ruling_line(r: dict[str, Any]) -> str:
     return printable(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
 
 
-def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any], entries: int,
-               accepted: int) -> Iterator[str]:
-    """The lines of the human-readable report of ``referee check``."""
-    for r in found:
-        yield ruling_line(r)
+def _scored_lines(res: dict[str, Any]) -> Iterator[str]:
+    """Rounds scored in points (Rat-a-Tat Cat): each round's scores and why, then the totals."""
     for rnd in res["rounds"]:
         scores = ", ".join(f"{p} {v}" for p, v in rnd["scores"].items())
         yield printable(f"round {rnd['number']}: {scores} — {rnd['explanation']}")
     yield printable("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+
+
+def _shithead_lines(res: dict[str, Any]) -> Iterator[str]:
+    """Shithead has no points: each game's finishing order and its Shithead (or its winner), then the
+    evening's tally once a game is over (RULES.md §4.7, §4.12 H1, H2)."""
+    for game in res["rounds"]:
+        order = ", ".join(game["order"]) or "nobody"
+        if game.get("winner") is not None:
+            yield printable(f"game {game['number']}: {game['winner']} goes out first and wins (SH-52).")
+        elif game.get("shithead") is not None:
+            yield printable(f"game {game['number']}: {game['shithead']} is the Shithead (SH-51); "
+                            f"finishing order: {order}.")
+        else:
+            yield printable(f"game {game['number']}: finishing order: {order}.")
+    if res["rounds"]:
+        wins = res["house_rules"].get("end_mode") == "first_out_wins"
+        what = "tally (a point for each game won, most is best)" if wins else \
+            "Shithead tally (a point for each game lost, fewest is best)"
+        yield printable(f"{what}: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+
+
+def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any], entries: int,
+               accepted: int, game: str = "") -> Iterator[str]:
+    """The lines of the human-readable report of ``referee check`` (``game``: the game's name)."""
+    for r in found:
+        yield ruling_line(r)
+    yield from _shithead_lines(res) if game == "shithead" else _scored_lines(res)
     yield printable(res["outcome"] if res["over"] else "match not finished")
     yield (f"{entries} entries, {accepted} accepted, {entries - accepted} refused; "
            f"{'no rulings' if not count else str(count) + ' ruling(s)'}")
@@ -344,7 +370,7 @@ def format_text(transcript: Transcript, steps: list[Step], report: dict[str, Any
     """The human-readable report of ``referee check``."""
     accepted = sum(1 for s in steps if s.accepted)
     return "\n".join(text_lines(iter(report["rulings"]), len(report["rulings"]), report["result"],
-                                len(steps), accepted))
+                                len(steps), accepted, transcript.game.NAME))
 
 
 def json_chunks(checked: Checked) -> Iterator[str]:

@@ -38,6 +38,6 @@ def check_command(file, as_json: bool) -> None:
             out.write("\n")
         else:
             for line in text_lines(checked.rulings, checked.count, checked.result, checked.entries,
-                                   checked.accepted):
+                                   checked.accepted, checked.game):
                 out.write(line + "\n")
         out.flush()

@@ -145,3 +145,60 @@ def test_the_streamed_report_is_the_report(path):
     from referee.transcript import check, loads
     result = CliRunner().invoke(check_command, [str(path), "--json"])
     assert json.loads(result.output) == check(loads(path.read_text()))[2]
+
+
+def test_check_text_of_a_rat_a_tat_cat_match_is_rounds_scores_and_totals():
+    result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/rejected-entry.json")])
+    assert result.output.splitlines()[2:] == [
+        "round 1: Ana 9, Ben 16 — Ana has the lowest score, 9, and wins the round (RTC-51).",
+        "totals: Ana 9, Ben 16",
+        "Ana wins the match with 9 (lowest total after 1 round, RTC-53).",
+        "16 entries, 14 accepted, 2 refused; 2 ruling(s)",
+    ]
+
+
+def test_check_text_of_an_unfinished_shithead_game_has_no_scores():
+    result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/shithead-facedown.json")])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "entry 27: REJECT SH-K4: The table knows every card in Ari's hand (2D, 6C, AC, KC, KH, QH): "
+        "5C is not among them.",
+        "match not finished",
+        "29 entries, 28 accepted, 1 refused; 1 ruling(s)",
+    ]
+
+
+def test_check_text_of_a_finished_shithead_game_says_who_went_out(tmp_path):
+    """A finished Shithead game has a finishing order, not scores (RULES.md §4.7): the report says it
+    in words (first_out_wins: the face-down example played on until Ari turns over her last card)."""
+    doc = json.loads((ROOT / "docs/examples/shithead-facedown.json").read_text())
+    doc["rules"] = {"end_mode": "first_out_wins"}
+    doc["entries"] = doc["entries"][:18] + [
+        {"seat": seat, "move": "play", "cards": [card]} for seat, card in [
+            ("Bea", "AC"), ("Cal", "2D"), ("Dov", "4D"), ("Eve", "7D"), ("Ari", "10D"), ("Ari", "5C"),
+            ("Bea", "6C"), ("Cal", "QH"), ("Dov", "KH"), ("Eve", "QD"), ("Ari", "2S")]]
+    path = tmp_path / "shithead.json"
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(check_command, [str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "game 1: Ari goes out first and wins (SH-52).",
+        "tally (a point for each game won, most is best): Ari 1, Bea 0, Cal 0, Dov 0, Eve 0",
+        "Ari goes out first and wins (SH-52).",
+        "29 entries, 29 accepted, 0 refused; no rulings",
+    ]
+
+
+def test_shithead_text_names_each_game_s_shithead_and_the_tally():
+    """§4.12 H1 and H2: each game's Shithead and finishing order, then the tally (fewest is best)."""
+    from referee.transcript import text_lines
+    res = {"house_rules": {"games": 2},
+           "rounds": [{"number": 1, "order": ["Bea", "Dov", "Ari"], "shithead": "Cal", "winner": None},
+                      {"number": 2, "order": ["Bea", "Cal", "Dov"], "shithead": "Ari", "winner": None}],
+           "totals": {"Ari": 1, "Bea": 0, "Cal": 1, "Dov": 0}, "standings": [], "over": True,
+           "winners": ["Bea", "Dov"], "outcome": "Ari is the Shithead. Finishing order: Bea, Cal, Dov."}
+    assert list(text_lines(iter([]), 0, res, 40, 40, "shithead"))[:3] == [
+        "game 1: Cal is the Shithead (SH-51); finishing order: Bea, Dov, Ari.",
+        "game 2: Ari is the Shithead (SH-51); finishing order: Bea, Cal, Dov.",
+        "Shithead tally (a point for each game lost, fewest is best): Ari 1, Bea 0, Cal 1, Dov 0",
+    ]
