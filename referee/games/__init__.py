@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import ratatat
+from . import ratatat, shithead
 from .interface import Game
 
-GAMES: dict[str, Game] = {ratatat.NAME: cast(Game, ratatat)}
+GAMES: dict[str, Game] = {ratatat.NAME: cast(Game, ratatat), shithead.NAME: cast(Game, shithead)}
 
 
 def get_game(name: str) -> Game:

@@ -1,5 +1,6 @@
 """Shithead's entries from a phone's form: which fields each entry has and whose entry it is. The
-cards of a play travel as one comma-separated field (``cards=7H,7S``)."""
+cards of a play travel as one comma-separated field (``cards=7H,7S``), as ticked chips (``cards``
+repeated), or one per slot (``card1``..: a row of face-up cards read from a photo)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
@@ -9,6 +10,9 @@ from .forms import MAX_REASON, log_entry, log_form, player, text
 from .shithead_moves import GAME_MOVES, MAX_CARDS
 
 TEXT_FIELDS = ("card", "out", "rank")
+#: Entries naming whose cards they are, made from any phone (face-up cards are on the table for all).
+FOR_MOVES = ("faceup",)
+CARD_LIST_MOVES = ("faceup", "play", "interrupt", "add")
 
 
 def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, *,
@@ -25,21 +29,31 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
         raise EntryError("move", f"{move[:20]!r} is not an entry of Shithead.")
     named = player(form, "for", players)
     acting = seat
-    if shared or seat is None:
+    if shared or seat is None or (move in FOR_MOVES and named is not None):
         acting = players.index(named) if named is not None else turn
     if acting is None:
         raise EntryError("for", "Whose entry is this? Take a seat, or name the player.")
     entry: dict[str, Any] = {"move": move, "seat": players[acting]}
-    raw = text(form, "cards", 400)
-    if raw or move in ("faceup", "play", "interrupt", "add"):
-        cards = [c.strip() for c in raw.split(",") if c.strip()]
-        if len(cards) > MAX_CARDS:
-            raise EntryError("cards", f"At most {MAX_CARDS} cards in one entry.")
+    cards = _cards(form)
+    if cards or move in CARD_LIST_MOVES:
         entry["cards"] = cards
     for name in TEXT_FIELDS:
         if form.get(name, "") != "":
             entry[name] = text(form, name)
     return entry
+
+
+def _cards(form: Mapping[str, str]) -> list[str]:
+    """The cards a form names: ``cards`` (comma-separated, or repeated by ticked chips), else ``card1``,
+    ``card2``... (a row read from a photo; an untapped slot is "unknown")."""
+    getlist = getattr(form, "getlist", None)
+    raw = ",".join(v[:400] for v in getlist("cards")[:MAX_CARDS + 1]) if getlist else text(form, "cards", 400)
+    cards = [c.strip()[:12] for c in raw.split(",") if c.strip()]
+    if not cards and form.get("card1", "") != "":
+        cards = [text(form, f"card{i}", 12) or "unknown" for i in range(1, MAX_CARDS + 2) if f"card{i}" in form]
+    if len(cards) > MAX_CARDS:
+        raise EntryError("cards", f"At most {MAX_CARDS} cards in one entry.")
+    return cards
 
 
 def entry_to_form(entry: Mapping[str, Any]) -> dict[str, str]:

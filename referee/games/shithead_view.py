@@ -183,6 +183,41 @@ def combos(state: State, seat: int, rank: str) -> list[tuple[str, ...]]:
     return out[:40]
 
 
+def choices(state: State, seat: int) -> dict[str, Any]:
+    """What ``seat``'s picker offers now: for each rank it may play (or interrupt / add with), the cards
+    of that rank it may hold in its active zone, and how many such cards one entry takes."""
+    moves = [m for m in legal_moves(state, seat) if isinstance(m, (Play, Interrupt, Add))]
+    st, where = state.seats[seat], zone(state, seat)
+    pool = Counter(deck(state.decks, state.rules))
+    pool.subtract(state.seen())
+    kinds: dict[str, dict[str, Any]] = {}
+    for m in moves:
+        if None in m.cards:
+            continue
+        kind = {Play: "play", Interrupt: "interrupt", Add: "add"}[type(m)]
+        rank = m.rank if m.rank and "JOKER" not in m.cards else rank_of(m.cards[0])
+        if "JOKER" in m.cards and kind == "play":
+            rank = "JOKER"
+        ranks = kinds.setdefault(kind, {"ranks": {}, "need": len(m.cards) if kind == "interrupt" else None})["ranks"]
+        if rank in ranks:
+            continue
+        if where == "faceup" and kind != "add":
+            have = [c for c in st.faceup if c is not None and rank_of(c) == rank]
+        else:
+            have = [c for c in st.known if rank_of(c) == rank and kind != "add"]  # an added card was just drawn
+            if st.unknown:
+                have += [c for c, n in pool.items() if n > 0 and rank_of(c) == rank]
+        ranks[rank] = sorted(dict.fromkeys(have), key=_card_order)
+    return kinds
+
+
+_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def _card_order(card: str) -> tuple[int, str]:
+    return (_ORDER.index(rank_of(card)) if rank_of(card) in _ORDER else 99, card)
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """The table as every seat sees it (there is nothing private in Shithead, GEN-6 / SH-K4)."""
     players = state.players
@@ -216,4 +251,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "may_act": [players[i] for i in may_act(state)],
         "legal": [move_to_dict(m, players) for m in legal_moves(state, seat)],
         "ranks": [r for r in RANKS],
+        "choices": {players[i]: choices(state, i) for i in may_act(state)} if state.phase == "play" else {},
     }
