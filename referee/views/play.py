@@ -144,6 +144,14 @@ def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "")
         f'<button type="submit" class="{escape(cls)}">{escape(text)}</button></form>')
 
 
+@bp.app_template_filter("card_labels")
+@pass_context
+def card_labels(context, cards, sep: str = " ") -> str:
+    """Card codes as the screen names them ("7♥ 7♣"), from the match's ``labels``."""
+    labels = context.get("labels") or {}
+    return sep.join(labels.get(c, str(c)) for c in cards)
+
+
 def _url_or_empty(endpoint: str, **values) -> str:
     try:
         return url_for(endpoint, **values)
@@ -427,8 +435,7 @@ def post_entry(match_id: str):
     except store.StaleVersion:
         match = store.get_match(db, match_id)
         log = store.state_at(db, match, tables.replay)
-        return render_screen(match, log, 409, notice="Someone else entered something first: here is the table "
-                                                      "as it is now. Nothing of yours was saved.")
+        return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
     except Ruling as ruling:
         return render_screen(match, log, 422, ruling=ruling, entry=entry)
     except EntryError as err:
@@ -442,6 +449,14 @@ def post_entry(match_id: str):
     if not is_htmx():
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state)
+
+
+def _came_first(db, log, match_id: str, expected: int) -> str:
+    """Why a phone's entry was not saved: the entries another phone made since its screen was drawn
+    (two phones pressing "interrupt" at once: the second is told whose came first)."""
+    came = [entry_words(log, item["entry"]).rstrip(".") for item in store.entries(db, match_id, after=expected)[:3]]
+    first = f": {'; '.join(came)}" if came else ""
+    return f"Someone else entered something first{first}. Nothing of yours was saved: here is the table as it is now."
 
 
 def _then(db, match, game, done, entry: dict, then: str, key: str | None):

@@ -72,7 +72,7 @@ def scan_at_table(match_id: str):
     if spec.cards > 1:
         slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
         ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards)
-        return render_template("scan/_reveal_result.html", **ctx)
+        return render_template([f"games/{game.TEMPLATES}/_row_result.html", "scan/_reveal_result.html"], **ctx)
     return render_template("scan/_card_result.html", **ctx)
 
 

@@ -1,0 +1,169 @@
+"""A Shithead table through the Flask test client on a file database: the set-up by tapped chips, plays
+by rank, pick-ups, burns and skips as reminders, an interrupt race between two phones, the pickers, the
+correction page, and hostile fields — every screen a phone gets."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+from werkzeug.datastructures import MultiDict
+
+from referee import store
+
+from .test_play import HX, Phone, entry_count, text
+
+# Ana, Ben and Cy's face-up cards, and the 4 of clubs Ana starts with (SH-4).
+FACEUP = {"Ana": ["9S", "KD", "AH"], "Ben": ["5H", "6S", "QD"], "Cy": ["JH", "8D", "10C"]}
+
+
+class ShPhone(Phone):
+    def post(self, version=None, key=None, **fields):
+        data = {"version": self.version() if version is None else version, **fields}
+        if key is not None:
+            data["key"] = key
+        return self.client.post(f"{self.url}/entry", data=data, headers=HX)
+
+    def post_cards(self, cards: list[str], **fields):
+        """A form with ticked chips: ``cards`` repeated, as a browser sends it."""
+        data = MultiDict([("version", str(self.version())), *fields.items(), *(("cards", c) for c in cards)])
+        return self.client.post(f"{self.url}/entry", data=data, headers=HX)
+
+    def screen(self) -> str:
+        return self.client.get(f"{self.url}/screen", headers=HX).get_data(as_text=True)
+
+    def pick(self, **args) -> str:
+        response = self.client.get(f"{self.url}/pick", query_string=args, headers=HX)
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        return response.get_data(as_text=True)
+
+
+@pytest.fixture
+def table(app, database):
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {})
+    return match, ShPhone(app, match.id, "0"), ShPhone(app, match.id, "1"), ShPhone(app, match.id, "2")
+
+
+def set_up(ana, ben, cy):
+    for phone, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        response = phone.post_cards(FACEUP[name], move="faceup")
+        assert response.status_code == 200, text(response)[:400]
+    response = ana.post(move="start", card="4C")
+    assert response.status_code == 200, text(response)[:400]
+    return response
+
+
+def test_set_up_by_tapping_chips_and_any_phone_may_enter_anothers_face_up_cards(table, database):
+    match, ana, ben, cy = table
+    screen = ana.screen()
+    assert "Tap Ana's 3 face-up cards" in screen and "Enter Ben's face-up cards" in screen
+    response = ana.post_cards(FACEUP["Ben"], move="faceup", **{"for": "Ben"})
+    assert response.status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "faceup", "seat": "Ben", "cards": FACEUP["Ben"]}
+    assert "Enter Ben's face-up cards" not in text(response)
+
+
+def test_a_whole_turn_cycle_with_reminders_naming_their_rules(table, database):
+    match, ana, ben, cy = table
+    screen = text(set_up(ana, ben, cy))
+    assert "Your turn, Ana" in screen and "SH-4" in screen and "must play the 4" in screen
+    # The hand's ranks are offered; the 4 is the only legal first play (SH-V17).
+    assert re.search(r'move=play&amp;seat=Ana&amp;rank=4"', screen)
+    picker = ana.pick(move="play", seat="Ana", rank="4")
+    assert 'value="4C"' in picker and 'value="4S"' in picker  # any 4 the hand may hold, the declared one first
+    assert "rank=5" not in screen  # SH-V17: the starter's first play includes the declared card
+    response = ana.post_cards(["4C"], move="play", rank="4")
+    assert response.status_code == 200, text(response)[:400]
+    screen = text(response)
+    assert "Ben's turn" in screen and "draw 1" in screen and "SH-15" in screen
+    # Ben plays an 8: Cy is skipped (SH-34).
+    response = ben.post_cards(["8S"], move="play")
+    assert response.status_code == 200, text(response)[:400]
+    screen = text(response)
+    assert "Skipped: Cy" in screen and "Ana's turn" in screen
+    # Ana picks up the pile: its cards are known in her hand (SH-K4).
+    response = ana.post(move="pickup")
+    assert response.status_code == 200
+    screen = text(response)
+    assert "picks up 2 cards" in screen
+    ana_row = re.search(r'data-player="Ana".*?</div>\s*<p class="hand">(.*?)</p>', screen, re.S).group(1)
+    assert "known" in ana_row and "4♣" in ana_row and "8♠" in ana_row
+    assert entry_count(database, match.id) == 7
+
+
+def test_a_ten_burns_and_the_burner_plays_again(table, database):
+    match, ana, ben, cy = table
+    set_up(ana, ben, cy)
+    ana.post_cards(["4C"], move="play")
+    response = ben.post_cards(["10H"], move="play")
+    assert response.status_code == 200, text(response)[:400]
+    screen = text(response)
+    assert "Burned" in screen and "SH-32" in screen and "Ben plays again" in screen
+    assert "Your turn, Ben" in screen and "Play <strong>anything</strong>" in screen
+
+
+def test_two_phones_interrupt_at_once_one_wins_the_other_is_told_why(table, database):
+    match, ana, ben, cy = table
+    set_up(ana, ben, cy)
+    ana.post_cards(["4C"], move="play")
+    ben.post_cards(["7S", "7H"], move="play")   # two 7s from the hand
+    cy.post_cards(["7D"], move="play")          # a third 7 (SH-13: a 7 goes on a 7)
+    version = ana.version()
+    assert "Interrupt: 7♣ makes four 7s" in ben.screen()  # Ben may hold the last 7 (SH-40, by counts)
+    assert "Interrupt" not in cy.screen()  # Cy played the last 7: only a card just drawn is added (SH-41)
+    results = {}
+
+    def press(name, phone, **fields):
+        results[name] = phone.post(version=version, **fields)
+
+    racers = [threading.Thread(target=press, args=("ana", ana), kwargs={"move": "pickup"}),
+              threading.Thread(target=press, args=("ben", ben), kwargs={"move": "interrupt", "cards": "7C", "rank": "7"})]
+    for t in racers:
+        t.start()
+    for t in racers:
+        t.join()
+    codes = sorted(r.status_code for r in results.values())
+    assert codes == [200, 409], {k: (r.status_code, text(r)[:300]) for k, r in results.items()}
+    loser = next(r for r in results.values() if r.status_code == 409)
+    assert "Someone else entered something first:" in text(loser)
+    assert entry_count(database, match.id) == version + 1
+    assert "Someone else entered something first: " in text(loser) and "7C.." not in text(loser)
+
+
+def test_every_picker_and_the_correction_page_render(table, database):
+    match, ana, ben, cy = table
+    assert "These are Ana's face-up cards" in ana.pick(move="faceup", seat="Ana")
+    ana.post_cards(FACEUP["Ana"], move="faceup")
+    swap = ana.pick(move="swap", seat="Ana")
+    assert 'name="out" value="AH"' in swap and 'name="card" value="2C"' in swap
+    response = ana.post(move="swap", card="2C", out="AH")
+    assert response.status_code == 200, text(response)[:400]
+    ana_row = re.search(r'data-player="Ana".*?<p class="table-cards">(.*?)</p>', text(response), re.S).group(1)
+    assert "2♣" in ana_row and "A♥" not in ana_row
+    for name in ("Ben", "Cy"):
+        ben.post_cards(FACEUP[name], move="faceup", **{"for": name})
+    assert "lowest card" in ana.pick(move="start", seat="Ana")
+    ana.post(move="start", card="4C")
+    stale = ana.pick(move="interrupt", seat="Ana", rank="7")
+    assert "no longer open" in stale
+    page = ana.client.get(f"{ana.url}/correct/1").get_data(as_text=True)
+    assert 'name="c_card" value="2C" required checked' in page and 'name="c_out" value="AH" required checked' in page
+    response = ana.post(move="correct", target_entry="1", reason="it was the 3", c_move="swap", c_for="Ana",
+                        c_card="3C", c_out="AH")
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"]["entry"] == {"move": "swap", "seat": "Ana", "card": "3C",
+                                                                       "out": "AH"}
+    page = ana.client.get(f"{ana.url}/correct/0").get_data(as_text=True)
+    assert 'name="c_card3" value="AH" required checked' in page
+
+
+def test_hostile_fields_get_a_message_not_a_500(table, database):
+    match, ana, ben, cy = table
+    for fields in ({"move": "faceup", "cards": "X" * 5000}, {"move": "faceup", "cards": ",".join(["2C"] * 40)},
+                   {"move": "play", "cards": "\x00"}, {"move": "faceup", "card1": "ZZ", "card2": ""},
+                   {"move": "faceup", "for": "Nobody"}, {"move": "interrupt", "rank": "99", "cards": "7C"},
+                   {"move": "start", "card": "<script>"}):
+        response = ana.post(**fields)
+        assert 400 <= response.status_code < 500, (fields, response.status_code)
+        assert "<script>" not in text(response)
+    assert entry_count(database, match.id) == 0
