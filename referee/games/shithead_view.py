@@ -207,6 +207,8 @@ def choices(state: State, seat: int) -> dict[str, Any]:
             have = [c for c in st.known if rank_of(c) == rank and kind != "add"]  # an added card was just drawn
             if st.unknown:
                 have += [c for c, n in pool.items() if n > 0 and rank_of(c) == rank]
+            if kind == "play" and state.stock == 0:  # SH-17: the last hand cards with face-up ones
+                have += [c for c in st.faceup if c is not None and rank_of(c) == rank]
         ranks[rank] = sorted(dict.fromkeys(have), key=_card_order)
     return kinds
 
