@@ -29,3 +29,19 @@ def row_photo(labels: list[str], seed: int = 1, kind: str = "wood") -> bytes:
     ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return buf.tobytes()
+
+
+def standard_row_photo(labels: list[str], seed: int = 3) -> bytes:
+    """A JPEG of standard-deck cards ("9S", "KD") laid in a row, left to right, on a plain table."""
+    rng = np.random.default_rng(seed)
+    scene = synth.background("cloth", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    for i, label in enumerate(labels):
+        x0, y0 = 120 + i * 480, 240 + int(rng.integers(-20, 20))
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
+        card = synth.render_standard_card(label[:-1], label[-1])
+        scene = synth.paste_card(scene, card, corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))
+    scene = synth.photo_effects(scene, rng, blur=0.6, glare=False)
+    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return buf.tobytes()

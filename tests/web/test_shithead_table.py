@@ -167,3 +167,29 @@ def test_hostile_fields_get_a_message_not_a_500(table, database):
         assert 400 <= response.status_code < 500, (fields, response.status_code)
         assert "<script>" not in text(response)
     assert entry_count(database, match.id) == 0
+
+
+def test_one_photo_of_the_face_up_cards_fills_the_set_up_form_to_confirm(table, database):
+    import io
+
+    from .cardphotos import standard_row_photo
+
+    match, ana, ben, cy = table
+    photo = standard_row_photo(FACEUP["Ana"])
+    response = ana.client.post(f"{ana.url}/scan", headers=HX, content_type="multipart/form-data",
+                               data={"move": "faceup", "for": "Ana", "photo": (io.BytesIO(photo), "row.jpg")})
+    assert response.status_code == 200, text(response)[:400]
+    html = text(response)
+    assert 'id="faceup-Ana"' in html and "Read Ana's 3 face-up cards: 9♠, K♦, A♥" in html
+    checked = re.findall(r'name="cards" value="(\w+)" checked', html)
+    assert checked == sorted(FACEUP["Ana"], key=lambda c: [d for d in ana_deck()].index(c))
+    assert entry_count(database, match.id) == 0  # nothing entered until the player confirms
+    response = ana.post_cards(checked, move="faceup", **{"for": "Ana"})
+    assert response.status_code == 200
+    assert sorted(store.entries(database, match.id)[-1]["entry"]["cards"]) == sorted(FACEUP["Ana"])
+
+
+def ana_deck() -> list[str]:
+    from referee.games import shithead
+
+    return shithead.cards(shithead.new_match(("Ana", "Ben", "Cy")))
