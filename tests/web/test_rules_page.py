@@ -97,3 +97,18 @@ def test_house_rules_on_the_table_screen_are_folded_and_in_words(client, databas
     for raw in RAW_VALUES + ["True", "False", "None"]:
         assert raw not in text, raw
     assert f'href="/m/{match.id}/rules"' in summary
+
+
+def test_the_shithead_rules_page_has_every_rule_of_section_4_and_its_house_rules_in_words(client):
+    from referee.games import shithead
+
+    ids = ([f"SH-{n}" for n in (*range(1, 6), *range(10, 21), *range(30, 38), *range(40, 44), *range(50, 54))]
+           + [f"SH-K{n}" for n in range(1, 12)])  # every SH rule of RULES.md §4
+    html = client.get("/rules/shithead").get_data(as_text=True)
+    text = visible_text(html)
+    for rule_id in sorted(set(ids) | {v.rule for v in shithead.VARIANTS} | {"SH-40", "SH-41", "SH-43"}):
+        assert html.count(f'id="{rule_id}"') == 1, rule_id
+        assert shithead.rule_text(rule_id) in text, rule_id
+    section = visible_text(html[html.index('id="house-rules"'):])
+    for raw in ("last_is_loser", "first_out_wins", "one_at_a_time", "True", "False", "None"):
+        assert raw not in section, raw
