@@ -193,3 +193,26 @@ def ana_deck() -> list[str]:
     from referee.games import shithead
 
     return shithead.cards(shithead.new_match(("Ana", "Ben", "Cy")))
+
+
+def test_one_phone_for_everyone_sets_up_plays_and_interrupts_for_each_player(app, database):
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {})
+    shared = ShPhone(app, match.id, "shared")
+    screen = shared.screen()
+    for name in ("Ana", "Ben", "Cy"):  # every player's set-up form is open on the one phone
+        assert f'data-faceup-for="{name}"' in screen and f"Enter {name}'s face-up cards" not in screen
+        assert shared.post_cards(FACEUP[name], move="faceup", **{"for": name}).status_code == 200
+    screen = shared.screen()
+    assert "Ana starts: the lowest card" in screen and "Cy starts: the lowest card" in screen
+    assert shared.post(move="start", card="4C", **{"for": "Ana"}).status_code == 200
+    assert shared.post_cards(["4C"], move="play").status_code == 200  # for whoever's turn it is: Ana
+    assert shared.post_cards(["7S", "7H"], move="play").status_code == 200  # Ben
+    response = shared.post_cards(["7D"], move="play")  # Cy
+    assert response.status_code == 200
+    assert "Interrupt for Ben: 7♣ makes four 7s" in text(response)
+    response = shared.post(move="interrupt", cards="7C", rank="7", **{"for": "Ben"})
+    assert response.status_code == 200, text(response)[:400]
+    assert "Ben interrupts: Ana&#39;s turn is lost" in text(response) and "Your turn, Ben" in text(response)
+    log = store.entries(database, match.id)
+    assert [e["entry"]["seat"] for e in log[-4:]] == ["Ana", "Ben", "Cy", "Ben"]
+    assert all(e["seat"] is None for e in log)  # made on the shared phone, for each player
