@@ -210,6 +210,8 @@ def choices(state: State, seat: int) -> dict[str, Any]:
             if kind == "play" and state.stock == 0:  # SH-17: the last hand cards with face-up ones
                 have += [c for c in st.faceup if c is not None and rank_of(c) == rank]
         ranks[rank] = sorted(dict.fromkeys(have), key=_card_order)
+    for kind in kinds.values():  # the picker's buttons in rank order, 2 to ace
+        kind["ranks"] = dict(sorted(kind["ranks"].items(), key=lambda item: _card_order(item[0] + "S")))
     return kinds
 
 
