@@ -470,8 +470,14 @@ class _Entry:
             self.refuse("SH-14", "The pile is empty: picking it up would be a pass (SH-10). Play any card.")
         if not s.rules["voluntary_pickup"]:
             where = zone(s, m.seat)
-            can = (any(c == "JOKER" or illegal(s, rank_of(c), (c,)) is None for c in st.known) if where == "hand"
-                   else True)
+            if where == "hand":  # only the cards the table saw go in can be held against the player
+                can = any(c == "JOKER" or illegal(s, rank_of(c), (c,)) is None for c in st.known)
+            elif where == "faceup" and s.rules["faceup_play"] == "same_rank_set":
+                # SH-18 same_rank_set: no face-up card goes, so the pile is picked up (they stay face up)
+                can = any(c is not None and (c == "JOKER" or illegal(s, rank_of(c), (c,)) is None)
+                          for c in st.faceup)
+            else:  # SH-18 one_at_a_time / SH-19: a table card is turned over, and taken with the pile if it fails
+                can = True
             self.check(not can, "SH-V13", f"{self.name(m.seat)} can play: at this table the pile is picked up "
                                           "only by a player who cannot play.")
         taken = tuple(p.card for p in s.pile)

@@ -171,6 +171,22 @@ def test_SH_T20_face_up_same_rank_set():
     assert refused(one, P(ARI, cards("5H 5S"))).rule == "SH-18"
 
 
+def test_SH_T20_same_rank_set_no_face_up_card_goes_so_the_pile_is_picked_up():
+    """SH-18 (SH-V12 = same_rank_set): when none of the face-up cards is legal the player picks up the pile
+    and the face-up cards stay, even at a table without voluntary pick-ups (SH-V13 = false, SH-14)."""
+    rules = {"faceup_play": "same_rank_set", "voluntary_pickup": False}
+    s = table(rules, stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), ("4H", "5S"), 3, True)})
+    s = go(s, sh.Pickup(ARI))
+    ari = s.seats[ARI]
+    assert ari.count == 1 and ari.known == ("QH",) and sorted(ari.faceup) == ["4H", "5S"]
+    assert s.pile == () and s.turn == BEA and zone(s, ARI) == "hand"
+    can = table(rules, stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), ("4H", "KS"), 3, True)})
+    assert refused(can, sh.Pickup(ARI)).rule == "SH-V13"  # the K goes: picking up is not allowed
+    seed = table({"voluntary_pickup": False}, stock=0, plays=[(DOV, "QH")],
+                 seats={ARI: Seat(0, (), ("4H", "5S"), 3, True)})
+    assert refused(seed, sh.Pickup(ARI)).rule == "SH-V13"  # one at a time: a card is lifted (SH-18, T19)
+
+
 def test_SH_T21_face_down_card_that_cannot_go():
     s = table(stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), (), 3, True)})
     s, events = sh.apply(s, P(ARI, cards("6D")))
