@@ -11,7 +11,7 @@ from .base import changed_rules
 from .shithead_logic import advance, describe_top, effective_top, illegal, possible, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
 from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, rank_of
-from .shithead_state import NAME, TITLE, State
+from .shithead_state import NAME, TITLE, PileCard, State
 
 
 def to_act(state: State) -> int | None:
@@ -24,9 +24,13 @@ def can_interrupt(state: State, seat: int) -> tuple[str, ...] | None:
     if (state.phase != "play" or not rules["interrupts"] or len(state.active()) < 3 or seat in state.out
             or seat == state.turn or not state.pile or state.pile[-1].seat == seat):
         return None
-    rank, n = run_length(state)
-    need = 4 - n
-    if rank is None or need < 1:
+    rank, _ = run_length(state)
+    if rank is None:
+        return None
+    # how many the interrupt must add, counted as the engine counts it: the new cards as one more play
+    probe = state.pile + (PileCard("", rank, seat, -1),)
+    need = 4 - (run_length(state, probe)[1] - 1)
+    if need < 1:
         return None
     return _cards_of(state, seat, rank, need)
 
@@ -142,15 +146,21 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
             for c in st.faceup:
                 if c is not None:
                     groups.setdefault(rank_of(c), []).append(c)
-            moves = [Play(seat, tuple(cs)) for r, cs in groups.items()
-                     if r != "JOKER" and illegal(state, r, tuple(cs)) is None]
+            for r, cs in groups.items():  # each card checked on its own (a 9's suit, SH-V6), then together
+                ok = tuple(c for c in cs if r != "JOKER" and illegal(state, r, (c,)) is None)
+                if ok and illegal(state, r, ok) is None:
+                    moves.append(Play(seat, ok))
+            moves += [Play(seat, ("JOKER",), "2")] if "JOKER" in st.faceup else []
             moves += [Play(seat, (None,))] if None in st.faceup else []
         else:
             moves = [Play(seat, (c,), "2" if c == "JOKER" else None) for c in dict.fromkeys(st.faceup)]
     else:
         moves = [Play(seat, (None,))]
-    known_play = where == "hand" and any(all(c in st.known for c in m.cards) for m in moves)
-    if state.pile and (state.rules["voluntary_pickup"] or (where == "hand" and not known_play)):
+    known_play = any(all(c in st.known or c in st.faceup for c in m.cards if c is not None) and None not in m.cards
+                     for m in moves)
+    forced = not known_play and (where == "hand" or (where == "faceup"
+                                                     and state.rules["faceup_play"] == "same_rank_set"))
+    if state.pile and (state.rules["voluntary_pickup"] or forced):  # SH-14, SH-18
         moves.append(Pickup(seat))
     return moves
 

@@ -187,6 +187,35 @@ def test_SH_T20_same_rank_set_no_face_up_card_goes_so_the_pile_is_picked_up():
     assert refused(seed, sh.Pickup(ARI)).rule == "SH-V13"  # one at a time: a card is lifted (SH-18, T19)
 
 
+def test_SH_T20_the_phone_offers_the_pick_up_when_no_face_up_card_goes():
+    """What the referee offers follows what it accepts: no face-up card goes, so the pick-up is offered
+    even without voluntary pick-ups; a face-up joker is offered; a 5 that may go is offered without the
+    5 of another suit that may not (SH-V6, each card checked on its own)."""
+    rules = {"faceup_play": "same_rank_set", "voluntary_pickup": False}
+    s = table(rules, stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), ("4H", "5S"), 3, True)})
+    assert sh.legal_moves(s, ARI) == [sh.Pickup(ARI)]
+    s = table(rules, stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), ("4H", "JOKER"), 3, True)})
+    assert sh.Play(ARI, ("JOKER",), "2") in sh.legal_moves(s, ARI)
+    suit = table({"faceup_play": "same_rank_set", "nine_same_suit": True}, stock=0, plays=[(DOV, "9H")],
+                 seats={ARI: Seat(0, (), ("10H", "JH", "JS"), 3, True)})
+    offered = [m for m in sh.legal_moves(suit, ARI) if isinstance(m, sh.Play)]
+    assert sh.Play(ARI, ("JH",)) in offered and not any("JS" in m.cards for m in offered)
+    for m in offered:
+        sh.apply(suit, m)  # every offered play is accepted
+
+
+def test_SH_40_the_interrupt_offered_counts_as_the_engine_does_under_last_play_plus_current():
+    """SH-V20: with Q, then Q Q on the pile, an interrupt counts with the top play only: it needs two Qs."""
+    s = table({"quartet_scope": "last_play_plus_current"}, turn=CAL, plays=[(ARI, "QH"), (BEA, "QS QD")],
+              seats={DOV: Seat(3, ("QC",), (None, None, None), 3, True)})
+    assert sh.can_interrupt(s, DOV) is None  # one Q known, and no other Q left to be unseen
+    assert refused(s, sh.Interrupt(DOV, ("QC",))).rule == "SH-40"
+    top = table(turn=CAL, plays=[(ARI, "QH"), (BEA, "QS QD")],
+                seats={DOV: Seat(3, ("QC",), (None, None, None), 3, True)})
+    assert sh.can_interrupt(top, DOV) == ("QC",)
+    go(top, sh.Interrupt(DOV, ("QC",)))
+
+
 def test_SH_T21_face_down_card_that_cannot_go():
     s = table(stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), (), 3, True)})
     s, events = sh.apply(s, P(ARI, cards("6D")))
