@@ -1,0 +1,59 @@
+"""Spite & Malice entries from a phone's form: which fields each entry has and whose entry it is.
+
+A build is one form (``move=build``, ``source=hand|payoff|side2``, ``card=7H`` or ``card=7``, ``pile=1``):
+the screen gathers it in two taps, the card or pile top first, then the building pile (a picker)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import EntryError
+from .forms import log_entry, log_form, number, player, text
+from .spite_malice_moves import GAME_MOVES
+
+TEXT_FIELDS = ("card", "source")
+NUMBER_FIELDS = ("pile", "stack", "count")
+#: Entries naming whose cards they are, made from any phone (a pay-off top is on the table for all).
+FOR_MOVES = ("top", "start")
+
+
+def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, *,
+                    shared: bool = False, turn: int | None = None) -> dict[str, Any]:
+    """The entry a form describes. ``seat`` is the phone's own seat; on the shared phone the form's
+    ``for`` names who acts (default: whoever's turn it is)."""
+    move = form.get("move", "")
+    if not move or len(move) > 20:
+        raise EntryError("move", "The form names no entry.")
+    meta = log_entry(form, players, seat, entry_from_form, turn)
+    if meta is not None:
+        return meta
+    if move not in GAME_MOVES:
+        raise EntryError("move", f"{move[:20]!r} is not an entry of Spite & Malice.")
+    named = player(form, "for", players)
+    acting = seat
+    if shared or seat is None or (move in FOR_MOVES and named is not None):
+        acting = players.index(named) if named is not None else turn
+    if acting is None:
+        raise EntryError("for", "Whose entry is this? Take a seat, or name the player.")
+    entry: dict[str, Any] = {"move": move, "seat": players[acting]}
+    for name in TEXT_FIELDS:
+        if form.get(name, "") != "":
+            entry[name] = text(form, name, 12)
+    for name in NUMBER_FIELDS:
+        value = number(form, name)
+        if value is not None:
+            entry[name] = value
+    return entry
+
+
+def entry_to_form(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The form a phone posts for ``entry`` (its JSON form); ``entry_from_form`` reads it back."""
+    form = log_form(entry, entry_to_form)
+    if form is not None:
+        return form
+    form = {"move": str(entry["move"])}
+    if entry.get("seat") is not None:
+        form["for"] = str(entry["seat"])
+    for name in (*TEXT_FIELDS, *NUMBER_FIELDS):
+        if entry.get(name) is not None:
+            form[name] = str(entry[name])
+    return form

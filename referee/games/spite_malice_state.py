@@ -1,0 +1,129 @@
+"""What the referee knows of a Spite & Malice match (RULES.md §3.9), as frozen values, and their JSON form.
+
+Public: every pay-off top and count, every building pile and side stack (all face up), the stock count,
+the hand counts, and the cards of stacks set aside. Hidden, and never asked for: hand contents, the cards
+under a pay-off top, the stock order (SM-K9). A card value nobody entered is ``None`` (GEN-14). States
+change only through ``dataclasses.replace``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .base import Flag
+from .jsonform import Form
+from .spite_malice_rules import deck_size, rank_of
+
+NAME = "spite_malice"
+TITLE = "Spite & Malice"
+
+Stack = tuple[str | None, ...]  # bottom card first; None: a card nobody entered
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player's cards: the pay-off pile (a count and its face-up top), the hand (a count), and the
+    side stacks (fixed places 1..max_side_stacks, each bottom first; an empty place is ``()``)."""
+    payoff: int
+    hand: int
+    sides: tuple[Stack, ...]
+    top: str | None = None     # the face-up pay-off top, as entered (None: unknown)
+    top_owed: bool = True      # a new top is face up but not yet entered (SM-15, SM-K8)
+
+    def side_count(self) -> int:
+        return sum(1 for s in self.sides if s)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    number: int
+    winner: int | None           # None: a draw
+    how: str                     # payoff (SM-40) | exhaustion (SM-41)
+    payoff_left: tuple[int, ...]
+    points: int
+
+    def to_dict(self, players: tuple[str, ...]) -> dict[str, Any]:
+        return {"number": self.number, "winner": None if self.winner is None else players[self.winner],
+                "how": self.how, "payoff_left": {players[i]: n for i, n in enumerate(self.payoff_left)},
+                "points": self.points,
+                "scores": {players[i]: (self.points if i == self.winner else 0) for i in range(len(players))}}
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    players: tuple[str, ...]
+    rules: Mapping[str, Any]
+    decks: int
+    number: int                         # the game of the match, from 1
+    phase: str                          # setup | play | over
+    seats: tuple[Seat, ...]
+    stock: int
+    center: tuple[Stack, ...] = ()      # building piles by place (1-based on the table); () is a free place
+    held: tuple[str | None, ...] = ()   # completed piles set aside (SM-V13), in the order they completed
+    completed: int = 0                  # piles completed this game
+    turn: int | None = None
+    owed: int = 0                       # cards the player in turn must draw now (SM-10, SM-16, SM-V5)
+    owed_rule: str = ""                 # why: SM-10 | SM-16 | SM-V5
+    ending: bool = False                # the discard is made; the end-of-turn refill is owed (SM-V5)
+    ended: int | None = None            # the seat whose turn just ended with a discard (SM-17, SM-K4)
+    starter: int | None = None
+    last_entry: int | None = None       # the entry that last changed the table
+    reminders: tuple[tuple[str, str], ...] = ()  # (rule, words) the referee owes the table now
+    history: tuple[GameResult, ...] = ()
+    totals: tuple[int, ...] = ()
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    outcome: str = ""
+    flags: tuple[Flag, ...] = ()
+    overrides: tuple[tuple[int, str, str, int | None, str, tuple[int, ...]], ...] = ()
+    version: int = 0
+
+    def seen(self) -> Counter:
+        """Every card the table can place now, by code (GEN-3, SM-K7): the building piles, the side
+        stacks, the pay-off tops and the piles set aside. A pile shuffled into the stock is unseen again."""
+        c: Counter = Counter()
+        for stack in self.center:
+            c.update(x for x in stack if x is not None)
+        c.update(x for x in self.held if x is not None)
+        for s in self.seats:
+            for stack in s.sides:
+                c.update(x for x in stack if x is not None)
+            if s.top is not None and s.payoff > 0:
+                c[s.top] += 1
+        return c
+
+    def seen_ranks(self) -> Counter:
+        c: Counter = Counter()
+        for card, n in self.seen().items():
+            c[rank_of(card)] += n
+        return c
+
+    def live_stacks(self) -> int:
+        return sum(1 for s in self.center if s)
+
+
+def zone_counts(state: State) -> dict[str, int]:
+    """How many cards are where (GEN-1); they add up to the deck (GEN-3, SM-T22)."""
+    out = {"stock": state.stock, "held": len(state.held),
+           "center": sum(len(s) for s in state.center)}
+    for i, s in enumerate(state.seats):
+        out[f"payoff:{i}"] = s.payoff
+        out[f"hand:{i}"] = s.hand
+        out[f"sides:{i}"] = sum(len(x) for x in s.sides)
+    return out
+
+
+def total_cards(state: State) -> int:
+    return deck_size(state.decks, state.rules)
+
+
+FORM = Form({Flag: (Flag.to_dict, Flag.from_dict)})
+
+
+def state_to_dict(state: State) -> dict[str, Any]:
+    return FORM.to_dict(state)
+
+
+def state_from_dict(data: dict[str, Any]) -> State:
+    return FORM.from_dict(State, data)
