@@ -60,7 +60,8 @@ def standing(state: State) -> list[tuple[str, str]]:
         return out
     for i, st in enumerate(state.seats):
         if st.top_owed and st.payoff > 0:
-            out.append(("SM-15", f"{names[i]}: turn up the pay-off top and enter it."))
+            out.append(("SM-15", f"{names[i]}: turn up the pay-off top and enter it." if state.phase == "setup" else
+                        f"{names[i]}: turn the next pay-off card and enter it ({st.payoff} left)."))
     if state.phase == "setup":
         if not any(st.top_owed for st in state.seats):
             out.append(("SM-7", "Enter who starts."))
@@ -376,8 +377,8 @@ class _Entry:
             if st.payoff == 0:
                 self.win(m.seat)
                 return
-            self.note("SM-15", f"{who}: turn the next pay-off card and enter it "
-                               f"({st.payoff} left).", "payoff_turned")
+            self.events.append({"kind": "payoff_turned", "rule": "SM-15",
+                                "message": f"{who}: turn the next pay-off card and enter it ({st.payoff} left)."})
         if source_parts(m.source)[0] == "hand" and st.hand == 0 and not self.s.owed:
             self.require_draw(m.seat, HAND, "SM-16")
             if self.s.owed:

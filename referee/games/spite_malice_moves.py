@@ -207,7 +207,8 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
         case Draw(count=count):
             return f"{who} draws {'the cards owed' if count is None else count} from the stock."
         case Build(pile=pile, source=source, card=card):
-            return f"{who} builds {card_name(card)} {source_words(source)} on pile {pile}."
+            what = "the top card" if card is None and source != "hand" else card_name(card)
+            return f"{who} builds {what} {source_words(source)} on pile {pile}."
         case Discard(stack=stack, card=card, source=source):
             extra = "" if source == "hand" else f" {source_words(source)}"
             return f"{who} discards {card_name(card)}{extra} onto side stack {stack}."

@@ -552,3 +552,28 @@ def test_random_games_through_the_interface(seed, n, preset, page_ids):
 
     state, entries = play(sm, seed, n, _preset(preset), page_ids)
     assert state.over or sm.may_act(state)
+
+
+@pytest.mark.parametrize("seed, rules, n, keen", [
+    (1, {}, 2, 0.85),
+    (2, {"payoff_size": 8, "match_target": 20}, 2, 0.85),
+    (3, {"refill_timing": "end_of_turn", "max_center_stacks": 1, "scoring": "none"}, 2, 0.85),
+    (4, {"completed_stack_handling": "hold_until_stock_empty", "jokers_wild": True, "payoff_size": 26}, 2, 0.85),
+    (5, {"king_rank_for_start": "redo", "start_tie": "coin_flip", "max_center_stacks": None,
+         "stock_exhaustion": "draw"}, 3, 0.85),
+    (6, {"king_can_start_stack": False, "payoff_size": 10}, 4, 0.85),
+    (7, {"exhaustion_points": "difference"}, 2, 0.05),  # players who hardly build: the stock runs out
+    (12, {"completed_stack_handling": "hold_until_stock_empty", "refill_timing": "end_of_turn"}, 2, 0.5),
+])
+def test_a_true_table_played_honestly_is_never_refused(seed, rules, n, keen):
+    """Real shuffled decks, honest play: no entry is refused, and after every entry the referee's stock,
+    hands, pay-off piles, building piles and side stacks are the real table's."""
+    from spite_malice_helpers import TrueTable
+
+    t = TrueTable(random.Random(seed), {"match_target": None, **rules}, n, keen)
+    t.play()
+    assert t.state.over
+    invariants(t.state)
+    how = {h.how for h in t.state.history}
+    assert how == ({"exhaustion"} if keen < 0.6 else {"payoff"})
+    assert len(t.state.history) == (4 if seed == 2 else 1)  # a match to 20 with 8-card pay-off piles
