@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from referee.games import GAMES
 from referee.games.rulebook import BOOKS, GENERAL, RULES, describe_switch, game_of, rule_text
 from referee.games.ratatat_rules import NUMBER_WORDS, VARIANTS, WORDS
 
@@ -49,7 +50,9 @@ def test_sections_follow_the_rule_book_order_and_ids_are_unique():
     titles = [s.title for s in BOOKS["ratatat"]]
     assert titles[:5] == ["Setting up", "A turn", "Power cards", "Calling and the end of a round",
                           "Scoring and the end of the match"]
-    assert set(ids) | {v.rule for v in VARIANTS} == set(RULES) == set(RULES_MD_IDS)
+    ratatat = {rule_id for book in (GENERAL, BOOKS["ratatat"]) for s in book for rule_id, _ in s.rules}
+    assert ratatat | {v.rule for v in VARIANTS} == set(RULES_MD_IDS)
+    assert set(RULES) == set(ids) | {v.rule for game in GAMES.values() for v in game.VARIANTS}
 
 
 def test_every_house_rule_choice_is_in_words():
