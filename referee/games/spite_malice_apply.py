@@ -159,14 +159,15 @@ class _Entry:
         rank = rank_of(card)
         if rank not in copies:
             self.refuse("SM-V11", "There are no jokers at this table.")
-        seen = s.seen_ranks()[rank]
+        codes = s.seen()
+        seen = sum(n for c, n in codes.items() if rank_of(c) == rank)
         if not self.check(seen < copies[rank], "SM-K7",
                           f"All {copies[rank]} {_plural(rank)} of the decks are already face up on the table: "
                           f"{said(rank)} now must be a mis-tap or a misread photo."):
             return
         full = deck(s.decks, s.rules)
         if card in full:
-            self.check(s.seen()[card] < full[card], "GEN-3",
+            self.check(codes[card] < full[card], "GEN-3",
                        f"Every {card} of the decks ({full[card]}) is already face up on the table: this must be "
                        "a mis-tap or a misread photo.")
 
