@@ -1,0 +1,95 @@
+"""A Spite & Malice table through the Flask test client on a file database: pay-off tops entered from
+any phone, who starts, builds by source then pile, the discard that ends the turn, the draw owed, the
+pickers, the correction page and hostile fields."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from referee import store
+
+from .test_play import HX, entry_count
+from .test_play import text as raw_text
+from .test_shithead_table import ShPhone as Phone
+
+
+def text(response) -> str:
+    """The page with its entities read (names with apostrophes are escaped where they are values)."""
+    return html.unescape(raw_text(response))
+
+
+@pytest.fixture
+def table(app, database):
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    return match, Phone(app, match.id, "0"), Phone(app, match.id, "1")
+
+
+def tops(ann, bob, a="9", b="4"):
+    screen = html.unescape(ann.screen())
+    assert "Enter your pay-off top" in screen and "Enter Bob's pay-off top" in screen
+    assert "9" in ann.pick(move="top", seat="Ann")
+    assert ann.post(move="top", card=a).status_code == 200
+    response = ann.post(move="top", card=b, **{"for": "Bob"})  # any phone may enter a pay-off top
+    assert response.status_code == 200, text(response)[:400]
+    return response
+
+
+def test_the_higher_pay_off_top_starts_and_builds_go_by_source_then_pile(table, database):
+    match, ann, bob = table
+    screen = text(tops(ann, bob, "A", "4"))  # an ace is low: Bob's 4 is higher (SM-7)
+    assert "Bob's turn" in screen
+    screen = bob.screen()
+    assert "Your turn, Bob" in screen and "Hand: A" in screen
+    picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
+    assert "Start a new pile" in picker
+    response = bob.post(move="build", source="hand", card="A", pile="1")
+    assert response.status_code == 200, text(response)[:400]
+    screen = text(response)
+    assert re.search(r'data-pile="1">Pile 1: <span class="face small">A</span>', screen)
+    assert "needs 2" in screen
+    # A pay-off top that does not fit is refused with its rule, nothing saved
+    response = bob.post(move="build", source="payoff", card="4", pile="1")
+    assert response.status_code == 422 and "REJECT SM-12" in text(response)
+    # The discard ends the turn: a hand card onto a side stack, from the picker
+    picker = bob.pick(move="discard", seat="Bob")
+    assert 'name="stack" value="1"' in picker and "Side 4 (new)" in picker
+    response = bob.post(move="discard", card="7", stack="2")
+    assert response.status_code == 200
+    screen = text(response)
+    assert "Ann's turn" in screen and re.search(r'data-side="2">.*?7</span>', screen)
+    # Ann owes nothing at the start (a full hand); Bob later owes a draw: one tap
+    assert entry_count(database, match.id) == 4
+
+
+def test_the_draw_owed_is_one_tap_and_a_wrong_count_is_refused(table, database):
+    match, ann, bob = table
+    tops(ann, bob, "9", "4")
+    ann.post(move="discard", card="7", stack="1")  # Ann starts and ends her turn at once
+    bob.post(move="discard", card="8", stack="1")
+    screen = ann.screen()
+    assert "I drew 1 card from the stock" in screen and "SM-10" in screen
+    response = ann.post(move="draw", count="3")
+    assert response.status_code == 422 and "SM-K3" in text(response)
+    assert ann.post(move="draw").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "draw", "seat": "Ann"}
+
+
+def test_pickers_correction_and_hostile_fields(table, database):
+    match, ann, bob = table
+    tops(ann, bob, "9", "4")
+    ann.post(move="discard", card="7", stack="1")
+    page = ann.client.get(f"{ann.url}/correct/2").get_data(as_text=True)
+    assert 'name="c_card" value="7" checked' in page and 'name="c_stack" value="1"' in page
+    response = ann.post(move="correct", target_entry="2", reason="it was an 8", c_move="discard", c_for="Ann",
+                        c_card="8", c_stack="1")
+    assert response.status_code == 200, text(response)[:400]
+    assert "no longer open" in ann.pick(move="discard", seat="Ann")  # Bob's turn now
+    for fields in ({"move": "build", "pile": "9" * 50}, {"move": "build", "source": "deck", "pile": "1"},
+                   {"move": "discard", "stack": "-1"}, {"move": "top", "card": "<b>"},
+                   {"move": "draw", "count": "²"}, {"move": "start", "for": "Nobody"}):
+        response = bob.post(**fields)
+        assert 400 <= response.status_code < 500, (fields, response.status_code)
+        assert "<b>" not in raw_text(response)
+    assert entry_count(database, match.id) == 4
