@@ -30,7 +30,7 @@ from ..security import device_id
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
 
 SHARED = "shared"
-PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then", "rank")
+PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then", "rank", "source", "card")
 
 
 @bp.errorhandler(tables.GameNotInstalled)
