@@ -4,7 +4,6 @@ the table is reminded of them in ``state.reminders``."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
@@ -14,7 +13,7 @@ from .shithead_logic import advance, illegal, possible, run_length, set_rank, zo
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
                              decks_for, natural, rank_of)
-from .shithead_state import GameResult, LastPlay, PileCard, Seat, State
+from .shithead_state import Draft, GameResult, LastPlay, PileCard, Seat, State, reseat
 
 
 def new_match(players: Any, rules: Any = None, dealer: Any = None) -> State:
@@ -47,14 +46,16 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     eid = state.version if entry_id is None else entry_id
     ctx = _Entry(state, eid)
     ctx.run(move)
-    return replace(ctx.s, version=state.version + 1), ctx.events
+    ctx.s.version = state.version + 1
+    return ctx.s.freeze(), ctx.events
 
 
 class _Entry:
-    """One entry being applied: checks raise rulings, effects replace ``self.s``."""
+    """One entry being applied: checks raise rulings, effects change the draft ``self.s`` (the state
+    passed in is never touched: a ruling simply drops the draft)."""
 
     def __init__(self, state: State, eid: int):
-        self.s = state
+        self.s = Draft(state)
         self.eid = eid
         self.events: list[dict[str, Any]] = []
         self.notes: list[tuple[str, str]] = []
@@ -80,7 +81,7 @@ class _Entry:
 
     def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
         flag = Flag(len(self.s.flags), rule, message, entries, self.eid)
-        self.s = replace(self.s, flags=self.s.flags + (flag,))
+        self.s.flags += (flag,)
         self.events.append({"kind": "flag", "flag": flag.id, "rule": rule, "message": message,
                             "entries": list(entries)})
 
@@ -90,8 +91,8 @@ class _Entry:
 
     def seat(self, i: int, **changes: Any) -> None:
         seats = list(self.s.seats)
-        seats[i] = replace(seats[i], **changes)
-        self.s = replace(self.s, seats=tuple(seats))
+        seats[i] = reseat(seats[i], **changes)
+        self.s.seats = tuple(seats)
 
     # --- dispatch ---------------------------------------------------------------------------
     def run(self, move: Any) -> None:
@@ -102,7 +103,7 @@ class _Entry:
             raise EntryError("seat", f"there is no seat {move.seat}")
         handler(move)
         if not isinstance(move, (Override, ResolveFlag)):
-            self.s = replace(self.s, reminders=tuple(self.notes))
+            self.s.reminders = tuple(self.notes)
 
     def do_Override(self, move: Override) -> None:
         self.waive = self.waive | {move.rule}
@@ -111,7 +112,7 @@ class _Entry:
             self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
         message, entries = self.waived[move.rule]
         record = (self.eid, move.rule, move.reason, move.seat, message, entries)
-        self.s = replace(self.s, overrides=self.s.overrides + (record,))
+        self.s.overrides += (record,)
         self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
                             "by": self.name(move.seat) if move.seat is not None else None})
 
@@ -124,7 +125,7 @@ class _Entry:
             f": {move.reason}" if move.reason else "")
         old = flags[move.flag]
         new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
-        self.s = replace(self.s, flags=flags[:move.flag] + (new,) + flags[move.flag + 1:])
+        self.s.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
 
     # --- setting up -------------------------------------------------------------------------
@@ -207,7 +208,8 @@ class _Entry:
                     _, who, card = min(lower)
                     self.flag("SH-K7", f"{s.players[who]} shows {card} face up, lower than {s.players[m.seat]}'s "
                                        f"{m.card}: {s.players[who]} starts.", (self.eid,))
-        self.s = replace(self.s, phase="play", turn=m.seat, starter=m.seat, declared=m.card, last_entry=self.eid)
+        d = self.s
+        d.phase, d.turn, d.starter, d.declared, d.last_entry = "play", m.seat, m.seat, m.card, self.eid
         self.note("SH-4", f"{s.players[m.seat]} starts" + (f" and must play the {rank_of(m.card)}."
                   if m.card and s.rules["starter_must_play_declared"] else "."), "start")
 
@@ -278,7 +280,8 @@ class _Entry:
 
     def lay(self, seat: int, cards: tuple[str, ...], rank: str, play: int) -> None:
         pile = tuple(PileCard(c, rank, seat, play) for c in cards)
-        self.s = replace(self.s, pile=self.s.pile + pile, last_entry=self.eid)
+        self.s.pile += pile
+        self.s.last_entry = self.eid
 
     def burns(self, rank: str) -> str | None:
         """SH-32 / SH-35: the rule that burns the pile after this play, if any (SH-K6)."""
@@ -289,7 +292,8 @@ class _Entry:
 
     def burn(self, rule: str, seat: int) -> None:
         s = self.s
-        self.s = replace(s, burned=s.burned + tuple(p.card for p in s.pile), pile=(), last=None)
+        s.burned += tuple(p.card for p in s.pile)
+        s.pile, s.last = (), None
         self.note(rule, f"Burned: the pile goes out of play ({'a 10' if rule == 'SH-32' else 'four of a kind'}).",
                   "burn")
 
@@ -299,7 +303,7 @@ class _Entry:
         n = min(self.s.stock, max(0, HAND - st.count))
         if n:
             self.seat(seat, count=st.count + n)
-            self.s = replace(self.s, stock=self.s.stock - n)
+            self.s.stock -= n
             self.note("SH-15", f"{self.name(seat)}: draw {n}.", "draw")
         return n
 
@@ -307,7 +311,7 @@ class _Entry:
         st = self.s.seats[seat]
         if self.s.stock or st.holds_cards() or seat in self.s.out:
             return False
-        self.s = replace(self.s, out=self.s.out + (seat,))
+        self.s.out += (seat,)
         self.note("SH-50", f"{self.name(seat)} is out, number {len(self.s.out)}.", "out")
         self.maybe_end()
         return True
@@ -333,8 +337,8 @@ class _Entry:
         self.note("SH-51" if result.winner is None else "SH-52", words, "game_over")
         if s.number < s.rules["games"]:
             dealer = result.shithead if result.shithead is not None else (s.dealer + 1) % len(s.players)
-            self.s = deal(s.players, dict(s.rules), dealer, s.number + 1, history, tuple(tally),
-                          flags=s.flags, overrides=s.overrides, version=s.version)
+            self.s.load(deal(s.players, dict(s.rules), dealer, s.number + 1, history, tuple(tally),
+                             flags=s.flags, overrides=s.overrides, version=s.version))
             return
         if s.rules["end_mode"] == "first_out_wins":
             best = max(tally)
@@ -344,8 +348,8 @@ class _Entry:
             winners = tuple(i for i, t in enumerate(tally) if t == best)
         if len(history) > 1:
             words += " Tally: " + ", ".join(f"{s.players[i]} {t}" for i, t in enumerate(tally)) + "."
-        self.s = replace(s, phase="over", over=True, turn=None, last=None, history=history, tally=tuple(tally),
-                         winners=winners, outcome=words)
+        s.phase, s.over, s.turn, s.last = "over", True, None, None
+        s.history, s.tally, s.winners, s.outcome = history, tuple(tally), winners, words
 
     def next_turn(self, seat: int, burned: str | None, skips: int = 0, reverse: bool = False) -> None:
         """Who plays after ``seat``: again after a burn (SH-32/35, SH-V18), else the next active
@@ -355,18 +359,18 @@ class _Entry:
             return
         if burned:
             if s.rules["burn_plays_again"] and seat in s.active():
-                self.s = replace(s, turn=seat)
+                s.turn = seat
                 self.note(burned, f"{self.name(seat)} plays again.", "again")
             else:
-                self.s = replace(s, turn=advance(s, seat, 1)[0])
+                s.turn = advance(s, seat, 1)[0]
             return
         if reverse:
-            s = self.s = replace(s, direction=-s.direction)
+            s.direction = -s.direction
             self.note("SH-V5", "The direction of play reverses.", "reverse")
         if skips and s.rules["eight_skip_mode"] == "capped":
             skips = min(skips, len(s.active()) - 1)
         nxt, passed = advance(s, seat, 1 + skips)
-        self.s = replace(s, turn=nxt)
+        s.turn = nxt
         if passed:
             self.note("SH-34", f"Skipped: {', '.join(self.name(p) for p in passed)}.", "skip")
         elif skips and nxt == seat:
@@ -413,7 +417,7 @@ class _Entry:
         else:
             self.sighted(cards)
             self.seat(m.seat, facedown=st.facedown - 1)
-        self.s = replace(self.s, first_played=True)
+        self.s.first_played = True
         if fails:
             self._fail(m.seat, cards[0], where, why)
             return
@@ -449,7 +453,8 @@ class _Entry:
         self.note(rule, f"{self.name(seat)}'s {card} cannot go ({why[1]}) {self.name(seat)} picks up the pile"
                         f"{' and the ' + card if takes else ''} and plays from the hand again (SH-20).", "fail")
         nxt, _ = advance(self.s, seat, 1)
-        self.s = replace(self.s, pile=(), turn=nxt, last=None, last_entry=self.eid)
+        d = self.s
+        d.pile, d.turn, d.last, d.last_entry = (), nxt, None, self.eid
 
     def _after_play(self, seat: int, rank: str, cards: tuple[str, ...], play: int, skips_before: int) -> None:
         burned = self.burns(rank)
@@ -461,7 +466,7 @@ class _Entry:
         reverse = rank == "9" and self.s.rules["nine_reverse"] != "off"
         self.next_turn(seat, burned, skips, reverse)
         keep = drawn and not burned and not out and self.s.phase == "play"
-        self.s = replace(self.s, last=LastPlay(seat, rank, play, drawn, skips) if keep else None)
+        self.s.last = LastPlay(seat, rank, play, drawn, skips) if keep else None
 
     def do_Pickup(self, m: Pickup) -> None:
         self.in_turn(m.seat)
@@ -483,7 +488,8 @@ class _Entry:
         taken = tuple(p.card for p in s.pile)
         self.seat(m.seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
         nxt, _ = advance(self.s, m.seat, 1)
-        self.s = replace(self.s, pile=(), turn=nxt, last=None, last_entry=self.eid, first_played=True)
+        d = self.s
+        d.pile, d.turn, d.last, d.last_entry, d.first_played = (), nxt, None, self.eid, True
         self.note("SH-14", f"{self.name(m.seat)} picks up {len(taken)} card{'s' * (len(taken) != 1)}; "
                            f"{self.name(nxt)} leads onto the empty pile.", "pickup")
 

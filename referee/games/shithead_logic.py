@@ -3,10 +3,9 @@ whether a rank may go on it (SH-12, SH-30..34, SH-V4..V6, SH-V15), four of a kin
 SH-V20), each player's active zone (SH-16) and who plays next (GEN-7, SH-34)."""
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from .shithead_rules import VALUES, rank_of, strong, suit_of, transparent
+from .shithead_rules import VALUES, deck, rank_of, strong, suit_of, transparent
 from .shithead_state import PileCard, Seat, State
 
 
@@ -124,12 +123,10 @@ def advance(state: State, seat: int, steps: int, direction: int | None = None) -
 def possible(state: State, card: str, extra: int = 1, mine: Seat | None = None) -> bool:
     """Whether ``extra`` more sightings of ``card`` fit the deck (GEN-3, SH-K5); ``mine``'s own known
     cards are where the card is being looked for, so they do not count against it."""
-    from .shithead_rules import deck
-
-    seen = state.seen()
+    seen = state.sightings(card)
     if mine is not None:
-        seen.subtract(Counter(mine.known))
-    return seen[card] + extra <= deck(state.decks, state.rules).get(card, 0)
+        seen -= mine.known.count(card)
+    return seen + extra <= deck(state.decks, state.rules).get(card, 0)
 
 
 def set_rank(cards: tuple[str, ...], rank: str | None) -> str | None:

@@ -6,6 +6,7 @@ SH-V10, the switch of how a game ends, and its default (1) is one game per match
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 from .base import Variant
@@ -135,11 +136,22 @@ def decks_for(players: int, rules: Mapping[str, Any]) -> int:
 
 
 def deck(decks: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
-    return standard_deck(jokers=2 * decks if rules["jokers"] else 0, copies=decks)
+    """The table's deck, card -> copies (a read-only mapping, built once per deck kind)."""
+    return _deck(decks, bool(rules["jokers"]))
+
+
+@lru_cache(maxsize=32)
+def _deck(decks: int, jokers: bool) -> Mapping[str, int]:
+    return standard_deck(jokers=2 * decks if jokers else 0, copies=decks)
 
 
 def deck_size(decks: int, rules: Mapping[str, Any]) -> int:
-    return sum(deck(decks, rules).values())
+    return _deck_size(decks, bool(rules["jokers"]))
+
+
+@lru_cache(maxsize=32)
+def _deck_size(decks: int, jokers: bool) -> int:
+    return sum(_deck(decks, jokers).values())
 
 
 RANK_CHOICES = tuple(RANKS)

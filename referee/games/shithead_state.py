@@ -1,13 +1,14 @@
 """What the referee knows of a Shithead match (RULES.md §4.11), as frozen values, and their JSON form.
 
 Everything on the pile, burned or face up is public; a hand is a count plus the cards the table saw go
-into it (picked up or swapped in, SH-K4); face-down cards are a count. States change only through
-``dataclasses.replace``.
+into it (picked up or swapped in, SH-K4); face-down cards are a count. A state never changes: an entry
+works on a :class:`Draft` of it (the same fields, settable) and freezes the next state once at the end.
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Mapping
 
 from .base import Flag
@@ -97,16 +98,60 @@ class State:
 
     def active(self) -> tuple[int, ...]:
         """Seats still in this game (SH-50)."""
-        return tuple(s for s in range(len(self.players)) if s not in self.out)
+        out = self.out
+        return tuple(s for s in range(len(self.players)) if s not in out)
 
     def seen(self) -> Counter:
         """Every card the table has seen and can place: pile, burned, face up, known in hands."""
-        c = Counter(p.card for p in self.pile)
-        c.update(self.burned)
+        cards: list[str | None] = [p.card for p in self.pile]
+        cards += self.burned
         for s in self.seats:
-            c.update(x for x in s.faceup if x is not None)
-            c.update(s.known)
+            cards += s.faceup
+            cards += s.known
+        c = Counter(cards)
+        del c[None]  # a face-up card nobody entered
         return c
+
+    def sightings(self, card: str) -> int:
+        """How many copies of ``card`` the table has seen (``seen()[card]``, without counting the rest)."""
+        n = self.burned.count(card)
+        for p in self.pile:
+            if p.card == card:
+                n += 1
+        for s in self.seats:
+            n += s.faceup.count(card) + s.known.count(card)
+        return n
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
+_state_values = attrgetter(*STATE_FIELDS)
+SEAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Seat))
+_seat_values = attrgetter(*SEAT_FIELDS)
+
+
+def reseat(seat: Seat, **changes: Any) -> Seat:
+    """``seat`` with ``changes`` (``dataclasses.replace``, without its per-call overhead)."""
+    values = dict(zip(SEAT_FIELDS, _seat_values(seat)))
+    values.update(changes)
+    return Seat(**values)
+
+
+class Draft:
+    """The next state while one entry is applied: a :class:`State`'s fields, settable, read by the same
+    rule functions; :meth:`freeze` makes the State once the entry is done (a refused entry is dropped)."""
+
+    def __init__(self, state: State):
+        self.load(state)
+
+    def load(self, state: State) -> None:
+        self.__dict__.update(zip(STATE_FIELDS, _state_values(state)))
+
+    def freeze(self) -> State:
+        return State(**self.__dict__)  # a field set by mistake is a TypeError here
+
+    active = State.active
+    seen = State.seen
+    sightings = State.sightings
 
 
 FORM = Form({Flag: (Flag.to_dict, Flag.from_dict)})
