@@ -6,12 +6,12 @@ from __future__ import annotations
 from .interface import Preset
 
 PRESETS: tuple[Preset, ...] = (
+    Preset("pagat_match", "Common rules (pagat), a match to 50",
+           "20-card pay-off piles, up to 3 building piles, 4 side stacks each, kings wild; the winner of a game scores 5 plus the other pay-off cards; game after game until a player has 50 points.", {}),
     Preset("pagat_game", "Common rules (pagat), one game",
            "20-card pay-off piles, up to 3 building piles, 4 side stacks each, kings wild (a king may start a "
            "pile), draw back to 5 at the start of your turn. The winner scores 5 plus the other pay-off cards; "
            "if the stock runs out, fewer pay-off cards wins.", {"match_target": None}),
-    Preset("pagat_match", "Common rules, a match to 50",
-           "As the common rules, game after game until a player has 50 points.", {}),
     Preset("seed_literal", "As the Italian guide tells it",
            "One shared building pile, draw back to 5 right after your discard, no points: the first to empty "
            "their pay-off pile wins, or whoever has fewer left when the stock runs out.",

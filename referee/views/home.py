@@ -95,9 +95,10 @@ def parse_rules(engine, form) -> dict:
                 raise FormProblem(f"{variant.label}: choose one of the choices offered.")
             rules[variant.key] = raw.lower() in TRUE
         elif variant.choices:
-            if raw not in variant.choices:
+            offered = {str(choice): choice for choice in variant.choices}  # 3, "auto", None as the form says them
+            if raw not in offered:
                 raise FormProblem(f"{variant.label}: choose one of the choices offered ({variant.key}).")
-            rules[variant.key] = raw
+            rules[variant.key] = offered[raw]
         elif raw.lower() == "off" and variant.allow_none:
             rules[variant.key] = None
         else:
@@ -105,6 +106,8 @@ def parse_rules(engine, form) -> dict:
                 raise FormProblem(f"{variant.label}: enter a whole number up to {MAX_NUMBER}.")
             if int(raw) < variant.minimum:
                 raise FormProblem(f"{variant.label}: enter a whole number of at least {variant.minimum}.")
+            if int(raw) > variant.maximum:
+                raise FormProblem(f"{variant.label}: enter a whole number of at most {variant.maximum}.")
             rules[variant.key] = int(raw)
     return rules
 

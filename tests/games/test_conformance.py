@@ -193,8 +193,8 @@ def test_random_play_finishes_matches(name, rule_pages):
     finish, or offers nothing while not over, fails here)."""
     game = GAMES[name]
     finished = 0
-    for seed in range(6):
-        state, _ = play(game, seed, game.MIN_PLAYERS, 0, rule_pages[name])
+    for seed in range(6):  # the presets in turn: a match to a target may outlast the entries allowed
+        state, _ = play(game, seed, game.MIN_PLAYERS, seed, rule_pages[name])
         finished += bool(state.over)
         if not state.over:
             assert _offered(game, state), "nothing to enter, yet the match is not over"

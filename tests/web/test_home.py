@@ -200,3 +200,32 @@ def test_play_again_only_once_the_match_is_over(client, database):
     assert client.post("/m/nosuchid/again", headers=ORIGIN).status_code == 404
     assert client.post(f"/m/{match.id}/again").status_code == 403  # no Origin: refused as cross-site
     assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 1
+
+
+@pytest.mark.parametrize("game", ["ratatat", "shithead", "spite_malice"])
+def test_every_game_s_form_posted_as_shown_creates_the_table_with_each_choice(client, database, game):
+    """Every switch posted as the form shows it (the selected option, the number in the box) creates the
+    table; each other option of a choice (3, "auto", "no limit" written as the form writes them) is read
+    back as the engine's own value."""
+    from referee.games import get_game
+
+    engine = get_game(game)
+    html = client.get(f"/new/{game}").get_data(as_text=True)
+    form: dict = {"player": ["Ann", "Bo", "Cy"][:max(2, engine.MIN_PLAYERS)]}
+    for select in re.finditer(r'<select id="rule-(\w+)" name="\w+">(.*?)</select>', html, re.S):
+        form[select.group(1)] = re.search(r'<option value="([^"]*)" selected', select.group(2)).group(1)
+    for box in re.finditer(r'<input id="rule-(\w+)" name="\w+"[^>]*value="([^"]*)"', html):
+        form[box.group(1)] = box.group(2)
+    assert len(form) > 3
+    response = client.post(f"/new/{game}", data=form, headers=ORIGIN)
+    assert response.status_code == 303, re.findall(r'class="error"[^>]*>(.*?)<', response.get_data(as_text=True))
+    for variant in engine.VARIANTS:
+        for choice in variant.choices:
+            if isinstance(choice, bool) or f'name="{variant.key}"' not in html:
+                continue
+            response = client.post(f"/new/{game}", data={**form, variant.key: str(choice)}, headers=ORIGIN)
+            if response.status_code != 303:  # another switch may rule this one out: it says so
+                assert response.status_code == 422
+                continue
+            match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
+            assert match.rules.get(variant.key, variant.default) == choice, (variant.key, choice)
