@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,7 @@ from .conftest import wait_for_subscribers
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000
+OUT = Path(__file__).resolve().parents[2] / "benchmarks" / "out"
 NAMES = ("Ann", "Bob")
 RULES = {"payoff_size": 5, "match_target": None}
 SEED = 193  # a deal whose game builds from the pay-off pile, the hand and side stacks, draws and discards
@@ -61,7 +63,7 @@ class Phone:
         return answer.value.status
 
     def open(self, name) -> None:
-        self.page.locator("#actions").get_by_role("link", name=name).first.click()
+        self.page.locator("#actions").get_by_role("link", name=name, exact=True).click()
         self.page.locator("#pick").wait_for()
 
     def tap(self, move, state) -> int:
@@ -77,7 +79,7 @@ class Phone:
         if isinstance(move, sm.Build):
             where = {"hand": "Hand", "payoff": "Pay-off"}.get(move.source, f"Side {move.source[4:]}:")
             card = "K" if rank(move.card) == "K" else rank(move.card)
-            self.open(re.compile(rf"^{re.escape(where)}:? {re.escape(card)}$"))
+            self.open(f"{where} {card}")
             piles = len(state.center)
             target = (f"Pile {move.pile} (on" if move.pile <= piles and state.center[move.pile - 1]
                       else "Start a new pile")
@@ -122,6 +124,9 @@ def test_two_phones_play_a_short_game_to_a_win(live_server, phone, database):
         server = store.state_at(database, store.get_match(database, match.id), tables.replay).state
         status = phones[move.seat].tap(move, server)
         assert status == 200, (move, phones[move.seat].page.locator("#screen").inner_text()[:600])
+        if len(kinds) == 14:  # mid-game: piles, side stacks, the turn screen
+            OUT.mkdir(parents=True, exist_ok=True)
+            phones[move.seat].page.screenshot(path=str(OUT / "spite-malice-turn.png"), full_page=True)
         kinds.append(type(move).__name__ + ("/" + move.source if isinstance(move, sm.Build) else ""))
         return enter(move)
 
@@ -136,6 +141,7 @@ def test_two_phones_play_a_short_game_to_a_win(live_server, phone, database):
     for p in phones:
         p.page.locator("#last-game h2", has_text=f"{winner} wins, {points} point").wait_for()
         assert "built the last pay-off card" in p.page.locator("#last-game").inner_text()
+    ann.page.screenshot(path=str(OUT / "spite-malice-over.png"), full_page=True)
     download = ann.page.request.get(f"{live_server.url}/m/{match.id}/transcript.json")
     _, _, report = check(loads(download.text()))
     assert report["ok"] and report["result"]["winners"] == [winner]

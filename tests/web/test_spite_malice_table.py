@@ -41,7 +41,7 @@ def test_the_higher_pay_off_top_starts_and_builds_go_by_source_then_pile(table, 
     screen = text(tops(ann, bob, "A", "4"))  # an ace is low: Bob's 4 is higher (SM-7)
     assert "Bob's turn" in screen
     screen = bob.screen()
-    assert "Your turn, Bob" in screen and "Hand: A" in screen
+    assert "Your turn, Bob" in screen and 'aria-label="Hand A"' in screen
     picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
     assert "Start a new pile" in picker
     response = bob.post(move="build", source="hand", card="A", pile="1")
