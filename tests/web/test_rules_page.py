@@ -112,3 +112,18 @@ def test_the_shithead_rules_page_has_every_rule_of_section_4_and_its_house_rules
     section = visible_text(html[html.index('id="house-rules"'):])
     for raw in ("last_is_loser", "first_out_wins", "one_at_a_time", "True", "False", "None"):
         assert raw not in section, raw
+
+
+def test_the_spite_malice_rules_page_has_every_rule_of_section_3_and_its_house_rules_in_words(client):
+    from referee.games import spite_malice
+
+    ids = ([f"SM-{n}" for n in (*range(1, 8), *range(10, 24), *range(40, 44))]
+           + [f"SM-K{n}" for n in range(1, 10)])  # every SM rule of RULES.md §3
+    html = client.get("/rules/spite_malice").get_data(as_text=True)
+    text = visible_text(html)
+    for rule_id in sorted(set(ids) | {v.rule for v in spite_malice.VARIANTS}):
+        assert html.count(f'id="{rule_id}"') == 1, rule_id
+        assert spite_malice.rule_text(rule_id) in text, rule_id
+    section = visible_text(html[html.index('id="house-rules"'):])
+    for raw in ("fewest_payoff_wins", "pagat_5_plus", "start_of_turn", "True", "False", "None"):
+        assert raw not in section, raw
