@@ -93,3 +93,19 @@ def test_pickers_correction_and_hostile_fields(table, database):
         assert 400 <= response.status_code < 500, (fields, response.status_code)
         assert "<b>" not in raw_text(response)
     assert entry_count(database, match.id) == 4
+
+
+def test_one_phone_for_everyone_enters_both_tops_and_plays_for_whoever_is_to_act(app, database):
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    shared = Phone(app, match.id, "shared")
+    screen = html.unescape(shared.screen())
+    assert "Enter Ann's pay-off top" in screen and "Enter Bob's pay-off top" in screen
+    assert shared.post(move="top", card="3", **{"for": "Ann"}).status_code == 200
+    response = shared.post(move="top", card="8", **{"for": "Bob"})
+    screen = text(response)
+    assert "Your turn, Bob" in screen and 'aria-label="Hand A"' in screen
+    assert shared.post(move="build", source="hand", card="A", pile="1").status_code == 200  # for Bob
+    assert shared.post(move="discard", card="9", stack="1").status_code == 200
+    log = store.entries(database, match.id)
+    assert [e["entry"]["seat"] for e in log] == ["Ann", "Bob", "Bob", "Bob"]
+    assert "Your turn, Ann" in html.unescape(shared.screen())
