@@ -1,6 +1,7 @@
-"""Engine benchmark: random complete 4-player Rat-a-Tat Cat rounds and Shithead games through the public API.
+"""Engine benchmark: random complete 4-player Rat-a-Tat Cat rounds, Shithead games and 2-player Spite & Malice
+games through the public API.
 
-    .venv/bin/python benchmarks/engine_bench.py [--rounds N] [--games N] [--seed S] [--profile]
+    .venv/bin/python benchmarks/engine_bench.py [--rounds N] [--games N] [--sm-games N] [--seed S] [--profile]
 
 Measures (one process, one core):
 * rounds per second — whole rounds played by a random-but-legal driver at a simulated table with a
@@ -10,10 +11,21 @@ Measures (one process, one core):
 * Shithead: games per second — whole 4-player games (default house rules) played by a random-but-legal
   driver written here: each step a seat of ``may_act`` picks a random entry of ``legal_moves``, every
   card nobody entered is filled with one of ``still_possible``, and the entry is applied; driver
+  included, the engine-only rate printed as well — and its per-``apply`` latency p50/p99 in µs;
+* Spite & Malice: games per second — whole single 2-player games (pay-off piles of 20, rules
+  ``{"match_target": None}`` so that each game ends) played at a simulated physical table with two
+  true shuffled decks by a random but honest driver written here: each step it makes the entry the
+  table owes (a pay-off top, the draw) or picks a random build that really fits (hand card, pay-off
+  top or side-stack top onto a building pile) or, now and then and whenever nothing fits, a random
+  discard that ends the turn; completed piles really go back into the stock. A game counts whether
+  it ends by a pay-off win (SM-40) or by stock exhaustion (SM-41); both are reported. Driver
   included, the engine-only rate printed as well — and its per-``apply`` latency p50/p99 in µs.
 
-The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs (both games), replay of
+The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs (all three games), replay of
 1,000 entries < 25 ms. Shithead's figures are the keys starting ``shithead_``, and ``games_per_second``.
+Spite & Malice's are the keys starting ``spite_malice_``: its games per second is
+``spite_malice_games_per_second``, not ``games_per_second`` (that key already holds Shithead's figure
+and keeps it).
 """
 from __future__ import annotations
 
@@ -33,12 +45,14 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "games"))
 from referee.games import log as game_log  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402
 from referee.games import shithead  # noqa: E402
+from referee.games import spite_malice  # noqa: E402
+from referee.games import spite_malice_rules, spite_malice_view  # noqa: E402
 from referee.games.base import Ruling  # noqa: E402
 from table_sim import Table  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25,
-           "shithead_apply_p99_us": 200}
+           "shithead_apply_p99_us": 200, "spite_malice_apply_p99_us": 200}
 #: A Shithead game of more entries than this is taken for a driver that cannot finish (never seen).
 MAX_GAME_ENTRIES = 100_000
 
@@ -186,6 +200,137 @@ def bench_shithead(n_games: int, seed: int):
         "shithead_apply_mean_us": engine_s / entries * 1e6,
     }
 
+#: Spite & Malice: two players, single games with 20-card pay-off piles (RULES.md SM-V1, SM-V8 off).
+SM_PLAYERS = ("Ana", "Ben")
+SM_RULES = {"match_target": None, "payoff_size": 20}
+#: How often the driver builds when a build fits (otherwise it discards and ends the turn).
+SM_KEEN = 0.85
+
+
+class SpiteTable:
+    """A physical Spite & Malice table with two TRUE shuffled decks, played by a random but honest
+    driver: every entry is what really happened, so none should be refused."""
+
+    def __init__(self, rng, rules):
+        self.rng = rng
+        self.state = spite_malice.new_match(SM_PLAYERS, rules)
+        self.rules = rules = self.state.rules
+        cards = [c for c, k in spite_malice_rules.deck(self.state.decks, rules).items() for _ in range(k)]
+        rng.shuffle(cards)
+        n, size = len(SM_PLAYERS), rules["payoff_size"]
+        self.payoff = [[cards.pop() for _ in range(size)] for _ in range(n)]
+        self.hand = [[cards.pop() for _ in range(5)] for _ in range(n)]
+        self.sides = [[[] for _ in range(rules["max_side_stacks"])] for _ in range(n)]
+        self.center: list[list[str]] = []
+        self.stock = cards
+
+    def _free_place(self):
+        cap = self.rules["max_center_stacks"]
+        if cap is not None and sum(1 for p in self.center if p) >= cap:
+            return None
+        return next((i + 1 for i, p in enumerate(self.center) if not p), len(self.center) + 1)
+
+    def _piles_for(self, card):
+        """Every building place ``card`` may go on now (SM-12, SM-13)."""
+        out = [i + 1 for i, pile in enumerate(self.center)
+               if pile and spite_malice_rules.build_problem(len(pile), card, self.rules) is None]
+        new = self._free_place()
+        if new is not None and spite_malice_rules.build_problem(0, card, self.rules) is None:
+            out.append(new)
+        return out
+
+    def next_move(self):
+        """The next true entry, the real cards moved with it."""
+        s, rng = self.state, self.rng
+        if s.phase == "setup":
+            for i, st in enumerate(s.seats):
+                if st.top_owed:  # the first turn-up, or a reshuffle on equal tops (SM-7)
+                    rng.shuffle(self.payoff[i])
+                    return spite_malice.Top(i, self.payoff[i][-1])
+            return spite_malice.Start(rng.choice(spite_malice_view.start_leaders(s)))
+        seat = s.turn
+        if s.owed:
+            n = s.owed
+            self.hand[seat] += [self.stock.pop() for _ in range(n)]
+            return spite_malice.Draw(seat, n)
+        if s.seats[seat].top_owed:
+            return spite_malice.Top(seat, self.payoff[seat][-1])
+        builds = [("payoff", self.payoff[seat][-1], p) for p in self._piles_for(self.payoff[seat][-1])]
+        for k, side in enumerate(self.sides[seat], 1):
+            if side:
+                builds += [(f"side{k}", side[-1], p) for p in self._piles_for(side[-1])]
+        for card in set(self.hand[seat]):
+            builds += [("hand", card, p) for p in self._piles_for(card)]
+        if builds and rng.random() < SM_KEEN:
+            source, card, p = rng.choice(builds)
+            if source == "payoff":
+                self.payoff[seat].pop()
+            elif source == "hand":
+                self.hand[seat].remove(card)
+            else:
+                self.sides[seat][int(source[4:]) - 1].pop()
+            while len(self.center) < p:
+                self.center.append([])
+            self.center[p - 1].append(card)
+            if len(self.center[p - 1]) == spite_malice_rules.QUEEN:  # complete: into the stock (SM-14)
+                self.stock += self.center[p - 1]
+                rng.shuffle(self.stock)
+                self.center[p - 1] = []
+                while self.center and not self.center[-1]:
+                    self.center.pop()
+            return spite_malice.Build(seat, p, source, card)
+        card = rng.choice(self.hand[seat])
+        self.hand[seat].remove(card)
+        k = rng.randrange(len(self.sides[seat])) + 1
+        self.sides[seat][k - 1].append(card)
+        return spite_malice.Discard(seat, k, card)
+
+
+def bench_spite_malice(n_games: int, seed: int):
+    """Play ``n_games`` single 2-player Spite & Malice games at a simulated true table, timing every
+    ``apply``; a refused entry (never expected: the driver is honest) is counted and fails the run."""
+    rng = random.Random(seed)
+    latencies = []
+    apply = spite_malice.apply
+    perf = time.perf_counter_ns
+    entries = refused = games = 0
+    how = {"payoff": 0, "exhaustion": 0}
+    t0 = time.perf_counter()
+    while games < n_games:
+        table = SpiteTable(rng, SM_RULES)
+        played = 0
+        while not table.state.over:
+            move = table.next_move()
+            a = perf()
+            try:
+                table.state, _ = apply(table.state, move)
+            except Ruling as ruling:
+                refused += 1
+                raise RuntimeError(f"an honest Spite & Malice entry was refused: {ruling.rule}: "
+                                   f"{ruling.message} ({move})") from None
+            latencies.append(perf() - a)
+            played += 1
+            if played > MAX_GAME_ENTRIES:
+                raise RuntimeError(f"a Spite & Malice game did not finish in {MAX_GAME_ENTRIES:,} entries")
+        how[table.state.history[-1].how] += 1
+        entries += played
+        games += 1
+    wall = time.perf_counter() - t0
+    latencies.sort()
+    engine_s = sum(latencies) / 1e9
+    return {
+        "spite_malice_games": games, "spite_malice_entries": entries, "spite_malice_refused": refused,
+        "spite_malice_payoff_wins": how["payoff"], "spite_malice_stock_exhausted": how["exhaustion"],
+        "spite_malice_wall_s": wall,
+        "spite_malice_games_per_second": games / wall,
+        "spite_malice_engine_games_per_second": games / engine_s,
+        "spite_malice_entries_per_game": entries / games,
+        "spite_malice_apply_p50_us": percentile(latencies, 50) / 1000,
+        "spite_malice_apply_p99_us": percentile(latencies, 99) / 1000,
+        "spite_malice_apply_max_us": latencies[-1] / 1000,
+        "spite_malice_apply_mean_us": engine_s / entries * 1e6,
+    }
+
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -193,11 +338,13 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--entries", type=int, default=1000)
     ap.add_argument("--games", type=int, default=80, help="Shithead games to play")
+    ap.add_argument("--sm-games", type=int, default=60, help="Spite & Malice games to play")
     ap.add_argument("--profile", action="store_true", help="cProfile the rounds benchmark")
     args = ap.parse_args(argv)
 
     bench_rounds(200, args.seed + 100)  # warm-up
     bench_shithead(2, args.seed + 100)
+    bench_spite_malice(2, args.seed + 100)
     if args.profile:
         import cProfile
         import pstats
@@ -209,6 +356,7 @@ def main(argv=None):
     r = bench_rounds(args.rounds, args.seed)
     p = bench_replay(args.entries, args.seed)
     h = bench_shithead(args.games, args.seed)
+    m = bench_spite_malice(args.sm_games, args.seed)
     print(f"rounds:   {r['rounds']} rounds, {r['entries']} entries "
           f"({r['entries_per_round']:.1f} per round) in {r['wall_s']:.2f} s")
     print(f"          {r['rounds_per_second']:.0f} rounds/s with the driver and table simulation, "
@@ -224,13 +372,24 @@ def main(argv=None):
           f"{h['shithead_engine_games_per_second']:.1f} games/s in apply alone")
     print(f"          apply p50 {h['shithead_apply_p50_us']:.1f} µs, p99 {h['shithead_apply_p99_us']:.1f} µs, "
           f"max {h['shithead_apply_max_us']:.0f} µs, mean {h['shithead_apply_mean_us']:.1f} µs")
+    print(f"spite & malice: {m['spite_malice_games']} games, {m['spite_malice_entries']} entries "
+          f"({m['spite_malice_entries_per_game']:.1f} per game, {m['spite_malice_refused']} refused; "
+          f"{m['spite_malice_payoff_wins']} won on the pay-off pile, {m['spite_malice_stock_exhausted']} "
+          f"ended when the stock ran out) in {m['spite_malice_wall_s']:.2f} s")
+    print(f"          {m['spite_malice_games_per_second']:.1f} games/s with the driver, "
+          f"{m['spite_malice_engine_games_per_second']:.1f} games/s in apply alone")
+    print(f"          apply p50 {m['spite_malice_apply_p50_us']:.1f} µs, "
+          f"p99 {m['spite_malice_apply_p99_us']:.1f} µs, max {m['spite_malice_apply_max_us']:.0f} µs, "
+          f"mean {m['spite_malice_apply_mean_us']:.1f} µs")
     result = {k: round(v, 2) if isinstance(v, float) else v for k, v in {**r, **p, **h}.items()}
     result["games_per_second"] = result["shithead_games_per_second"]
+    result.update({k: round(v, 2) if isinstance(v, float) else v for k, v in m.items()})
     result["targets_met"] = {
         "rounds_per_second": result["rounds_per_second"] >= TARGETS["rounds_per_second"],
         "apply_p99_us": result["apply_p99_us"] < TARGETS["apply_p99_us"],
         "replay_1000_events_ms": result["replay_1000_events_ms"] < TARGETS["replay_1000_events_ms"],
         "shithead_apply_p99_us": result["shithead_apply_p99_us"] < TARGETS["shithead_apply_p99_us"],
+        "spite_malice_apply_p99_us": result["spite_malice_apply_p99_us"] < TARGETS["spite_malice_apply_p99_us"],
     }
     for key, ok in result["targets_met"].items():
         print(f"target {key}: {'met' if ok else 'MISSED'} (target {TARGETS[key]})")
