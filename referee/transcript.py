@@ -355,12 +355,40 @@ def _shithead_lines(res: dict[str, Any]) -> Iterator[str]:
         yield printable(f"{what}: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
 
 
+def _spite_malice_lines(res: dict[str, Any]) -> Iterator[str]:
+    """Spite & Malice: how each finished game ended — the last pay-off card built (SM-40) or the stock
+    run out (SM-41) — with the pay-off cards left and the points, then the totals (RULES.md §3.5, §3.10).
+    Under ``scoring: "none"`` (SM-V7) there are no points to say."""
+    rules = res["house_rules"]
+    scored = rules.get("scoring") != "none"
+    for game in res["rounds"]:
+        winner, points = game["winner"], game["points"]
+        left = ", ".join(f"{p} {n}" for p, n in game["payoff_left"].items())
+        if game["how"] == "payoff":
+            end = f"{winner} builds the last pay-off card and wins (SM-40)"
+        elif winner is not None:
+            end = f"the stock runs out (SM-41); {winner} has the fewest pay-off cards left and wins"
+        elif rules.get("stock_exhaustion") == "draw":
+            end = "the stock runs out (SM-41); the game is a draw (SM-V6)"
+        else:
+            end = "the stock runs out (SM-41); equal pay-off piles, the game is a draw"
+        said = ""
+        if scored and winner is not None:
+            said = f", {points} point{'' if points == 1 else 's'}" if points else ", no points (SM-V15)"
+        yield printable(f"game {game['number']}: {end}{said}; pay-off cards left: {left}.")
+    if res["rounds"] and scored:
+        yield printable("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+
+
+_RESULT_LINES = {"shithead": _shithead_lines, "spite_malice": _spite_malice_lines}
+
+
 def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any], entries: int,
                accepted: int, game: str = "") -> Iterator[str]:
     """The lines of the human-readable report of ``referee check`` (``game``: the game's name)."""
     for r in found:
         yield ruling_line(r)
-    yield from _shithead_lines(res) if game == "shithead" else _scored_lines(res)
+    yield from _RESULT_LINES.get(game, _scored_lines)(res)
     yield printable(res["outcome"] if res["over"] else "match not finished")
     yield (f"{entries} entries, {accepted} accepted, {entries - accepted} refused; "
            f"{'no rulings' if not count else str(count) + ' ruling(s)'}")

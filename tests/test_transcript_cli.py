@@ -202,3 +202,61 @@ def test_shithead_text_names_each_game_s_shithead_and_the_tally():
         "game 2: Ari is the Shithead (SH-51); finishing order: Bea, Cal, Dov.",
         "Shithead tally (a point for each game lost, fewest is best): Ari 1, Bea 0, Cal 1, Dov 0",
     ]
+
+
+def test_check_text_of_a_spite_malice_game_says_how_it_ended_and_the_points():
+    """Spite & Malice has games, not rounds: the stock running out (SM-41, S2) with the pay-off cards
+    left and the points (SM-V15 difference), then the totals."""
+    result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/spite-malice-stock-out.json")])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "game 1: the stock runs out (SM-41); Ann has the fewest pay-off cards left and wins, 2 points; "
+        "pay-off cards left: Ann 24, Bob 26.",
+        "totals: Ann 2, Bob 0",
+        "The stock cannot give Ann the 5 cards owed (it holds 2): Ann has the fewest pay-off cards left "
+        "(Ann 24, Bob 26) and wins, 2 points.",
+        "60 entries, 60 accepted, 0 refused; no rulings",
+    ]
+
+
+def test_check_text_of_an_unfinished_spite_malice_match_has_its_rulings_and_no_scores():
+    result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/spite-malice-side-stack.json")])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "entry 10: REJECT SM-19: A pay-off card goes only onto a building pile, never onto a side stack.",
+        "entry 11: REJECT SM-19: Cards never move from one side stack to another: only a hand card goes onto "
+        "a side stack.",
+        "match not finished",
+        "14 entries, 12 accepted, 2 refused; 2 ruling(s)",
+    ]
+
+
+def test_spite_malice_text_names_each_game_s_end():
+    """SM-40 with points (S1), a stock-exhaustion win with none (SM-V15), equal piles and SM-V6's draw;
+    no points at all under scoring none."""
+    from referee.transcript import text_lines
+
+    def game(number, winner, how, left, points):
+        return {"number": number, "winner": winner, "how": how, "payoff_left": dict(zip(("Ann", "Bob"), left)),
+                "points": points, "scores": {}}
+
+    res = {"house_rules": {"stock_exhaustion": "fewest_payoff_wins"}, "totals": {"Ann": 12, "Bob": 0},
+           "rounds": [game(1, "Ann", "payoff", (0, 7), 12), game(2, "Bob", "exhaustion", (5, 3), 0),
+                      game(3, None, "exhaustion", (4, 4), 0)],
+           "standings": [], "over": False, "winners": [], "outcome": ""}
+    assert list(text_lines(iter([]), 0, res, 90, 90, "spite_malice")) == [
+        "game 1: Ann builds the last pay-off card and wins (SM-40), 12 points; pay-off cards left: Ann 0, Bob 7.",
+        "game 2: the stock runs out (SM-41); Bob has the fewest pay-off cards left and wins, no points (SM-V15); "
+        "pay-off cards left: Ann 5, Bob 3.",
+        "game 3: the stock runs out (SM-41); equal pay-off piles, the game is a draw; pay-off cards left: "
+        "Ann 4, Bob 4.",
+        "totals: Ann 12, Bob 0",
+        "match not finished",
+        "90 entries, 90 accepted, 0 refused; no rulings",
+    ]
+    res["house_rules"] = {"stock_exhaustion": "draw", "scoring": "none"}
+    res["rounds"] = [game(1, None, "exhaustion", (3, 5), 0), game(2, "Ann", "payoff", (0, 7), 0)]
+    assert list(text_lines(iter([]), 0, res, 90, 90, "spite_malice"))[:2] == [
+        "game 1: the stock runs out (SM-41); the game is a draw (SM-V6); pay-off cards left: Ann 3, Bob 5.",
+        "game 2: Ann builds the last pay-off card and wins (SM-40); pay-off cards left: Ann 0, Bob 7.",
+    ]

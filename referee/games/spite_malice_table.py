@@ -58,7 +58,8 @@ def result(state: State) -> dict[str, Any]:
     totals = state.totals or (0,) * len(players)
     order = sorted(range(len(players)), key=lambda s: (-totals[s], s))
     return {
-        "house_rules": changed_rules(VARIANTS, state.rules),
+        # GEN-11: every switch off its default, and always the tie policy (what an empty stock does)
+        "house_rules": {"stock_exhaustion": state.rules["stock_exhaustion"], **changed_rules(VARIANTS, state.rules)},
         "rounds": [h.to_dict(players) for h in state.history],
         "totals": {players[s]: totals[s] for s in range(len(players))},
         "standings": [{"player": players[s], "total": totals[s]} for s in order],

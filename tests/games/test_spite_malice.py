@@ -302,6 +302,14 @@ def test_S1_pagat_points_and_cards_left():
     assert plain.over and plain.winners == (ANN,) and plain.totals == (0, 0)  # no points: a match of one game
 
 
+def test_GEN_11_the_result_always_shows_what_an_empty_stock_does():
+    """GEN-11: the score sheet shows every switch off its default and always the tie policy, here the
+    stock-exhaustion rule (the first switch: equal pay-off piles are a draw), even at its default."""
+    assert sm.result(dealt())["house_rules"] == {"stock_exhaustion": "fewest_payoff_wins"}
+    assert sm.result(dealt({"stock_exhaustion": "draw", "payoff_size": 10}))["house_rules"] == {
+        "stock_exhaustion": "draw", "payoff_size": 10}
+
+
 def _exhaust(rules, ann: int, bob: int):
     return go(table({**ONE_GAME, **rules}, seats={ANN: seat(payoff=ann), BOB: seat(payoff=bob, hand=4)}, stock=0),
               D(ANN, 1, "4C"))
