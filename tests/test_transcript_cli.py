@@ -161,8 +161,8 @@ def test_check_text_of_an_unfinished_shithead_game_has_no_scores():
     result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/shithead-facedown.json")])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "entry 27: REJECT SH-K4: The table knows every card in Ari's hand (2D, 6C, AC, KC, KH, QH): "
-        "5C is not among them.",
+        "entry 27: REJECT SH-K4: The table knows every card in Ari's hand (2♦ 6♣ A♣ K♣ K♥ Q♥): "
+        "5♣ is not among them.",
         "match not finished",
         "29 entries, 28 accepted, 1 refused; 1 ruling(s)",
     ]

@@ -8,11 +8,10 @@ from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
                    seat_index)
-from .cards import card_name
-from .shithead_logic import advance, illegal, possible, run_length, set_rank, zone
+from .shithead_logic import advance, effective_top, illegal, possible, run_length, set_rank, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
-                             decks_for, natural, rank_of)
+                             decks_for, natural, rank_of, say_card, say_cards)
 from .shithead_state import Draft, GameResult, LastPlay, PileCard, Seat, State, reseat
 
 
@@ -139,9 +138,9 @@ class _Entry:
         """GEN-3 / SH-K5: cards newly seen must not exceed the copies in the deck."""
         for card, n in Counter(c for c in cards if c is not None).items():
             if card not in deck(self.s.decks, self.s.rules):
-                self.refuse("SH-K11", f"There is no {card} in this table's deck.")
+                self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
             self.check(possible(self.s, card, n, mine), "SH-K5",
-                       f"Every {card} is already somewhere else on the table: this must be a mis-tap or a "
+                       f"Every {say_card(card)} is already somewhere else on the table: this must be a mis-tap or a "
                        "misread photo.")
 
     def do_FaceUp(self, m: FaceUp) -> None:
@@ -167,13 +166,13 @@ class _Entry:
             i = faceup.index(None)
             self.sighted((m.out,))
         else:
-            self.refuse("SH-3", f"{card_name(m.out)} is not among {self.name(m.seat)}'s face-up cards.")
+            self.refuse("SH-3", f"{say_card(m.out)} is not among {self.name(m.seat)}'s face-up cards.")
         known = Counter(st.known)
         if m.card is not None and known[m.card]:
             known[m.card] -= 1
         elif st.unknown < 1:
             self.refuse("SH-K4", f"The table knows every card in {self.name(m.seat)}'s hand "
-                                 f"({', '.join(st.known)}): {card_name(m.card)} is not among them.")
+                                 f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
         elif m.card is not None:
             self.sighted((m.card,), st)
         faceup[i] = m.card
@@ -193,11 +192,11 @@ class _Entry:
                                                  f"{s.players[left]}.")
         if m.card is not None:
             self.check(m.card != "JOKER" and natural(rank_of(m.card), s.rules), "SH-4",
-                       f"{card_name(m.card)} is not a natural card: the lowest of 4, 5, 6… starts.")
+                       f"{say_card(m.card)} is not a natural card: the lowest of 4, 5, 6… starts.")
             st = s.seats[m.seat]
             if m.card not in st.known and st.unknown < 1:
                 self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
-                                     f"({', '.join(st.known)}): {m.card} is not among them.")
+                                     f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
             self.sighted((m.card,), st)
             if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
                 mine = VALUES[rank_of(m.card)]
@@ -206,8 +205,9 @@ class _Entry:
                          and natural(rank_of(c), s.rules) and VALUES[rank_of(c)] < mine]
                 if lower:
                     _, who, card = min(lower)
-                    self.flag("SH-K7", f"{s.players[who]} shows {card} face up, lower than {s.players[m.seat]}'s "
-                                       f"{m.card}: {s.players[who]} starts.", (self.eid,))
+                    self.flag("SH-K7", f"{s.players[who]} shows {say_card(card)} face up, lower than "
+                                       f"{s.players[m.seat]}'s {say_card(m.card)}: {s.players[who]} starts.",
+                              (self.eid,))
         d = self.s
         d.phase, d.turn, d.starter, d.declared, d.last_entry = "play", m.seat, m.seat, m.card, self.eid
         self.note("SH-4", f"{s.players[m.seat]} starts" + (f" and must play the {rank_of(m.card)}."
@@ -222,11 +222,25 @@ class _Entry:
         if seat in self.s.out:
             self.refuse("SH-50", f"{self.name(seat)} is out of this game.")
 
-    def in_turn(self, seat: int) -> None:
+    def in_turn(self, seat: int, cards: tuple[str | None, ...] = (), rank: str | None = None) -> None:
         self.playing(seat)
         turn = self.s.turn
-        self.check(seat == turn, "GEN-7", f"It is {self.name(turn)}'s turn, not {self.name(seat)}'s "
-                                          "(four of a kind out of turn is an interrupt).")
+        if seat != turn:
+            hint = " (four of a kind out of turn is an interrupt)" if self.completes_four(seat, cards, rank) else ""
+            self.check(False, "GEN-7", f"It is {self.name(turn)}'s turn, not {self.name(seat)}'s{hint}.")
+
+    def completes_four(self, seat: int, cards: tuple[str | None, ...], rank: str | None) -> bool:
+        """Whether ``cards``, played out of turn, could be an interrupt (SH-40, SH-42, SH-V3): they are of
+        the rank on top and make four of a kind with it, counted as the engine counts an interrupt."""
+        s = self.s
+        if (not cards or not s.rules["interrupts"] or not s.pile or s.pile[-1].seat == seat
+                or len(s.active()) < 3):
+            return False
+        r = set_rank(tuple(c for c in cards if c is not None), rank)
+        if r is None or r != run_length(s)[0]:
+            return False
+        probe = s.pile + tuple(PileCard(c or "", r, seat, -1) for c in cards)
+        return run_length(s, probe)[1] >= 4
 
     def cards_rank(self, cards: tuple[str | None, ...], rank: str | None) -> tuple[tuple[str, ...], str]:
         if not cards:
@@ -236,12 +250,12 @@ class _Entry:
         known = tuple(c for c in cards if c is not None)
         for c in set(known):
             if c not in deck(self.s.decks, self.s.rules):
-                self.refuse("SH-K11", f"There is no {c} in this table's deck.")
+                self.refuse("SH-K11", f"There is no {say_card(c)} in this table's deck.")
         if "JOKER" in known and rank is None:
             self.refuse("SH-13", "Say which rank the joker plays as.")
         r = set_rank(known, rank)
         if r is None:
-            self.refuse("SH-13", f"A play is cards of one rank only: {', '.join(known)}.")
+            self.refuse("SH-13", f"A play is cards of one rank only: {say_cards(known)}.")
         return known, r
 
     def from_hand(self, seat: int, cards: tuple[str, ...]) -> None:
@@ -256,11 +270,12 @@ class _Entry:
                 unknown.append(c)
         if len(unknown) > st.unknown:
             self.refuse("SH-K4", f"The table knows every card in {self.name(seat)}'s hand "
-                                 f"({', '.join(st.known)}): {', '.join(unknown)} is not among them.")
+                                 f"({say_cards(st.known)}): {say_cards(unknown)} "
+                                 f"{'is' if len(unknown) == 1 else 'are'} not among them.")
         for c in unknown:
             if c in st.faceup and not possible(self.s, c, unknown.count(c), st):
-                self.refuse("SH-16", f"{c} is one of {self.name(seat)}'s face-up cards: those are played once "
-                                     "the hand and the stock are empty.")
+                self.refuse("SH-16", f"{say_card(c)} is one of {self.name(seat)}'s face-up cards: those are played "
+                                     "once the hand and the stock are empty.")
         self.sighted(tuple(unknown), st)
         self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known.elements())))
 
@@ -274,7 +289,7 @@ class _Entry:
                 faceup.remove(None)
                 new.append(c)
             else:
-                self.refuse("SH-16", f"{c} is not among {self.name(seat)}'s face-up cards.")
+                self.refuse("SH-16", f"{say_card(c)} is not among {self.name(seat)}'s face-up cards.")
         self.sighted(tuple(new))
         self.seat(seat, faceup=tuple(faceup))
 
@@ -340,14 +355,17 @@ class _Entry:
             self.s.load(deal(s.players, dict(s.rules), dealer, s.number + 1, history, tuple(tally),
                              flags=s.flags, overrides=s.overrides, version=s.version))
             return
-        if s.rules["end_mode"] == "first_out_wins":
-            best = max(tally)
-            winners = tuple(i for i, t in enumerate(tally) if t == best)
-        else:
-            best = min(tally)
-            winners = tuple(i for i, t in enumerate(tally) if t == best)
-        if len(history) > 1:
-            words += " Tally: " + ", ".join(f"{s.players[i]} {t}" for i, t in enumerate(tally)) + "."
+        wins = s.rules["end_mode"] == "first_out_wins"
+        best = max(tally) if wins else min(tally)
+        winners = tuple(i for i, t in enumerate(tally) if t == best)
+        if len(history) > 1:  # the match's winners (§4.12 H2: fewest Shithead points, a tie is shared)
+            names = [s.players[i] for i in winners]
+            who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            shared = len(winners) > 1
+            words += (f" After {len(history)} games {who} "
+                      f"{'share the match win' if shared else 'wins the match'} with the "
+                      f"{'most games won' if wins else 'fewest Shithead points'} ({best}{' each' if shared else ''})."
+                      " Tally: " + ", ".join(f"{s.players[i]} {t}" for i, t in enumerate(tally)) + ".")
         s.phase, s.over, s.turn, s.last = "over", True, None, None
         s.history, s.tally, s.winners, s.outcome = history, tuple(tally), winners, words
 
@@ -377,7 +395,7 @@ class _Entry:
             self.note("SH-34", f"Everyone else is skipped: {self.name(seat)} plays again.", "skip")
 
     def do_Play(self, m: Play) -> None:
-        self.in_turn(m.seat)
+        self.in_turn(m.seat, m.cards, m.rank)
         cards, rank = self.cards_rank(m.cards, m.rank)
         s, st, where = self.s, self.s.seats[m.seat], zone(self.s, m.seat)
         if where is None:
@@ -391,7 +409,7 @@ class _Entry:
             self.refuse("SH-19", "Face-down cards are turned over one at a time.")
         if not s.first_played and s.declared and s.rules["starter_must_play_declared"] and m.seat == s.starter:
             self.check(rank == rank_of(s.declared), "SH-4",
-                       f"{self.name(m.seat)} declared {s.declared} as their lowest card: the first play must "
+                       f"{self.name(m.seat)} declared {say_card(s.declared)} as their lowest card: the first play must "
                        f"include a {rank_of(s.declared)}.")
         why = illegal(s, rank, cards)
         fails = why is not None and (where == "facedown" or (where == "faceup"
@@ -450,11 +468,22 @@ class _Entry:
             st = self.s.seats[seat]
         self.seat(seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
         rule = "SH-19" if where == "facedown" else "SH-18"
-        self.note(rule, f"{self.name(seat)}'s {card} cannot go ({why[1]}) {self.name(seat)} picks up the pile"
-                        f"{' and the ' + card if takes else ''} and plays from the hand again (SH-20).", "fail")
+        who, said = self.name(seat), say_card(card)
+        self.note(rule, f"{who}'s {said} {self.cannot_go(why[0])} ({why[0]}), so {who} picks up the pile"
+                        f"{' and the ' + said if takes else ''} and plays from the hand again (SH-20).", "fail")
         nxt, _ = advance(self.s, seat, 1)
         d = self.s
         d.pile, d.turn, d.last, d.last_entry = (), nxt, None, self.eid
+
+    def cannot_go(self, rule: str) -> str:
+        """Why a table card turned over may not go on the pile, as a clause ("cannot go on the K")."""
+        top, through = effective_top(self.s)
+        under = " under the 3s" if through else ""
+        if top is None:
+            return "cannot go"
+        if rule == "SH-V15":
+            return f"may not burn the 7{under} at this table"
+        return f"cannot go on the {say_card(top.card) if rule == 'SH-V6' else top.rank}{under}"
 
     def _after_play(self, seat: int, rank: str, cards: tuple[str, ...], play: int, skips_before: int) -> None:
         burned = self.burns(rank)
@@ -506,7 +535,7 @@ class _Entry:
         top, j = run_length(s)
         if top is None or top != rank:
             came = f" (entry {s.last_entry})" if s.last_entry is not None else ""
-            now = f"the top of the pile is now {s.pile[-1].card}" if s.pile else "the pile is now empty"
+            now = f"the top of the pile is now {say_card(s.pile[-1].card)}" if s.pile else "the pile is now empty"
             self.refuse("SH-43", f"Too late: another entry came first{came}, and {now}.",
                         () if s.last_entry is None else (s.last_entry,))
         if m.seat == s.turn:
@@ -545,5 +574,5 @@ class _Entry:
             self.refuse("SH-41", f"{self.name(m.seat)} drew only {last.drawn} card(s) after that play.")
         self.from_hand(m.seat, cards)
         self.lay(m.seat, cards, rank, last.play)
-        self.note("SH-41", f"{self.name(m.seat)} adds {', '.join(cards)}.", "add")
+        self.note("SH-41", f"{self.name(m.seat)} adds {say_cards(cards)}.", "add")
         self._after_play(m.seat, rank, cards, last.play, last.skips)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shithead_rules import VALUES, deck, rank_of, strong, suit_of, transparent
+from .shithead_rules import SUIT_SIGNS, VALUES, deck, rank_of, say_cards, strong, suit_of, transparent
 from .shithead_state import PileCard, Seat, State
 
 
@@ -38,7 +38,8 @@ def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, 
         suit = suit_of(top.card)
         if not suit or all(c == "JOKER" or suit_of(c) == suit for c in cards):
             return None
-        return "SH-V6", f"After the 9{under} the next card must be of its suit ({suit}), or a 2, 3 or 10."
+        sign = SUIT_SIGNS.get(suit, suit)
+        return "SH-V6", f"After the 9{under} the next card must be of its suit ({sign}), or a 2, 3 or 10."
     value = VALUES[rank]
     if top.rank == "7":
         if value <= 7:
@@ -151,4 +152,5 @@ def describe_top(state: State) -> str:
 
 
 def pile_words(cards: Any) -> str:
-    return ", ".join(cards)
+    """Cards in a sentence, as the table says them ("6♦ 6♥ 6♠")."""
+    return say_cards(cards)

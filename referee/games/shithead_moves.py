@@ -11,6 +11,7 @@ from typing import Any, Mapping
 from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
                    Undo, seat_index, show)
 from .cards import RANKS, card_name, parse_card, sentence_start, standard_deck
+from .shithead_rules import say_card, say_cards
 
 MAX_CARDS = 16  # cards in one entry: 8 of a rank with two decks, plus jokers, with room to spare
 
@@ -169,8 +170,13 @@ def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
 
 
 def cards_words(cards: tuple[str | None, ...], rank: str | None = None) -> str:
-    text = ", ".join(card_name(c) for c in cards) or "nothing"
+    """Cards as the table says them ("6♦ 6♥ 6♠", "Joker (as 7s)")."""
+    text = say_cards(cards) or "nothing"
     return f"{text} (as {rank}s)" if rank and "JOKER" in cards else text
+
+
+def _one(card: str | None) -> str:
+    return "an unknown card" if card is None else say_card(card)
 
 
 def describe(move: Any, players: tuple[str, ...]) -> str:
@@ -180,9 +186,9 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
         case FaceUp(cards=cards):
             return f"{who}'s face-up cards: {cards_words(cards)}."
         case Swap(card=card, out=out):
-            return f"{who} puts {card_name(card)} face up and takes {card_name(out)} into the hand."
+            return f"{who} puts {_one(card)} face up and takes {_one(out)} into the hand."
         case Start(card=card):
-            return f"{who} starts" + (f", lowest card {card_name(card)}." if card else ".")
+            return f"{who} starts" + (f", lowest card {say_card(card)}." if card else ".")
         case Play(cards=cards, rank=rank):
             return f"{who} plays {cards_words(cards, rank)}."
         case Pickup():

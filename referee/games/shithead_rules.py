@@ -111,6 +111,23 @@ def suit_of(card: str) -> str:
     return "" if card == "JOKER" else card[-1]
 
 
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def say_card(card: str | None) -> str:
+    """A card as the table says it in a sentence: "7♣", "10♥", "Joker"; "unknown" if nobody entered it."""
+    if card is None:
+        return "unknown"
+    if card == "JOKER":
+        return "Joker"
+    return card[:-1] + SUIT_SIGNS.get(card[-1], card[-1])
+
+
+def say_cards(cards: Any) -> str:
+    """Several cards in a sentence: "6♦ 6♥ 6♠"."""
+    return " ".join(say_card(c) for c in cards)
+
+
 def strong(rank: str, rules: Mapping[str, Any]) -> bool:
     """2, 10 and (unless SH-V1) 3 go on anything (SH-12 step 1)."""
     return rank in ("2", "10") or (rank == "3" and not rules["three_is_normal"])

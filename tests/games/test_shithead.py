@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from shithead_helpers import ARI, BEA, CAL, DOV, table  # noqa: E402
+from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, table  # noqa: E402
 
 from referee.games import shithead as sh  # noqa: E402
 from referee.games.base import EntryError, Override, Ruling  # noqa: E402
@@ -428,3 +428,101 @@ def test_the_form_round_trip_and_hostile_fields():
         sh.parse_move({"move": "play", "seat": "Ari", "cards": ["ZZ"]}, players)
     with pytest.raises(EntryError):
         sh.parse_move({"move": "play", "seat": "Ari", "cards": "7H"}, players)
+
+
+# --- what the referee says ------------------------------------------------------------------------
+
+def _next_game(state, n, turn, seats=None):
+    """``state`` (the next game just dealt) laid out for its last plays: every seat one card in hand
+    unless ``seats`` say otherwise."""
+    laid = table(n, state.rules, stock=0, turn=turn,
+                 seats={x: Seat(1, (), (), 0, True) for x in range(n)} | (seats or {}))
+    return replace(state, **{f: getattr(laid, f) for f in ("phase", "seats", "stock", "turn", "pile")})
+
+
+def test_H2_the_outcome_of_a_match_of_several_games_names_its_winners_a_tie_shared():
+    """SH-52 over two games: Ari wins the first, Bea the second: the match win is shared (§4.12 H2)."""
+    rules = {"end_mode": "first_out_wins", "games": 2}
+    s = go(table(3, rules, stock=0, seats={x: Seat(1, (), (), 0, True) for x in range(3)}), P(ARI, cards("4H")))
+    assert not s.over and s.number == 2 and s.tally == (1, 0, 0)
+    s = go(_next_game(s, 3, BEA), P(BEA, cards("5H")))
+    assert s.over and s.winners == (ARI, BEA)
+    assert s.outcome == ("Bea goes out first and wins (SH-52). After 2 games Ari and Bea share the match win "
+                         "with the most games won (1 each). Tally: Ari 1, Bea 1, Cal 0.")
+    assert sh.result(s)["outcome"] == s.outcome
+
+
+def test_H2_the_outcome_names_the_match_winner_with_the_fewest_shithead_points():
+    """last_is_loser over two games: Ari then Bea is the Shithead, so Cal alone wins the match."""
+    seats = {ARI: Seat(2, (), (), 0, True), BEA: Seat(1, (), (), 0, True), CAL: Seat(1, (), (), 0, True)}
+    s = go(table(3, {"games": 2}, stock=0, turn=BEA, seats=seats), P(BEA, cards("4H")), P(CAL, cards("5H")))
+    assert not s.over and s.tally == (1, 0, 0)
+    s = go(_next_game(s, 3, CAL, {BEA: Seat(2, (), (), 0, True)}), P(CAL, cards("4D")),
+           P(ARI, cards("5D")))
+    assert s.over and s.winners == (CAL,)
+    assert s.outcome == ("Bea is the Shithead. Finishing order: Cal, Ari. After 2 games Cal wins the match "
+                         "with the fewest Shithead points (0). Tally: Ari 1, Bea 1, Cal 0.")
+
+
+def test_H2_a_four_player_evening_shared_at_the_top():
+    s = _endgame({"games": 2})
+    s = go(s, P(BEA, cards("4H")), sh.Pickup(CAL), P(DOV, cards("5H")), P(ARI, cards("6H")))
+    s = _next_game(s, 4, BEA, {DOV: Seat(2, (), (), 0, True)})
+    s = go(s, P(BEA, cards("4H")), P(CAL, cards("5H")), P(DOV, cards("6H")), P(ARI, cards("7H")))
+    assert s.outcome.endswith("After 2 games Ari and Bea share the match win with the fewest Shithead points "
+                              "(0 each). Tally: Ari 0, Bea 0, Cal 1, Dov 1.")
+
+
+def test_a_single_game_outcome_has_no_match_sentence():
+    s = go(_endgame(), P(BEA, cards("4H")), sh.Pickup(CAL), P(DOV, cards("5H")), P(ARI, cards("6H")))
+    assert s.outcome == "Cal is the Shithead. Finishing order: Bea, Dov, Ari."
+
+
+def test_a_table_card_that_cannot_go_is_said_in_one_sentence():
+    """SH-19 / SH-18: why the card cannot go, then what happens, without a ruling's words in brackets."""
+    s = table(stock=0, plays=[(DOV, "QH")], seats={ARI: Seat(0, (), (), 3, True)})
+    assert go(s, P(ARI, cards("6D"))).reminders == (
+        ("SH-19", "Ari's 6♦ cannot go on the Q (SH-12), so Ari picks up the pile and the 6♦ and plays from "
+                  "the hand again (SH-20)."),)
+    s = table({"faceup_fail_takes_card": False}, stock=0, plays=[(CAL, "KH"), (DOV, "3S")],
+              seats={ARI: Seat(0, (), ("5H", "5S"), 3, True)})
+    assert reminders(go(s, P(ARI, cards("5H")))) == (
+        "SH-18: Ari's 5♥ cannot go on the K under the 3s (SH-31), so Ari picks up the pile and plays from the "
+        "hand again (SH-20).")
+    s = table({"ten_after_seven": "blocked"}, stock=0, plays=[(DOV, "7H")], seats={ARI: Seat(0, (), (), 3, True)})
+    words = reminders(go(s, P(ARI, cards("10S"))))
+    assert "10♠ may not burn the 7 at this table (SH-V15), so Ari" in words
+    for words in (words, reminders(go(table({"nine_same_suit": True}, stock=0, plays=[(DOV, "9H")],
+                                            seats={ARI: Seat(0, (), (), 3, True)}), P(ARI, cards("JS"))))):
+        assert "((" not in words and ".)" not in words and words.count(".") == 1
+
+
+def test_GEN_7_names_the_interrupt_only_when_the_cards_could_be_one():
+    """SH-40: Q Q on top, Cal to play: two Qs out of turn make four (an interrupt); a K, one Q, a pick-up,
+    the player of the Qs themselves, or a table without interrupts do not."""
+    hint = "It is Cal's turn, not Dov's (four of a kind out of turn is an interrupt)."
+    assert refused(_h5(), P(DOV, cards("QD QC"))).message == hint
+    for move in (P(DOV, cards("KH")), P(DOV, cards("QD")), sh.Pickup(DOV), P(BEA, cards("QD QC"))):
+        ruling = refused(_h5(), move)
+        assert ruling.rule == "GEN-7" and ruling.message == f"It is Cal's turn, not {NAMES[move.seat]}'s."
+    off = table({"interrupts": False}, plays=[(BEA, "QS QH")], turn=CAL)
+    assert refused(off, P(DOV, cards("QD QC"))).message == "It is Cal's turn, not Dov's."
+    three = table(3, plays=[(ARI, "QS QH")], turn=BEA)  # three players: an interrupt is still possible
+    assert refused(three, P(CAL, cards("QD QC"))).message.endswith("(four of a kind out of turn is an interrupt).")
+    assert refused(replace(_h5(), out=(ARI,)), P(DOV, cards("QD QC"))).message == hint
+    two_left = replace(_h5(), out=(ARI, BEA))  # only Cal and Dov still in: no interrupts (SH-42)
+    assert refused(two_left, P(DOV, cards("QD QC"))).message == "It is Cal's turn, not Dov's."
+
+
+def test_cards_are_said_as_the_table_says_them():
+    players = ("Ari", "Bea", "Cal")
+    assert sh.describe(P(CAL, cards("6D 6H 6S")), players) == "Cal plays 6♦ 6♥ 6♠."
+    assert sh.describe(I(BEA, cards("7C")), players) == "Bea interrupts with 7♣."
+    assert sh.describe(P(ARI, cards("10H JOKER"), "10"), players) == "Ari plays 10♥ Joker (as 10s)."
+    assert sh.describe(sh.FaceUp(ARI, ("8C", None, "AS")), players) == "Ari's face-up cards: 8♣ unknown A♠."
+    assert sh.describe(sh.Swap(ARI, "2C", "AH"), players) == "Ari puts 2♣ face up and takes A♥ into the hand."
+    s = go(table(3, plays=[(CAL, "4H")]), P(ARI, cards("6H")), A(ARI, cards("6S")))
+    assert "Ari adds 6♠." in reminders(s)
+    known = table(stock=0, seats={ARI: Seat(2, ("KH", "QD"), (None,) * 3, 3, True)})
+    assert refused(known, P(ARI, cards("5C"))).message == \
+        "The table knows every card in Ari's hand (K♥ Q♦): 5♣ is not among them."

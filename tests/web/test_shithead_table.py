@@ -127,7 +127,7 @@ def test_two_phones_interrupt_at_once_one_wins_the_other_is_told_why(table, data
     loser = next(r for r in results.values() if r.status_code == 409)
     assert "Someone else entered something first:" in text(loser)
     assert entry_count(database, match.id) == version + 1
-    assert "Someone else entered something first: " in text(loser) and "7C.." not in text(loser)
+    assert "Someone else entered something first: " in text(loser) and "7♣.." not in text(loser)
 
 
 def test_every_picker_and_the_correction_page_render(table, database):
