@@ -9,9 +9,9 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
-                   seat_index)
+from .base import EntryError, Ruling, normalise_players, resolve_rules, seat_index
 from .cards import sentence_start
+from .hidden4_entry import Entry
 from .ratatat_cards import RTC_DECKS, card_words, is_power, rtc_points
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal, RevealDraw,
                             Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower)
@@ -74,9 +74,13 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     return freeze(ctx.state), ctx.events
 
 
-class _Turn:
+class _Turn(Entry):
     """One entry being applied: checks raise rulings; effects change a draft of the state (its piles
-    are lists), which ``apply`` freezes once the entry stands."""
+    are lists), which ``apply`` freezes once the entry stands. The checks, overrides, flags and what
+    the table knows of a card are the family's (``hidden4_entry.Entry``)."""
+
+    TITLE = TITLE
+    OVER_RULE = "RTC-52"
 
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)
@@ -85,111 +89,6 @@ class _Turn:
         self.events: list[dict[str, Any]] = []
         self.waive: frozenset[str] = frozenset()
         self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}  # rule -> (message, entries)
-
-    # Checks ---------------------------------------------------------------------------------
-    def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
-        """An overridable rule: refused unless the table overrides it (GEN-5)."""
-        if ok:
-            return
-        if rule in self.waive:
-            self.waived.setdefault(rule, (message, (self.eid, *entries)))
-            self.events.append({"kind": "overridden", "rule": rule, "message": message})
-            return
-        raise Ruling(rule, message, (self.eid, *entries))
-
-    def refuse(self, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
-        """A rule no override can bend: the entry does not fit the table's state at all."""
-        raise Ruling(rule, message, (self.eid, *entries), overridable=False)
-
-    def name(self, seat: int | None) -> str:
-        return "The table" if seat is None else self.state.players[seat]
-
-    def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
-        flag = Flag(len(self.state.flags), rule, message, entries, self.eid)
-        self.state.flags = self.state.flags + (flag,)
-        self.events.append({"kind": "flag", "flag": flag.id, "rule": rule, "message": message,
-                            "entries": list(entries)})
-
-    def round(self) -> Round:
-        if self.r is None:
-            self.refuse("RTC-52", "The match is over: no more entries can be played.")
-        return self.r
-
-    # Dispatch -------------------------------------------------------------------------------
-    def run(self, move: Any) -> None:
-        handler = getattr(self, "do_" + type(move).__name__, None)
-        if handler is None:
-            raise EntryError("move", f"{type(move).__name__} is not an entry of {TITLE}")
-        if getattr(move, "seat", None) is not None and not 0 <= move.seat < len(self.state.players):
-            raise EntryError("seat", f"there is no seat {move.seat}")
-        handler(move)
-
-    def do_Override(self, move: Override) -> None:
-        self.waive = self.waive | {move.rule}
-        self.run(move.entry)
-        if move.rule not in self.waived:
-            self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
-        message, entries = self.waived[move.rule]
-        record = (self.eid, move.rule, move.reason, move.seat, message, entries)
-        self.state.overrides = self.state.overrides + (record,)
-        self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
-                            "by": self.name(move.seat) if move.seat is not None else None})
-
-    def do_ResolveFlag(self, move: ResolveFlag) -> None:
-        """Accept (the table agrees the card shows what was entered) or override (the table dismisses
-        the flag). Either way the entry that raised it stands, so a revealed card counts as revealed:
-        there is no other value to count. Deciding the last flag that holds a round scores it."""
-        flags = self.state.flags
-        if move.flag >= len(flags) or flags[move.flag].status != "open":
-            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
-        status = "accepted" if move.decision == "accept" else "overridden"
-        who = self.name(move.seat)
-        resolution = f"{status} by {who} at entry {self.eid}" + (f": {move.reason}" if move.reason else "")
-        old = flags[move.flag]
-        new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
-        self.state.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
-        self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
-        self.maybe_score()
-
-    # Knowledge ------------------------------------------------------------------------------
-    def public_count(self, value: str) -> int:
-        r = self.r
-        n = sum(1 for t in r.discard if t.value == value)
-        for row in r.rows:
-            n += sum(1 for t in row if t.value == value)
-        if r.pending is not None and r.pending.value == value:
-            n += 1
-        return n
-
-    def check_supply(self, value: str | None, extra: int = 0) -> None:
-        """GEN-3 / RTC-K8: one more sighting of ``value`` must not exceed the copies in the deck."""
-        if value is None:
-            return
-        copies = self.state.deck[value]
-        seen = self.public_count(value) + extra
-        self.check(seen < copies, "GEN-3",
-                   f"The deck has only {copies} × {value}, and {seen} are already known on the table: "
-                   f"this sighting would be one too many (a misread or a wrong card?).")
-
-    def observe(self, token: Token, value: str | None) -> Token:
-        """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)
-        and keep the private notes it contradicts for the end-of-round check (GEN-6)."""
-        if value is None:
-            return token
-        if token.value is not None:
-            if token.value != value:
-                self.check_supply(value)  # GEN-3 first: the new value must still fit the deck
-                self.flag("GEN-4", f"This card was known to be {token.value} (entry {token.seen}) "
-                                   f"but shows {value} now (entry {self.eid}).",
-                          (token.seen, self.eid))
-            else:
-                return token
-        else:
-            self.check_supply(value)
-        for seat, noted, at in token.notes:
-            if noted != value:
-                self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid),)
-        return Token(value, self.eid, token.notes, token.origin, token.origin_entry, token.face_up)
 
     # Turn order -----------------------------------------------------------------------------
     def take_turn(self, seat: int) -> Round:

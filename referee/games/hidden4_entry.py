@@ -1,0 +1,141 @@
+"""The family core of the "four hidden cards" games (Rat-a-Tat Cat and its standard-deck cousins Cabo
+and Cambio): how one entry is applied, whatever the game.
+
+An :class:`Entry` is one entry being applied to a *draft* of the state (its piles are lists). Checks raise
+rulings (GEN-5, GEN-10): ``check`` an overridable rule, ``refuse`` a rule no override can bend; ``flag``
+records a breach that only shows later. ``observe`` is what the table learns when a card is seen face up
+(GEN-3 conservation, GEN-4 consistency, and the private notes it contradicts, GEN-6). Overrides and the
+table's decision on a flag work the same in every game of the family.
+
+A game's entry class subclasses :class:`Entry`, sets ``TITLE`` and ``OVER_RULE`` (the rule a finished
+match cites), and provides ``__init__`` (the draft), ``maybe_score`` and a ``do_<Entry>`` method per
+entry. The draft's round has ``discard``, ``rows``, ``pending`` and ``conflicts``; a game whose rows
+may hold gaps overrides ``public_count``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import EntryError, Flag, Override, ResolveFlag, Ruling
+from .ratatat_state import Token
+
+
+class Entry:
+    """One entry being applied: checks raise rulings; effects change a draft of the state."""
+
+    TITLE = ""
+    OVER_RULE = ""
+    state: Any
+    r: Any
+    eid: int
+    events: list[dict[str, Any]]
+    waive: frozenset[str]
+    waived: dict[str, tuple[str, tuple[int, ...]]]
+
+    # Checks ---------------------------------------------------------------------------------
+    def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
+        """An overridable rule: refused unless the table overrides it (GEN-5)."""
+        if ok:
+            return
+        if rule in self.waive:
+            self.waived.setdefault(rule, (message, (self.eid, *entries)))
+            self.events.append({"kind": "overridden", "rule": rule, "message": message})
+            return
+        raise Ruling(rule, message, (self.eid, *entries))
+
+    def refuse(self, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
+        """A rule no override can bend: the entry does not fit the table's state at all."""
+        raise Ruling(rule, message, (self.eid, *entries), overridable=False)
+
+    def name(self, seat: int | None) -> str:
+        return "The table" if seat is None else self.state.players[seat]
+
+    def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
+        flag = Flag(len(self.state.flags), rule, message, entries, self.eid)
+        self.state.flags = self.state.flags + (flag,)
+        self.events.append({"kind": "flag", "flag": flag.id, "rule": rule, "message": message,
+                            "entries": list(entries)})
+
+    def round(self) -> Any:
+        if self.r is None:
+            self.refuse(self.OVER_RULE, "The match is over: no more entries can be played.")
+        return self.r
+
+    # Dispatch -------------------------------------------------------------------------------
+    def run(self, move: Any) -> None:
+        handler = getattr(self, "do_" + type(move).__name__, None)
+        if handler is None:
+            raise EntryError("move", f"{type(move).__name__} is not an entry of {self.TITLE}")
+        if getattr(move, "seat", None) is not None and not 0 <= move.seat < len(self.state.players):
+            raise EntryError("seat", f"there is no seat {move.seat}")
+        handler(move)
+
+    def do_Override(self, move: Override) -> None:
+        self.waive = self.waive | {move.rule}
+        self.run(move.entry)
+        if move.rule not in self.waived:
+            self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
+        message, entries = self.waived[move.rule]
+        record = (self.eid, move.rule, move.reason, move.seat, message, entries)
+        self.state.overrides = self.state.overrides + (record,)
+        self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
+                            "by": self.name(move.seat) if move.seat is not None else None})
+
+    def do_ResolveFlag(self, move: ResolveFlag) -> None:
+        """Accept (the table agrees the card shows what was entered) or override (the table dismisses
+        the flag). Either way the entry that raised it stands, so a revealed card counts as revealed:
+        there is no other value to count. Deciding the last flag that holds a round scores it."""
+        flags = self.state.flags
+        if move.flag >= len(flags) or flags[move.flag].status != "open":
+            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
+        status = "accepted" if move.decision == "accept" else "overridden"
+        who = self.name(move.seat)
+        resolution = f"{status} by {who} at entry {self.eid}" + (f": {move.reason}" if move.reason else "")
+        old = flags[move.flag]
+        new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
+        self.state.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
+        self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
+        self.maybe_score()
+
+    # Knowledge ------------------------------------------------------------------------------
+    def public_count(self, value: str) -> int:
+        r = self.r
+        n = sum(1 for t in r.discard if t.value == value)
+        for row in r.rows:
+            n += sum(1 for t in row if t.value == value)
+        if r.pending is not None and r.pending.value == value:
+            n += 1
+        return n
+
+    def check_supply(self, value: str | None, extra: int = 0) -> None:
+        """GEN-3 (RTC-K8, CAB-K1): one more sighting of ``value`` must not exceed the copies in the deck."""
+        if value is None:
+            return
+        copies = self.state.deck[value]
+        seen = self.public_count(value) + extra
+        self.check(seen < copies, "GEN-3",
+                   f"The deck has only {copies} × {value}, and {seen} are already known on the table: "
+                   f"this sighting would be one too many (a misread or a wrong card?).")
+
+    def observe(self, token: Token, value: str | None) -> Token:
+        """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)
+        and keep the private notes it contradicts for the end-of-round check (GEN-6)."""
+        if value is None:
+            return token
+        if token.value is not None:
+            if token.value != value:
+                self.check_supply(value)  # GEN-3 first: the new value must still fit the deck
+                self.flag("GEN-4", f"This card was known to be {token.value} (entry {token.seen}) "
+                                   f"but shows {value} now (entry {self.eid}).",
+                          (token.seen, self.eid))
+            else:
+                return token
+        else:
+            self.check_supply(value)
+        for seat, noted, at in token.notes:
+            if noted != value:
+                self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid),)
+        return Token(value, self.eid, token.notes, token.origin, token.origin_entry, token.face_up)
+
+    def maybe_score(self) -> None:  # pragma: no cover - every game provides it
+        raise NotImplementedError
