@@ -259,7 +259,7 @@ class SpiteTable:
         for k, side in enumerate(self.sides[seat], 1):
             if side:
                 builds += [(f"side{k}", side[-1], p) for p in self._piles_for(side[-1])]
-        for card in set(self.hand[seat]):
+        for card in sorted(set(self.hand[seat])):  # sorted: the same games whatever the hash seed
             builds += [("hand", card, p) for p in self._piles_for(card)]
         if builds and rng.random() < SM_KEEN:
             source, card, p = rng.choice(builds)
