@@ -1,0 +1,111 @@
+"""Cabo / Cambio entries from a phone's form: which fields each entry has and whose entry it is.
+
+A list of places is one field, "1,3"; a list of cards is ``card1``, ``card2``… (a reveal, a matching
+claim) or ``seen1``, ``seen2`` (the first look); true is "1". Out-of-turn entries (a snap, the card given
+for it, a call at the end of one's turn) are the phone's own seat's; on the shared phone ``for`` names
+who acts (default: whoever's turn it is).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import EntryError
+from .cabo_rules import MAX_SLOTS
+from .forms import MAX_REASON, log_entry, log_form, number, player, text
+
+INT_FIELDS = ("slot", "target_slot")
+TEXT_FIELDS = ("card", "out", "seen", "target_seen", "target", "owner")
+BOOL_FIELDS = ("shown", "swap")
+#: Entries of the whole table: nobody's turn, no seat recorded.
+TABLE_MOVES = ("turn_up", "reshuffle")
+#: Entries naming whose cards they are, made from any phone at the table.
+FOR_MOVES = ("reveal",)
+#: Entries with a list of cards, ``card1``…
+CARD_LISTS = ("reveal", "match")
+
+
+def _places(raw: str) -> list[int]:
+    out = []
+    for part in raw.split(",")[:MAX_SLOTS]:
+        value = number({"slot": part}, "slot")
+        if value is not None:
+            out.append(value)
+    return out
+
+
+def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, *,
+                    shared: bool = False, turn: int | None = None) -> dict[str, Any]:
+    """The entry a form describes. ``seat`` is the phone's own seat (None on the shared phone); on the
+    shared phone, the form's ``for`` names who acts (default: whoever's turn it is)."""
+    move = form.get("move", "")
+    if not move or len(move) > 20:
+        raise EntryError("move", "The form names no entry.")
+    meta = log_entry(form, players, seat, entry_from_form, turn)
+    if meta is not None:
+        return meta
+    entry: dict[str, Any] = {"move": move}
+    named = player(form, "for", players)
+    if move in FOR_MOVES:
+        who = named if named is not None else players[seat] if seat is not None else None
+        if who is None:
+            raise EntryError("for", "Whose cards are these?")
+        entry["seat"] = who
+    elif move not in TABLE_MOVES:
+        acting = seat
+        if shared:
+            acting = players.index(named) if named is not None else turn
+        if acting is None:
+            raise EntryError("for", "It is nobody's turn: there is nothing to enter for a player now.")
+        entry["seat"] = players[acting]
+    for name in INT_FIELDS:
+        value = number(form, name)
+        if value is not None:
+            entry[name] = value
+    for name in TEXT_FIELDS:
+        if form.get(name, "") != "":
+            entry[name] = text(form, name)
+    for name in BOOL_FIELDS:
+        if form.get(name) == "1":
+            entry[name] = True
+    if form.get("matched") in ("1", "0"):
+        entry["matched"] = form["matched"] == "1"
+    if form.get("reason", "") != "":
+        entry["reason"] = text(form, "reason", MAX_REASON)
+    if "slots" in form:
+        entry["slots"] = _places(form["slots"])
+    if move in CARD_LISTS:
+        found = [text(form, f"card{i}", 12) or "unknown" for i in range(1, MAX_SLOTS + 1) if f"card{i}" in form]
+        if found or move == "reveal":
+            entry["cards"] = found
+    if move == "initial_peek":
+        entry.setdefault("slots", [])
+        seen = [text(form, f"seen{i}", 12) or "unknown" for i in range(1, len(entry["slots"]) + 1)]
+        entry.pop("seen", None)
+        if any(card != "unknown" for card in seen):  # nothing noted: no list of unknowns
+            entry["seen"] = seen
+    return entry
+
+
+def entry_to_form(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The form a phone posts for ``entry`` (its JSON form); ``entry_from_form`` reads it back."""
+    form = log_form(entry, entry_to_form)
+    if form is not None:
+        return form
+    form = {"move": str(entry["move"])}
+    if "seat" in entry and entry["seat"] is not None:
+        form["for"] = str(entry["seat"])
+    for name in (*INT_FIELDS, *TEXT_FIELDS, "reason"):
+        if entry.get(name) is not None and not isinstance(entry.get(name), list):
+            form[name] = str(entry[name])
+    for name in BOOL_FIELDS:
+        if entry.get(name):
+            form[name] = "1"
+    if entry.get("matched") is not None:
+        form["matched"] = "1" if entry["matched"] else "0"
+    if "slots" in entry:
+        form["slots"] = ",".join(str(s) for s in entry["slots"])
+    if entry["move"] in CARD_LISTS:
+        form.update({f"card{i}": str(c) for i, c in enumerate(entry.get("cards", ()), start=1)})
+    if entry["move"] == "initial_peek":
+        form.update({f"seen{i}": str(c) for i, c in enumerate(entry.get("seen", ()), start=1)})
+    return form

@@ -1,0 +1,350 @@
+"""Cabo / Cambio entries: small immutable values, their JSON form and how they are said.
+
+An entry is what a person at the table records. ``None`` stands for a card nobody entered (GEN-14,
+"unknown" in JSON). Places are numbered from 1 within a layout (CAB-1; see ``cabo_state``).
+
+The entries (JSON ``move``): ``turn_up``, ``initial_peek``, ``draw``, ``take_discard``, ``replace``,
+``match`` (a matching exchange, CAB-5), ``discard``, ``power`` (show the drawn card and use its power),
+``peek`` (a Peek at one's own card or a Spy at another's), ``swap`` (a blind Swap, or none),
+``look_swap`` (look at two cards, then swap them or not), ``snap`` (out of turn, CAB-6), ``give`` (the
+card a snapper gives for another player's snapped card), ``call``, ``reshuffle``, ``reveal``; and the
+log's ``override``, ``resolve_flag``, ``undo``, ``correct``.
+"""
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, Mapping
+
+from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
+                   Undo, seat_index, show)
+from .cabo_cards import card_words, label, sentence_card
+from .cabo_rules import MAX_SLOTS
+from .cards import card_name, parse_card
+
+
+@dataclass(frozen=True, slots=True)
+class TurnUp:
+    """The top card of the draw pile is turned face up to start the discard pile (CAB-1)."""
+    card: str | None
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InitialPeek:
+    """A player looks once, secretly, at two of their own cards before their first turn (CAB-2)."""
+    seat: int
+    slots: tuple[int, ...]
+    seen: tuple[str | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the top card of the draw pile; ``card`` is what the drawer saw, ``shown`` if the table saw it."""
+    seat: int
+    card: str | None = None
+    shown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top card of the discard pile (CAB-3b)."""
+    seat: int
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replace:
+    """The card in hand goes into place ``slot``; the card that was there (``out``) is discarded."""
+    seat: int
+    slot: int
+    out: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A matching exchange (CAB-5): the cards in ``slots`` are turned up as a set of equal cards, showing
+    ``cards``; if they all match they are discarded and the card in hand takes place ``slot`` (default the
+    first of them). ``matched`` says the outcome when a card was not entered."""
+    seat: int
+    slots: tuple[int, ...]
+    cards: tuple[str | None, ...] = ()
+    slot: int | None = None
+    matched: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """The drawn card goes face up onto the discard pile, its power unused (CAB-3a)."""
+    seat: int
+    card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UsePower:
+    """Show the drawn card, discard it and use its power (CAB-3a, CAB-7)."""
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Peek:
+    """A Peek at one's own card, or a Spy at another player's (``target``); ``seen`` stays private."""
+    seat: int
+    slot: int
+    target: int | None = None
+    seen: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """A blind Swap: the card in ``owner``'s place ``slot`` (default the swapper's) changes places with
+    ``target``'s place ``target_slot``. No places: no swap."""
+    seat: int
+    slot: int | None = None
+    target: int | None = None
+    target_slot: int | None = None
+    owner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LookSwap:
+    """Look at one's own card in ``slot`` and ``target``'s card in ``target_slot`` (``seen`` and
+    ``target_seen`` stay private), then swap them (``swap``) or not."""
+    seat: int
+    slot: int
+    target: int
+    target_slot: int
+    swap: bool = False
+    seen: str | None = None
+    target_seen: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """Out of turn (CAB-6): ``seat`` throws the card in ``owner``'s place ``slot`` (default their own)
+    onto the fresh discard, showing ``card``; ``matched`` says the outcome when a card was not entered."""
+    seat: int
+    slot: int
+    owner: int | None = None
+    card: str | None = None
+    matched: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """After snapping another player's card, the snapper gives them the card in their own place ``slot``,
+    face down, to fill the gap (CAB-6)."""
+    seat: int
+    slot: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """"Cabo!" / "Cambio!" — the call that starts the others' last turns (CAB-20)."""
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """The empty draw pile is remade from the discard pile, its top card staying face up (CAB-22)."""
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A player's cards turned face up at the end of the round, place by place (empty places left out),
+    or the one card in place ``slot``; "unknown" is fine for a card whose value the table already knows."""
+    seat: int
+    cards: tuple[str | None, ...]
+    slot: int | None = None
+
+
+MOVES: dict[str, type] = {
+    "turn_up": TurnUp, "initial_peek": InitialPeek, "draw": Draw, "take_discard": TakeDiscard,
+    "replace": Replace, "match": Match, "discard": Discard, "power": UsePower, "peek": Peek, "swap": Swap,
+    "look_swap": LookSwap, "snap": Snap, "give": Give, "call": Call, "reshuffle": Reshuffle,
+    "reveal": Reveal,
+    "override": Override, "resolve_flag": ResolveFlag, "undo": Undo, "correct": Correct,
+}
+MOVE_NAMES = {cls: name for name, cls in MOVES.items()}
+
+_SEAT_FIELDS = {"seat", "target", "owner"}
+_SLOT_FIELDS = {"slot", "target_slot"}
+_CARD_FIELDS = {"card", "out", "seen", "target_seen"}
+_BOOL_FIELDS = {"shown", "swap"}
+_LIST_FIELDS = {"slots", "cards"}
+_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
+_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}  # text for people, ignored
+MAX_NESTING = 3  # overrides and corrections inside one another
+
+
+def _text(value: Any, where: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise EntryError(where, "is text")
+    if len(value) > limit:
+        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
+    return value.strip()
+
+
+def _slot(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SLOTS:
+        raise EntryError(where, f"a place is a number from 1 to {MAX_SLOTS}, not {show(value)}")
+    return value
+
+
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry",
+               _depth: int = 0):
+    """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault, and
+    nothing else, however hostile the entry (every size and nesting is bounded)."""
+    if not isinstance(data, dict):
+        raise EntryError(where, "an entry is a JSON object with a \"move\" field")
+    name = data.get("move")
+    cls = MOVES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game ({', '.join(MOVES)})")
+    known = {f.name for f in fields(cls)}
+    for key in data:
+        if key not in known and key not in _ALLOWED_EXTRA:
+            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
+        if _ALLOWED_EXTRA.get(key) is not None:
+            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        at = f"{where}.{f.name}"
+        required = f.default is MISSING
+        if (cls is Correct and f.name == "target") or (cls is ResolveFlag and f.name == "flag"):
+            continue  # entry and flag numbers, read below
+        if f.name not in data:
+            if required:
+                raise EntryError(at, "is missing")
+            continue
+        value = data[f.name]
+        if f.name in _SEAT_FIELDS:
+            kwargs[f.name] = None if value is None and not required else seat_index(value, players, at)
+        elif f.name in _SLOT_FIELDS:
+            kwargs[f.name] = None if value is None and not required else _slot(value, at)
+        elif f.name in _LIST_FIELDS or (cls is InitialPeek and f.name == "seen"):
+            if not isinstance(value, list) or len(value) > MAX_SLOTS:
+                raise EntryError(at, f"is a list of at most {MAX_SLOTS} "
+                                     f"{'places' if f.name == 'slots' else 'cards'}")
+            read = _slot if f.name == "slots" else (lambda v, w: parse_card(v, deck, w))
+            kwargs[f.name] = tuple(read(v, f"{at}[{i}]") for i, v in enumerate(value))
+        elif f.name in _CARD_FIELDS:
+            kwargs[f.name] = parse_card(value, deck, at)
+        elif f.name in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise EntryError(at, "is true or false")
+            kwargs[f.name] = value
+        elif f.name == "matched":
+            if value is not None and not isinstance(value, bool):
+                raise EntryError(at, "is true, false or null")
+            kwargs[f.name] = value
+        elif f.name in _TEXT_FIELDS:
+            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
+        elif f.name == "entry":
+            inner = value.get("move") if isinstance(value, dict) else None
+            if inner in ("undo", "correct"):
+                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
+            if inner == "override" and _depth >= MAX_NESTING - 1:
+                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
+            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
+        else:  # pragma: no cover - every field kind is listed above
+            raise AssertionError(f.name)
+    if cls is ResolveFlag or cls is Correct:
+        key = "flag" if cls is ResolveFlag else "target"
+        value = data.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ENTRY_NUMBER:
+            raise EntryError(f"{where}.{key}", f"is the number of an earlier entry or flag "
+                                               f"(0–{MAX_ENTRY_NUMBER:,}), not {show(value)}")
+        kwargs[key] = value
+    if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
+        raise EntryError(f"{where}.decision", "is \"accept\" or \"override\"")
+    if cls is UsePower and kwargs["card"] is None:
+        raise EntryError(f"{where}.card", "name the card shown")
+    return cls(**kwargs)
+
+
+def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    """A move value → its JSON form (seats by name, unknown cards as "unknown")."""
+    out: dict[str, Any] = {"move": MOVE_NAMES[type(move)]}
+    for f in fields(move):
+        value = getattr(move, f.name)
+        if f.name in _SEAT_FIELDS and not isinstance(move, Correct):
+            if value is not None:
+                out[f.name] = players[value]
+        elif f.name == "slots":
+            out[f.name] = list(value)
+        elif f.name == "cards":
+            if value or isinstance(move, Reveal):
+                out[f.name] = [card_name(v) for v in value]
+        elif isinstance(move, InitialPeek) and f.name == "seen":
+            if value:
+                out[f.name] = [card_name(v) for v in value]
+        elif f.name in _CARD_FIELDS:
+            if value is not None or f.name in ("card", "out"):
+                out[f.name] = card_name(value)
+        elif f.name == "entry":
+            out[f.name] = move_to_dict(value, players)
+        elif f.name in _BOOL_FIELDS:
+            if value:
+                out[f.name] = True
+        elif value is not None and value != "":
+            out[f.name] = value
+    return out
+
+
+def describe(move: Any, players: tuple[str, ...]) -> str:
+    """One line in plain words, for the table's history."""
+    who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
+    match move:
+        case TurnUp(card=card):
+            return f"{sentence_card(card)} is turned up on the discard pile."
+        case InitialPeek(slots=slots):
+            return f"{who} looks at places {' and '.join(map(str, slots))}."
+        case Draw(shown=shown, card=card):
+            return f"{who} draws {card_words(card)} and shows it." if shown else f"{who} draws a card."
+        case TakeDiscard():
+            return f"{who} takes the top card of the discard pile."
+        case Replace(slot=slot, out=out):
+            return f"{who} puts the card into place {slot} and discards {card_words(out)}."
+        case Match(slots=slots, cards=cards):
+            shown = f", showing {', '.join(label(c) for c in cards)}" if cards else ""
+            return f"{who} claims places {', '.join(map(str, slots))} match{shown}."
+        case Discard(card=card):
+            return f"{who} discards {card_words(card)}."
+        case UsePower(card=card):
+            return f"{who} shows {card_words(card)} and uses its power."
+        case Peek(slot=slot, target=target):
+            if target in (None, move.seat):
+                return f"{who} peeks at their own place {slot}."
+            return f"{who} spies on {players[target]}'s place {slot}."
+        case Swap(slot=None):
+            return f"{who} chooses not to swap."
+        case Swap(slot=slot, target=target, target_slot=target_slot, owner=owner):
+            whose = "their" if owner in (None, move.seat) else f"{players[owner]}'s"
+            return f"{who} swaps {whose} place {slot} with {players[target]}'s place {target_slot}, unseen."
+        case LookSwap(slot=slot, target=target, target_slot=target_slot, swap=swap):
+            what = "swaps them" if swap else "keeps them where they are"
+            return f"{who} looks at their place {slot} and {players[target]}'s place {target_slot}, and {what}."
+        case Snap(slot=slot, owner=owner, card=card):
+            whose = "their own" if owner in (None, move.seat) else f"{players[owner]}'s"
+            return f"{who} snaps {whose} place {slot} ({card_words(card)}) onto the discard pile."
+        case Give(slot=slot):
+            return f"{who} gives the card in their place {slot} to fill the gap."
+        case Call():
+            return f"{who} calls “Cabo”!"
+        case Reshuffle():
+            return "The discard pile, all but its top card, is shuffled into a new draw pile."
+        case Reveal(cards=cards, slot=None):
+            return f"{who} reveals {', '.join(label(c) for c in cards) or 'no cards'}."
+        case Reveal(cards=cards, slot=slot):
+            return f"{who} turns up place {slot}: {', '.join(label(c) for c in cards)}."
+        case Override(entry=entry, rule=rule):
+            return f"{who} overrides {rule}: {describe(entry, players)}"
+        case ResolveFlag(flag=flag, decision=decision):
+            return f"{who} {'accepts' if decision == 'accept' else 'overrides'} flag {flag}."
+        case Undo():
+            return f"{who} undoes the last entry."
+        case Correct(target=target, entry=entry):
+            return f"{who} corrects entry {target}: {describe(entry, players)}"
+    return repr(move)  # pragma: no cover

@@ -1,0 +1,102 @@
+"""Cabo / Cambio at the table: who acts, the cards and what photos are for, and the result — the parts of
+the game interface (``interface.Game``) the web layer, scans and ``referee check`` use."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import changed_rules, seat_index
+from .cabo_cards import CABO_DECK, DECKS as CARD_DECKS, label
+from .cabo_rules import VARIANTS
+from .cabo_state import places
+from .cabo_view import legal_moves, snap_moves
+from .cards import RANKS, SUITS
+from .interface import ScanSpec
+
+#: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
+ENGINE_VERSION = 1
+TEMPLATES = "cabo"
+#: Entries whose second step is a picker (a card, a place, a target).
+PICK_MOVES = ("turn_up", "take_discard", "replace", "match", "discard", "power", "peek", "swap", "look_swap",
+              "snap", "give")
+#: Entries a photo can fill in: one card, or a player's layout at the reveal.
+SCAN_MOVES = ("turn_up", "take_discard", "replace", "discard", "power", "peek", "snap", "reveal")
+#: The Cabo deck is taught once on the home page and read by the taught-deck recogniser (vision's
+#: "ratatat", which needs references); a standard deck (Cambio) needs no teaching.
+DECKS: dict[str, dict[str, Any]] = {
+    "cabo": {"title": "Cabo deck (0 to 13)", "faces": (*CABO_DECK, "BACK"), "recogniser": "ratatat"},
+}
+DECK_KINDS = ("cabo", "standard")
+
+
+def to_act(state: Any) -> int | None:
+    """Whose turn it is; None between rounds, at the reveal and after the match."""
+    r = state.round
+    return r.turn if r is not None else None
+
+
+def may_act(state: Any) -> tuple[int, ...]:
+    """The turn first; then whoever owes a card for a snap, may still call (CAB-V7 end of turn), or may
+    snap the fresh discard (CAB-6)."""
+    r = state.round
+    if r is None:
+        return ()
+    seats: list[int] = [] if r.turn is None else [r.turn]
+    if r.give_owed is not None:
+        return (r.give_owed[0],)
+    if r.call_window is not None and r.call_window not in seats:
+        seats.append(r.call_window)
+    for s in r.seats:
+        if s not in seats and snap_moves(state, s):
+            seats.append(s)
+    return tuple(seats)
+
+
+def cards(state: Any) -> list[str]:
+    """The card codes of this match's deck, in picker order: the Cabo deck 0 to 13; a standard deck by
+    suit, ace to king, then the joker."""
+    deck = CARD_DECKS[state.rules["deck"]]
+    if state.rules["deck"] == "cabo52":
+        return list(deck)
+    return [r + s for s in SUITS for r in RANKS] + (["JOKER"] if "JOKER" in deck else [])
+
+
+def card_label(card: str | None) -> str:
+    """A card on a button: "7", "10♥", "K♠", "Joker", "unknown"."""
+    return label(card)
+
+
+def scan_spec(state: Any, purpose: Mapping[str, str]) -> ScanSpec | None:
+    """A photo for a reveal holds a player's layout, place by place; for any other card entry, one card."""
+    move = purpose.get("move", "")
+    if move not in SCAN_MOVES:
+        return None
+    if move == "reveal":
+        try:
+            seat = seat_index(purpose.get("for", ""), state.players, "for")
+        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
+            return None
+        r = state.round
+        n = len(places(r.rows[seat])) if r is not None else 0
+        return ScanSpec(cards=max(n, 1), seat=seat, move=move)
+    return ScanSpec(cards=1, move=move)
+
+
+def result(state: Any) -> dict[str, Any]:
+    """Round scores, winners and match standings (by player name), as ``referee check`` prints them."""
+    players = state.players
+    order = sorted(range(len(players)), key=lambda s: (state.totals[s], s))
+    house_rules = {"tie_policy": state.rules["tie_policy"], **changed_rules(VARIANTS, state.rules)}
+    return {
+        "house_rules": house_rules,  # GEN-11: every switch off its default, and always the tie rule
+        "rounds": [h.to_dict(players) for h in state.history],
+        "totals": {players[s]: state.totals[s] for s in range(len(players))},
+        "standings": [{"player": players[s], "total": state.totals[s], "reset_used": s in state.resets_used}
+                      for s in order],
+        "over": state.over,
+        "winners": [players[s] for s in state.winners],
+        "outcome": state.outcome,
+    }
+
+
+__all__ = ["ENGINE_VERSION", "TEMPLATES", "PICK_MOVES", "DECKS", "DECK_KINDS", "to_act", "may_act", "cards",
+           "card_label", "scan_spec", "result", "legal_moves"]

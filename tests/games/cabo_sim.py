@@ -1,0 +1,497 @@
+"""A simulated physical Cabo / Cambio table: a TRUE shuffled deck the referee never sees, and a random but
+honest driver that enters what a careful table would enter (RULES.md §2).
+
+Cards are integer ids; ``Table.values[id]`` is the printed card. The simulation mirrors the engine's zones
+place by place (layouts with their empty places, the discard pile, the card in hand, the draw pile), so the
+engine's public knowledge can be checked against the truth after every entry (GEN-12).
+
+Knowledge (GEN-2, GEN-6): a card is *public* once a value was entered for it in a public observation (the
+turn-up, a shown draw, a take from the discard pile with a value, a card leaving a layout, a discard, a
+power shown, a matching claim or a snap, the reveal); a seat has *noted* a card when it entered its value
+privately (a draw, a Peek or Spy, the first look, a look-and-swap). Honest play never raises GEN-3/GEN-4.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.games import cabo as game
+from referee.games.base import Override
+from referee.games.cabo_cards import points, power, rank
+from referee.games.cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,
+                                      Reshuffle, Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
+from referee.games.cabo_presets import BY_KEY
+
+
+class SimError(AssertionError):
+    """The engine and the true table disagree."""
+
+
+def expected_scores(cards: dict[int, tuple[str, ...]], caller: int | None, rules: Any) -> dict[int, int]:
+    """CAB-40..44, written independently of cabo_scoring."""
+    sums = {s: sum(points(c, rules) for c in cs) for s, cs in cards.items()}
+    low = min(sums.values())
+    if rules["kamikaze"]:
+        for s, cs in cards.items():
+            if sorted(points(c, rules) for c in cs) == [12, 12, 13, 13]:
+                return {x: 0 if x == s else 50 for x in sums}
+    if rules["round_score"] == "cabo_2e":
+        out = dict(sums)
+        if caller is not None:
+            out[caller] = 0 if sums[caller] == low else sums[caller] + 10
+        return out
+    if rules["round_score"] == "cabo_1e":
+        out = {s: 0 if v == low else v for s, v in sums.items()}
+        if caller is not None and sums[caller] != low:
+            out[caller] = sums[caller] + 5
+        return out
+    return sums
+
+
+class Table:
+    """One match at a physical table: the engine's state plus the true cards."""
+
+    def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None = None, rng: Any = None, *,
+                 call_turns: tuple[int, int] = (2, 10), p_unknown: float = 0.1, p_wrong: float = 0.05,
+                 check: bool = True):
+        self.rng = rng if rng is not None else random.Random(0)
+        self.players = tuple(players)
+        self.state = game.new_match(self.players, rules)
+        self.rules = self.state.rules
+        self.values = [v for v, n in self.state.deck.items() for _ in range(n)]
+        self.deck_size = len(self.values)
+        self.call_turns = call_turns
+        self.p_unknown = p_unknown
+        self.p_wrong = p_wrong
+        self.check = check
+        self.totals = [0] * len(self.players)
+        self.used: set[int] = set()
+        self.rounds_scored = 0
+        self.public_values: dict[int, str] = {}  # id -> the value once public (GEN-4: never changes)
+        self._deal()
+
+    # --- The true table ----------------------------------------------------------------------
+    def _deal(self) -> None:
+        r = self.state.round
+        ids = list(range(self.deck_size))
+        self.rng.shuffle(ids)
+        self.rows: list[list[int | None]] = [[ids.pop() for _ in range(4)] for _ in self.players]
+        self.draw: list[int] = ids  # the top is the end of the list
+        self.discard: list[int] = []
+        self.pending: int | None = None
+        self.public: set[int] = set()
+        self.notes: set[tuple[int, int]] = set()
+        self.round_no = r.number
+        self.call_at = self.rng.randint(*self.call_turns)
+
+    def v(self, card: int) -> str:
+        return self.values[card]
+
+    def maybe(self, card: int, p: float | None = None) -> str | None:
+        return None if self.rng.random() < (self.p_unknown if p is None else p) else self.values[card]
+
+    def knows(self, seat: int, card: int | None) -> bool:
+        return card is not None and (card in self.public or (card, seat) in self.notes)
+
+    def held(self, seat: int) -> list[int]:
+        """The places (from 1) of ``seat``'s layout that hold a card."""
+        return [i + 1 for i, c in enumerate(self.rows[seat]) if c is not None]
+
+    def add(self, seat: int, card: int) -> None:
+        row = self.rows[seat]
+        for i, c in enumerate(row):
+            if c is None:
+                row[i] = card
+                return
+        row.append(card)
+
+    def locked(self, seat: int) -> bool:
+        r = self.state.round
+        return r.caller is not None and r.caller == seat and self.rules["caller_lock"]
+
+    # --- The driver --------------------------------------------------------------------------
+    def choose(self) -> Any:
+        """A legal entry with its card values filled in from the true cards."""
+        st, rng = self.state, self.rng
+        r = st.round
+        if r is None:
+            raise SimError("the match is over")
+        if r.awaiting_turn_up:
+            return TurnUp(self.maybe(self.draw[-1]))
+        if r.give_owed is not None:
+            seat = r.give_owed[0]
+            return Give(seat, rng.choice(self.held(seat)))
+        snap = self._snap()
+        if snap is not None:
+            return snap
+        if r.step == "reveal":
+            return self._reveal()
+        if Reshuffle() in game.legal_moves(st, None) and r.step == "start":
+            return Reshuffle()
+        if r.call_window is not None and r.call_window != r.turn and self._wants_call():
+            return Call(r.call_window)
+        return self._turn(r.turn)
+
+    def _wants_call(self) -> bool:
+        r = self.state.round
+        return r.caller is None and (r.turns_done >= self.call_at or self.rng.random() < 0.02)
+
+    def _snap(self) -> Any:
+        """Sometimes a player snaps: a card they know to match the fresh discard, or (rarely) a wrong guess."""
+        st, rng = self.state, self.rng
+        r = st.round
+        if (not self.rules["snap_enabled"] or r.snap_top is None or r.scoring or rng.random() < 0.3):
+            return None
+        top = self.discard[-1]
+        tries = []
+        for seat in r.seats:
+            if seat in r.snap_tried or self.locked(seat):
+                continue
+            for owner in r.seats:
+                if self.locked(owner):
+                    continue
+                for slot in self.held(owner):
+                    c = self.rows[owner][slot - 1]
+                    good = self.knows(seat, c) and rank(self.v(c)) == rank(self.v(top))
+                    if good or rng.random() < self.p_wrong / 8:
+                        tries.append((seat, owner, slot, c))
+        if not tries:
+            return None
+        seat, owner, slot, c = rng.choice(tries)
+        card = self.maybe(c, 0.15)
+        top_known = r.discard[-1].value is not None
+        same = rank(self.v(c)) == rank(self.v(top))
+        matched = same if (card is None or not top_known or rng.random() < 0.2) else None
+        return Snap(seat, slot, None if owner == seat else owner, card, matched)
+
+    def _reveal(self) -> Any:
+        """A whole layout turned up, or (sometimes) one card of it."""
+        r = self.state.round
+        seat = self.rng.choice([s for s in r.seats if s not in r.revealed])
+        if self.rng.random() < 0.3:
+            down = [p for p, t in zip(self.held(seat), (t for t in r.rows[seat] if t is not None))
+                    if not (t.face_up and t.value is not None)]
+            p = self.rng.choice(down)
+            return Reveal(seat, (self.v(self.rows[seat][p - 1]),), p)
+        cards = tuple(None if c in self.public and self.rng.random() < 0.3 else self.v(c)
+                      for c in self.rows[seat] if c is not None)
+        return Reveal(seat, cards)
+
+    def _turn(self, seat: int) -> Any:
+        st, rng, rules = self.state, self.rng, self.rules
+        r = st.round
+        mine = self.held(seat)
+        if seat not in r.peeked and seat not in r.played and len(mine) >= 2 and rng.random() < 0.7:
+            slots = (3, 4) if rules["initial_look"] == "nearest_two" else tuple(sorted(rng.sample(mine, 2)))
+            if set(slots) <= set(mine):
+                return InitialPeek(seat, slots, tuple(self.maybe(self.rows[seat][s - 1]) for s in slots))
+        if r.step == "start":
+            if r.caller is None and rules["call_timing"] == "instead_of_turn" and self._wants_call():
+                return Call(seat)
+            top_ok = bool(self.discard) and bool(mine)
+            if r.draw and (not top_ok or rng.random() < 0.75):
+                return Draw(seat, self.maybe(self.draw[-1]), rng.random() < 0.05)
+            if top_ok:
+                return TakeDiscard(seat, self.maybe(self.discard[-1], 0.3))
+            return Call(seat)  # pragma: no cover - nothing else to do (no cards, no draw pile)
+        if r.step == "holding":
+            return self._holding(seat, mine)
+        if r.step == "peek":
+            slot = rng.choice(mine)
+            return Peek(seat, slot, None, self.maybe(self.rows[seat][slot - 1], 0.2))
+        if r.step == "spy":
+            t = rng.choice([s for s in r.seats if s != seat and self.held(s)])
+            slot = rng.choice(self.held(t))
+            return Peek(seat, slot, t, self.maybe(self.rows[t][slot - 1], 0.2))
+        if r.step == "swap":
+            free = [s for s in r.seats if not self.locked(s) and self.held(s)]
+            if rng.random() < 0.2:
+                return Swap(seat)
+            if rules["swap_power_scope"] == "any_two":
+                if len(free) < 2:
+                    return Swap(seat)
+                o, t = rng.sample(free, 2)
+                return Swap(seat, rng.choice(self.held(o)), t, rng.choice(self.held(t)), None if o == seat else o)
+            others = [s for s in free if s != seat]
+            if not others or not mine:
+                return Swap(seat)
+            t = rng.choice(others)
+            return Swap(seat, rng.choice(mine), t, rng.choice(self.held(t)))
+        if r.step == "look_swap":
+            t = rng.choice([s for s in r.seats if s != seat and not self.locked(s) and self.held(s)])
+            slot, tslot = rng.choice(mine), rng.choice(self.held(t))
+            return LookSwap(seat, slot, t, tslot, rng.random() < 0.5, self.maybe(self.rows[seat][slot - 1]),
+                            self.maybe(self.rows[t][tslot - 1]))
+        raise SimError(f"no entry for step {r.step!r}")
+
+    def _holding(self, seat: int, mine: list[int]) -> Any:
+        st, rng, rules = self.state, self.rng, self.rules
+        r = st.round
+        c = self.pending
+        val = self.v(c)
+        if rules["matching_exchange"] != "off" and len(mine) >= 2:
+            known: dict[str, list[int]] = {}
+            for slot in mine:
+                card = self.rows[seat][slot - 1]
+                if self.knows(seat, card):
+                    known.setdefault(rank(self.v(card)), []).append(slot)
+            sets = [s for s in known.values() if len(s) >= 2]
+            if (sets and rng.random() < 0.8) or rng.random() < self.p_wrong:
+                slots = tuple(rng.choice(sets)) if sets and rng.random() < 0.9 else tuple(
+                    rng.sample(mine, rng.choice([2, 2, 3]) if len(mine) >= 3 else 2))
+                cards = tuple(self.maybe(self.rows[seat][s - 1], 0.05) for s in slots)
+                truth = len({rank(self.v(self.rows[seat][s - 1])) for s in slots}) == 1
+                if None in cards and rng.random() < 0.3:
+                    cards = ()  # nothing entered but the outcome
+                matched = truth if (not cards or None in cards or rng.random() < 0.2) else None
+                return Match(seat, slots, cards, rng.choice(slots), matched)
+        if r.pending_from == "draw":
+            what = power(val, rules)
+            if what is not None and rng.random() < 0.7 and UsePower(seat, val) in game.legal_moves(st, seat):
+                return UsePower(seat, val)
+            if not mine or (points(val, rules) >= 7 and rng.random() < 0.7):
+                return Discard(seat, self.maybe(c))
+        slot = rng.choice(mine)
+        return Replace(seat, slot, self.maybe(self.rows[seat][slot - 1]))
+
+    # --- Following an accepted entry ---------------------------------------------------------
+    def accept(self, move: Any, new_state: Any) -> None:
+        """Move the true cards as ``move`` says (the engine accepted it) and check the outcome."""
+        old = self.state
+        r = old.round
+        if isinstance(move, Override):
+            move = move.entry
+        t = type(move)
+        rules = self.rules
+        if t is TurnUp:
+            c = self.draw.pop()
+            self.discard.append(c)
+            if move.card is not None:
+                self.public.add(c)
+        elif t is InitialPeek:
+            for slot, val in zip(move.slots, move.seen):
+                if val is not None:
+                    self.notes.add((self.rows[move.seat][slot - 1], move.seat))
+        elif t is Draw:
+            c = self.draw.pop()
+            self.pending = c
+            if move.card is not None:
+                (self.public.add(c) if move.shown else self.notes.add((c, move.seat)))
+        elif t is TakeDiscard:
+            c = self.discard.pop()
+            if move.card is not None:
+                self.public.add(c)
+            self.pending = c
+        elif t is Replace:
+            row = self.rows[move.seat]
+            out = row[move.slot - 1]
+            row[move.slot - 1], self.pending = self.pending, None
+            self.discard.append(out)
+            if move.out is not None:
+                self.public.add(out)
+        elif t is Match:
+            row = self.rows[move.seat]
+            claimed = [row[s - 1] for s in move.slots]
+            for c, val in zip(claimed, move.cards):
+                if val is not None:
+                    self.public.add(c)
+            same = len({rank(self.v(c)) for c in claimed}) == 1
+            if same:
+                for s in move.slots:
+                    self.discard.append(row[s - 1])
+                    row[s - 1] = None
+                row[(move.slot or move.slots[0]) - 1] = self.pending
+            elif rules["matching_exchange"] == "penalty":
+                self.add(move.seat, self.pending)
+                for _ in range(min(len(move.slots) - 2, len(self.draw))):
+                    self.add(move.seat, self.draw.pop())
+            else:
+                self.discard.append(self.pending)
+            self.pending = None
+        elif t is Discard:
+            self.discard.append(self.pending)
+            if move.card is not None:
+                self.public.add(self.pending)
+            self.pending = None
+        elif t is UsePower:
+            self.discard.append(self.pending)
+            self.public.add(self.pending)
+            self.pending = None
+        elif t is Peek:
+            if move.seen is not None:
+                target = move.seat if move.target is None else move.target
+                self.notes.add((self.rows[target][move.slot - 1], move.seat))
+        elif t is Swap:
+            if move.slot is not None:
+                o = move.seat if move.owner is None else move.owner
+                a, b = self.rows[o], self.rows[move.target]
+                a[move.slot - 1], b[move.target_slot - 1] = b[move.target_slot - 1], a[move.slot - 1]
+        elif t is LookSwap:
+            a, b = self.rows[move.seat], self.rows[move.target]
+            if move.seen is not None:
+                self.notes.add((a[move.slot - 1], move.seat))
+            if move.target_seen is not None:
+                self.notes.add((b[move.target_slot - 1], move.seat))
+            if move.swap:
+                a[move.slot - 1], b[move.target_slot - 1] = b[move.target_slot - 1], a[move.slot - 1]
+        elif t is Snap:
+            owner = move.seat if move.owner is None else move.owner
+            c = self.rows[owner][move.slot - 1]
+            if move.card is not None:
+                self.public.add(c)
+            if rank(self.v(c)) == rank(self.v(self.discard[-1])):
+                self.discard.append(c)
+                self.rows[owner][move.slot - 1] = None
+            else:
+                for _ in range(min(rules["snap_penalty"], len(self.draw))):
+                    self.add(move.seat, self.draw.pop())
+        elif t is Give:
+            _, owner, place = r.give_owed
+            c = self.rows[move.seat][move.slot - 1]
+            self.rows[move.seat][move.slot - 1] = None
+            self.rows[owner][place - 1] = c
+        elif t is Reshuffle:
+            moved, self.discard = self.discard[:-1], self.discard[-1:]
+            gone = set(moved)
+            self.public -= gone
+            self.notes = {n for n in self.notes if n[0] not in gone}
+            self.draw = moved + self.draw
+            self.rng.shuffle(self.draw)
+        elif t is Reveal:
+            if move.slot is not None:
+                self.public.add(self.rows[move.seat][move.slot - 1])
+            else:
+                self.public.update(c for c in self.rows[move.seat] if c is not None)
+        self.state = new_state
+        if new_state.over or new_state.round.number != self.round_no:
+            self._round_scored(old, new_state)
+            if not new_state.over:
+                self._deal()
+        elif self.check:
+            self.check_all()
+
+    def _round_scored(self, old: Any, new: Any) -> None:
+        r = old.round
+        res = new.history[-1]
+        cards = {s: tuple(self.v(c) for c in self.rows[s] if c is not None) for s in r.seats}
+        if dict(res.cards) != cards:
+            raise SimError(f"round {r.number}: engine scored {dict(res.cards)}, the true layouts are {cards}")
+        scores = expected_scores(cards, r.caller, self.rules)
+        if dict(res.scores) != scores:
+            raise SimError(f"round {r.number}: scores {dict(res.scores)} != {scores}")
+        for s, sc in scores.items():
+            self.totals[s] += sc
+        mode = self.rules["exact_100_reset"]
+        for s in r.seats:
+            if self.totals[s] == 100 and (mode == "unlimited" or (mode == "once" and s not in self.used)):
+                self.totals[s] = 50
+                self.used.add(s)
+        if list(new.totals) != self.totals:
+            raise SimError(f"totals {new.totals} != {self.totals}")
+        if self.rules["game_end"] == "over_100":
+            should_end = any(x > 100 for x in self.totals)
+        else:
+            should_end = len(new.history) >= self.rules["rounds_n"]
+        if new.over != should_end:
+            raise SimError(f"match over {new.over}, expected {should_end} (totals {self.totals})")
+        if new.over:
+            low = min(self.totals)
+            if tuple(new.winners) != tuple(s for s in r.seats if self.totals[s] == low):
+                raise SimError(f"winners {new.winners} with totals {self.totals}")
+        self.rounds_scored += 1
+
+    # --- Checks (GEN-12) ---------------------------------------------------------------------
+    def positions(self):
+        """(engine token, true card, where) for every card the engine tracks as a token."""
+        r = self.state.round
+        for s in r.seats:
+            erow, trow = r.rows[s], self.rows[s]
+            if len(erow) != len(trow) or any((a is None) != (b is None) for a, b in zip(erow, trow)):
+                raise SimError(f"seat {s} layout: engine {['-' if t is None else 'x' for t in erow]}, "
+                               f"table {['-' if c is None else 'x' for c in trow]}")
+            for i, (tok, c) in enumerate(zip(erow, trow)):
+                if c is not None:
+                    yield tok, c, f"seat {s} place {i + 1}"
+        if len(r.discard) != len(self.discard):
+            raise SimError(f"discard pile {len(r.discard)} cards, the table has {len(self.discard)}")
+        for k, (tok, c) in enumerate(zip(r.discard, self.discard)):
+            yield tok, c, f"discard[{k}]"
+        if (r.pending is None) != (self.pending is None):
+            raise SimError(f"card in hand: engine {r.pending}, table {self.pending}")
+        if r.pending is not None:
+            yield r.pending, self.pending, "in hand"
+
+    def check_all(self) -> None:
+        st = self.state
+        r = st.round
+        if r is None:
+            return
+        counts = game.zone_counts(st)
+        if any(n < 0 for n in counts.values()):
+            raise SimError(f"a negative count: {counts}")
+        if sum(counts.values()) != self.deck_size:  # GEN-3 / CAB-K1
+            raise SimError(f"zone counts {counts} add up to {sum(counts.values())}, not {self.deck_size}")
+        if r.draw != len(self.draw):
+            raise SimError(f"draw pile: engine {r.draw}, table {len(self.draw)}")
+        if r.turn is not None and r.turn not in r.seats:
+            raise SimError(f"the turn is seat {r.turn}, not a player")
+        if r.turn is not None and r.turn == r.caller:
+            raise SimError("the caller has the turn")
+        noters: dict[int, set[int]] = {}
+        for c, s in self.notes:
+            noters.setdefault(c, set()).add(s)
+        for tok, c, where in self.positions():
+            want = self.v(c) if c in self.public else None
+            if tok.value != want:
+                raise SimError(f"{where}: public value {tok.value!r}, expected {want!r} (true {self.v(c)})")
+            if want is not None:
+                if self.public_values.setdefault(c, want) != want:  # pragma: no cover - values are true
+                    raise SimError(f"{where}: public value changed")
+            seats = {s for s, _, _ in tok.notes}
+            if seats != noters.get(c, set()):
+                raise SimError(f"{where}: private notes by {seats}, expected {noters.get(c, set())}")
+            for s, val, _ in tok.notes:
+                if val != self.v(c):
+                    raise SimError(f"{where}: note {val} by {s}, true {self.v(c)}")
+        if st.flags:
+            raise SimError(f"honest play raised a flag: {st.flags[-1]}")
+        for seat in (None, *r.seats):
+            self.check_view(seat)
+
+    def check_view(self, seat: int | None) -> None:
+        """``view(state, seat)`` shows public values and only ``seat``'s own notes (GEN-6)."""
+        st = self.state
+        vr = game.view(st, seat)["round"]
+        for s in st.round.seats:
+            vrow = vr["rows"][self.players[s]]
+            for i, slot in enumerate(vrow["slots"]):
+                c = self.rows[s][i]
+                if c is None:
+                    if not slot["empty"]:
+                        raise SimError(f"view of {seat}: seat {s} place {i + 1} should be empty")
+                    continue
+                pub = self.v(c) if c in self.public else None
+                mine = self.v(c) if seat is not None and (c, seat) in self.notes else None
+                if slot["card"] != pub or slot["mine"] != mine:
+                    raise SimError(f"view of seat {seat}: seat {s} place {i + 1} shows {slot}, expected "
+                                   f"card={pub!r} mine={mine!r}")
+        top = self.v(self.discard[-1]) if self.discard and self.discard[-1] in self.public else None
+        if vr["discard_top"] != top or vr["draw_count"] != len(self.draw):
+            raise SimError(f"view of seat {seat}: discard top {vr['discard_top']!r}/{top!r}, draw count")
+
+
+def preset_rules(key: str, **changes: Any) -> dict[str, Any]:
+    return {**BY_KEY[key].rules, **changes}
+
+
+def play_match(table: Table, limit: int = 5000) -> int:
+    """Drive ``table`` to the end of the match; returns the number of entries."""
+    n = 0
+    while not table.state.over:
+        move = table.choose()
+        new, _ = game.apply(table.state, move)
+        table.accept(move, new)
+        n += 1
+        if n > limit:
+            raise SimError(f"no end after {limit} entries")
+    return n
