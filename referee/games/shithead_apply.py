@@ -136,7 +136,8 @@ class _Entry:
 
     def sighted(self, cards: tuple[str | None, ...], mine: Seat | None = None) -> None:
         """GEN-3 / SH-K5: cards newly seen must not exceed the copies in the deck."""
-        for card, n in Counter(c for c in cards if c is not None).items():
+        for card in dict.fromkeys(c for c in cards if c is not None):
+            n = cards.count(card)
             if card not in deck(self.s.decks, self.s.rules):
                 self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
             self.check(possible(self.s, card, n, mine), "SH-K5",
@@ -262,10 +263,10 @@ class _Entry:
         st = self.s.seats[seat]
         if len(cards) > st.count:
             self.refuse("SH-K2", f"{self.name(seat)} has only {st.count} card{'s' * (st.count != 1)} in hand.")
-        known, unknown = Counter(st.known), []
+        known, unknown = list(st.known), []
         for c in cards:
-            if known[c]:
-                known[c] -= 1
+            if c in known:
+                known.remove(c)
             else:
                 unknown.append(c)
         if len(unknown) > st.unknown:
@@ -277,7 +278,7 @@ class _Entry:
                 self.refuse("SH-16", f"{say_card(c)} is one of {self.name(seat)}'s face-up cards: those are played "
                                      "once the hand and the stock are empty.")
         self.sighted(tuple(unknown), st)
-        self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known.elements())))
+        self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known)))
 
     def from_faceup(self, seat: int, cards: tuple[str, ...]) -> None:
         st = self.s.seats[seat]

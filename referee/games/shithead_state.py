@@ -125,6 +125,7 @@ class State:
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
 _state_values = attrgetter(*STATE_FIELDS)
+_SLOT_SETTERS = tuple(State.__dict__[name].__set__ for name in STATE_FIELDS)
 SEAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Seat))
 _seat_values = attrgetter(*SEAT_FIELDS)
 
@@ -147,7 +148,15 @@ class Draft:
         self.__dict__.update(zip(STATE_FIELDS, _state_values(state)))
 
     def freeze(self) -> State:
-        return State(**self.__dict__)  # a field set by mistake is a TypeError here
+        """The State of these fields. Each slot is filled directly (what the frozen ``__init__`` does,
+        without its ``object.__setattr__`` per field); the fields are in order since ``load`` set them."""
+        values = self.__dict__
+        if len(values) != len(STATE_FIELDS):
+            raise TypeError(f"not fields of a State: {sorted(set(values) - set(STATE_FIELDS))}")
+        state = object.__new__(State)
+        for put, value in zip(_SLOT_SETTERS, values.values()):
+            put(state, value)
+        return state
 
     active = State.active
     seen = State.seen
