@@ -682,3 +682,33 @@ def test_a_wrong_snap_with_an_empty_draw_pile_costs_what_is_left():
     state = play(state, TakeDiscard(seat), Replace(seat, 1, "QS"))
     state, evs = C.apply(state, Snap(other, 1, None, "2D"))
     assert any(e["kind"] == "penalty_short" for e in evs) and len(state.round.rows[other]) == 4
+
+
+def test_a_snap_entered_with_the_wrong_card_can_be_corrected():
+    state = cambio_discarded_5()
+    log = Log.start(C, state)
+    log, _ = log.feed(Snap(BEN, 2, None, "9H"), 0)  # a mis-tap: the table saw a 5
+    assert len(log.state.round.rows[BEN]) == 5
+    log, step = log.feed(Draw(BEN), 1)
+    log, step = log.feed(Correct(0, Snap(BEN, 2, None, "5H"), "it was the 5 of hearts", BEN), 2)
+    r = log.state.round
+    assert r.rows[BEN][1] is None and len(r.rows[BEN]) == 4 and r.discard[-1].value == "5H"
+    assert r.step == "holding" and r.turn == BEN and not step.later
+
+
+def test_the_winner_plays_first_and_a_tie_after_the_totals_goes_to_the_left_of_the_last_dealer():
+    from referee.games.cabo_scoring import next_order
+
+    assert next_order({0: 5, 1: 5, 2: 9}, (5, 5, 9), (0, 1, 2), 2, 3, "winner_first") == (2, 0)
+    assert next_order({0: 5, 1: 5}, (5, 5), (0, 1), 1, 2, "winner_first") == (1, 0)  # one player: Ben deals
+    assert next_order({0: 5, 1: 5}, (7, 5), (0, 1), 1, 2, "winner_first") == (0, 1)
+    assert next_order({0: 1, 1: 9, 2: 9}, (1, 20, 30), (0, 1, 2), 0, 3, "winner_first") == (2, 0)
+    assert next_order({0: 1, 1: 9, 2: 9}, (1, 20, 30), (0, 1, 2), 0, 3, "clockwise") == (1, 2)
+
+
+def test_a_four_card_wrong_claim_costs_two_penalty_cards():
+    state = play(match(2), TurnUp("5"), Draw(ANA, "2"))
+    draw = state.round.draw
+    state = play(state, Match(ANA, (1, 2, 3, 4), ("6", "6", "6", "9")))
+    assert len(state.round.rows[ANA]) == 7 and state.round.draw == draw - 2
+    assert all(state.round.rows[ANA][i].face_up for i in range(4)) and deck_total(state) == 52
