@@ -7,18 +7,17 @@ from typing import Any, Mapping
 from .base import changed_rules, seat_index
 from .cards import RANKS, SUITS
 from .interface import ScanSpec
-from .shithead_rules import FACE_UP, VARIANTS, deck
+from .shithead_rules import FACE_UP, VARIANTS, deck, say_card
 from .shithead_state import State
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2  # 2: reminders and outcomes say cards as the table does (7♣)
 TEMPLATES = "shithead"
 #: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
 PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add")
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)
-_SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def cards(state: State) -> list[str]:
@@ -31,11 +30,7 @@ def cards(state: State) -> list[str]:
 
 def card_label(card: str | None) -> str:
     """A card on a button: "10♥", "Q♠", "Joker", "unknown"."""
-    if card is None:
-        return "unknown"
-    if card == "JOKER":
-        return "Joker"
-    return card[:-1] + _SUIT_SIGNS.get(card[-1], card[-1])
+    return say_card(card)
 
 
 def scan_spec(state: State, purpose: Mapping[str, str]) -> ScanSpec | None:
