@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import ratatat, shithead, spite_malice
+from . import cabo, ratatat, shithead, spite_malice
 from .interface import Game
 
 GAMES: dict[str, Game] = {ratatat.NAME: cast(Game, ratatat), shithead.NAME: cast(Game, shithead),
-                         spite_malice.NAME: cast(Game, spite_malice)}
+                         spite_malice.NAME: cast(Game, spite_malice), cabo.NAME: cast(Game, cabo)}
 
 
 def get_game(name: str) -> Game:

@@ -1,0 +1,215 @@
+"""A Cabo / Cambio table through the Flask test client on a file database: a Cambio round with the first
+look noted privately, draws, a replace, a power, a snap and the give, the call and the reveal scored; a
+snap race between two phones; the pickers, a matching claim, the correction page and hostile fields."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+
+from referee import store
+
+from .test_play import HX, Phone, entry_count, text
+
+CAMBIO = {"deck": "standard_jokers", "initial_look": "nearest_two", "matching_exchange": "off",
+          "snap_enabled": True, "discard_taken_face_up": False, "round_score": "plain",
+          "tie_policy": "all_lowest_except_caller", "kamikaze": False, "exact_100_reset": "off",
+          "game_end": "rounds", "deck_out_ends_round": False, "next_round_order": "clockwise", "rounds_n": 1}
+
+
+class CaboPhone(Phone):
+    def screen(self) -> str:
+        return self.client.get(f"{self.url}/screen", headers=HX).get_data(as_text=True)
+
+    def pick(self, **args) -> str:
+        response = self.client.get(f"{self.url}/pick", query_string=args, headers=HX)
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        return response.get_data(as_text=True)
+
+    def ok(self, **fields) -> str:
+        response = self.post(**fields)
+        assert response.status_code == 200, (fields, text(response)[:600])
+        return text(response)
+
+
+@pytest.fixture
+def table(app, database):
+    match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
+    return match, CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1"), CaboPhone(app, match.id, "2")
+
+
+def turn_of(screen: str) -> str:
+    found = re.search(r'<h1 id="status">(.*?)</h1>', screen, re.S).group(1)
+    return found
+
+
+def phones_by_name(ana, ben, cy):
+    return {"Ana": ana, "Ben": ben, "Cy": cy}
+
+
+def start(ana, ben, cy, card="5H"):
+    screen = ana.ok(move="turn_up", card=card)
+    return screen
+
+
+def rows_of(screen: str) -> str:
+    return re.search(r'<section class="card table-view" id="rows">(.*?)</section>', screen, re.S).group(1)
+
+
+def test_a_cambio_round_with_a_power_a_snap_and_the_call_is_scored_at_the_reveal(table, database):
+    match, ana, ben, cy = table
+    screen = ana.screen()
+    assert "Turn up the top card" in screen and "Note your first look at places 3 and 4" in screen
+    assert "J♥" in ana.pick(move="turn_up", field="card") and "Joker" in ana.pick(move="turn_up", field="card")
+    ana.ok(move="turn_up", card="5H")
+    # Ana's first look stays on Ana's phone.
+    screen = ana.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="KH")
+    assert "2♣" in rows_of(screen) and "K♥" in rows_of(screen)
+    assert "2♣" not in rows_of(ben.screen()) and "K♥" not in rows_of(cy.screen())
+    screen = ana.ok(move="draw")
+    assert "Put the card in a place" in screen and "Discard it face up" in screen
+    assert "Which card came out of place 1?" in ana.pick(move="replace", slot="1", field="out")
+    screen = ana.ok(move="replace", slot="1", out="9S")
+    # A snap is open on the 9♠: every seated phone has the button, Ana's too.
+    for phone in (ana, ben, cy):
+        assert "Snap!" in phone.screen()
+    picker = ben.pick(move="snap")
+    assert "Cy&#39;s place 2" in picker or "Cy's place 2" in picker
+    assert "what does it show?" in ben.pick(move="snap", slot="2", target="Cy")
+    screen = ben.ok(move="snap", slot="2", owner="Cy", card="9C")
+    assert "Give Cy one of your cards" in screen
+    assert "Snap!" not in cy.screen()
+    screen = ben.ok(move="give", slot="1")
+    assert "Your turn, Ben" in screen
+    ben.ok(move="draw")
+    screen = ben.ok(move="power", card="7D")
+    assert "Peek at one of your cards" in screen
+    assert "only you will see this" in ben.pick(move="peek", slot="3", field="seen")
+    screen = ben.ok(move="peek", slot="3", seen="4S")
+    assert "4♠" in rows_of(screen) and "4♠" not in rows_of(ana.screen())
+    cy.ok(move="draw")
+    screen = cy.ok(move="discard", card="3D")
+    assert "Call “Cambio!”" in ana.screen()
+    screen = ana.ok(move="call")
+    assert "Ana called “Cambio”" in screen
+    ben.ok(move="draw")
+    ben.ok(move="discard", card="2H")
+    cy.ok(move="draw")
+    screen = cy.ok(move="replace", slot="1", out="6C")
+    assert "Round 1: reveal" in screen and "Reveal Cy" in screen and "Enter Ben's cards" in screen
+    assert "Snap!" in screen  # the 6♣ may still be snapped until the first card is turned up
+    ana.ok(move="reveal", card1="AS", card2="3C", card3="2C", card4="KH")   # 1 + 3 + 2 - 1 = 5
+    ana.ok(move="reveal", **{"for": "Ben"}, card1="10D", card2="4S", card3="JOKER")  # 10 + 4 + 0 = 14
+    screen = cy.ok(move="reveal", card1="7C", card2="QH", card3="8H", card4="KS")  # 7 + 12 + 8 + 13 = 40
+    assert "Match over" in screen
+    last = re.search(r'id="last-round">(.*?)</section>', screen, re.S).group(1)
+    assert "Ana win" in last and ">5<" in last and ">14<" in last and ">40<" in last
+    assert store.entries(database, match.id)[-1]["entry"]["move"] == "reveal"
+
+
+def test_two_phones_snap_at_once_one_is_saved_the_other_is_told_who_was_first(table, database):
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="5H")
+    ana.ok(move="draw")
+    ana.ok(move="replace", slot="1", out="9S")
+    version = ben.version()
+    results = {}
+
+    def press(name, phone, **fields):
+        results[name] = phone.post(version=version, **fields)
+
+    racers = [threading.Thread(target=press, args=("ben", ben), kwargs={"move": "snap", "slot": "2", "card": "9C"}),
+              threading.Thread(target=press, args=("cy", cy), kwargs={"move": "snap", "slot": "4", "card": "9D"})]
+    for t in racers:
+        t.start()
+    for t in racers:
+        t.join()
+    codes = sorted(r.status_code for r in results.values())
+    assert codes == [200, 409], {k: (r.status_code, text(r)[:300]) for k, r in results.items()}
+    winner = next(name for name, r in results.items() if r.status_code == 200)
+    loser = next(r for r in results.values() if r.status_code == 409)
+    first = {"ben": "Ben snaps their own place 2", "cy": "Cy snaps their own place 4"}[winner]
+    assert "Someone else entered something first:" in text(loser) and first in text(loser)
+    assert entry_count(database, match.id) == version + 1
+    assert store.entries(database, match.id)[-1]["entry"]["move"] == "snap"
+
+
+def test_the_pickers_a_matching_claim_and_the_correction_page(app, database):
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], {})  # Cabo 2nd edition: the Cabo deck
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    screen = ana.screen()
+    picker = ana.pick(move="turn_up", field="card")
+    assert 'value="13"' in picker and 'value="0"' in picker
+    ana.ok(move="turn_up", card="5")
+    turn = "Ana" if "Your turn, Ana" in ana.screen() else "Ben"
+    p, q = (ana, ben) if turn == "Ana" else (ben, ana)
+    other = "Ben" if turn == "Ana" else "Ana"
+    # A matching claim: tap places, name the cards turned up, say where the new card goes.
+    screen = p.ok(move="draw")
+    assert "Claim a set of equal cards" in screen
+    claim = p.pick(move="match", slot="1")
+    assert "Place 1 ✓" in claim and "Claim: they match" not in claim
+    claim = p.pick(move="match", slot="1,2")
+    assert 'name="slots" value="1,2"' in claim and 'name="card1"' in claim and 'name="card2"' in claim
+    assert 'name="slot" value="1" checked' in claim
+    screen = p.ok(move="match", slots="1,2", card1="4", card2="4", slot="2")
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "match", "seat": turn, "slots": [1, 2],
+                                                              "cards": ["4", "4"], "slot": 2}
+    # The next player draws a Spy, then a blind swap comes later: the pickers render.
+    q.ok(move="draw")
+    assert "Which card is shown for its power?" in q.pick(move="power", field="card")
+    screen = q.ok(move="power", card="9")
+    assert f"{turn} place 1" in screen or f"{turn} place 3" in screen
+    q.ok(move="peek", slot="3", target=turn, seen="unknown")
+    p.ok(move="draw")
+    screen = p.ok(move="power", card="11")
+    assert "Swap two cards, unseen" in screen and "No swap" in screen
+    swap = p.pick(move="swap", slot="3")
+    assert f"{other}&#39;s place 1" in swap or f"{other}'s place 1" in swap
+    p.ok(move="swap", slot="3", target=other, target_slot="1")
+    assert "no longer open" in p.pick(move="snap")
+    # The correction page shows the claim's fields, prefilled; a correction is saved.
+    page = p.client.get(f"{p.url}/correct/2").get_data(as_text=True)
+    assert 'name="c_slots" value="1,2"' in page and 'name="c_card1" value="4" required checked' in page
+    response = p.post(move="correct", target_entry="2", reason="they were 6s", c_move="match", c_for=turn,
+                      c_slots="1,2", c_card1="6", c_card2="6", c_slot="2")
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["cards"] == ["6", "6"]
+
+
+def test_a_look_and_swap_and_a_wrong_snap_then_the_give_pickers(table, database):
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="5H")
+    ana.ok(move="draw")
+    screen = ana.ok(move="power", card="KS")
+    assert "Look at one of your cards and another player&#39;s" in screen or "another player's" in screen
+    # Before Ana's next move, Cy snaps Ben's place 1 onto the K♠: a king, so Cy gives one of their cards.
+    screen = cy.ok(move="snap", slot="1", owner="Ben", card="KC")
+    assert "Give Ben one of your cards" in screen
+    assert "Place 2" in cy.pick(move="give")
+    cy.ok(move="give", slot="4")
+    form = ana.pick(move="look_swap", slot="3", target="Ben")
+    assert 'name="target_slot" value="2"' in form and "Swap them" in form and "Keep them" in form
+    ana.ok(move="look_swap", slot="3", target="Ben", target_slot="2", seen="QH", target_seen="2D", swap="1")
+    assert "Q♥" not in rows_of(ben.screen()) and "2♦" in rows_of(ana.screen())
+    assert "Your turn, Ben" in ben.screen()
+
+
+def test_hostile_fields_get_a_message_not_a_500(table, database):
+    match, ana, ben, cy = table
+    for fields in ({"move": "turn_up", "card": "X" * 5000}, {"move": "turn_up", "card": "<script>"},
+                   {"move": "reveal", "for": "Nobody"}, {"move": "snap", "slot": "99", "card": "9C"},
+                   {"move": "snap", "slot": "-1"}, {"move": "match", "slots": "1," * 400},
+                   {"move": "initial_peek", "slots": "3,4", "seen1": "\x00"}, {"move": "give", "slot": "abc"},
+                   {"move": "look_swap", "slot": "1", "target": "<script>", "target_slot": "1"},
+                   {"move": "x" * 50}, {"move": "swap", "owner": "Nobody", "slot": "1"}):
+        response = ana.post(**fields)
+        assert 400 <= response.status_code < 500, (fields, response.status_code)
+        assert "<script>" not in text(response)
+    for args in ({"move": "snap", "slot": "x"}, {"move": "match", "slot": "1,a,<b>"}, {"move": "replace", "slot": "9"},
+                 {"move": "look_swap", "target": "Nobody"}, {"move": "swap", "source": "<i>"}, {"move": "nope"}):
+        response = ana.client.get(f"{ana.url}/pick", query_string=args, headers=HX)
+        assert response.status_code < 500, (args, response.status_code)
+        assert "<b>" not in text(response) and "<i>" not in text(response)
+    assert entry_count(database, match.id) == 0
