@@ -213,3 +213,26 @@ def test_hostile_fields_get_a_message_not_a_500(table, database):
         assert response.status_code < 500, (args, response.status_code)
         assert "<b>" not in text(response) and "<i>" not in text(response)
     assert entry_count(database, match.id) == 0
+
+
+def test_the_shared_phone_offers_each_players_snap_and_enters_for_them(app, database):
+    match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
+    shared = CaboPhone(app, match.id, "shared")
+    shared.ok(move="turn_up", card="5H")
+    shared.ok(move="draw")
+    screen = shared.ok(move="replace", slot="1", out="9S")
+    assert "Snap! (Ana)" in screen and "Snap! (Ben)" in screen and "Snap! (Cy)" in screen
+    assert "Note your first look" not in screen  # a private note is for one's own phone
+    picker = shared.pick(move="snap", seat="Cy")
+    assert 'name="for" value="Cy"' not in picker  # links first: which card
+    assert 'name="for" value="Cy"' in shared.pick(move="snap", seat="Cy", slot="2", target="Ben")
+    screen = shared.ok(move="snap", slot="2", owner="Ben", card="9C", **{"for": "Cy"})
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "snap", "seat": "Cy", "slot": 2, "owner": "Ben",
+                                                              "card": "9C"}
+    assert "Give Ben one of your cards" in screen and 'name="for" value="Cy"' in screen
+    screen = shared.ok(move="give", slot="3", **{"for": "Cy"})
+    assert "Your turn, Ben" in screen and "Snap!" not in screen  # a good snap closes the snap
+    for args in ({"move": "replace", "slot": "1", "field": "out"}, {"move": "match"}, {"move": "power"},
+                 {"move": "peek", "slot": "1"}, {"move": "swap", "slot": "1"}, {"move": "look_swap", "slot": "1", "target": "Ana"},
+                 {"move": "give"}, {"move": "take_discard"}, {"move": "discard"}):
+        assert "Back" in shared.pick(**args)
