@@ -152,7 +152,7 @@ def test_the_pickers_a_matching_claim_and_the_correction_page(app, database):
     assert "Place 1 ✓" in claim and "Claim: they match" not in claim
     claim = p.pick(move="match", slot="1,2")
     assert 'name="slots" value="1,2"' in claim and 'name="card1"' in claim and 'name="card2"' in claim
-    assert 'name="slot" value="1" checked' in claim
+    assert 'name="slot" value="1" checked' in claim and 'name="matched" value="0"' in claim
     screen = p.ok(move="match", slots="1,2", card1="4", card2="4", slot="2")
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "match", "seat": turn, "slots": [1, 2],
                                                               "cards": ["4", "4"], "slot": 2}
