@@ -10,9 +10,10 @@ from typing import Any
 from .base import (EntryError, Override, ResolveFlag, Ruling, normalise_players, resolve_rules, seat_index)
 from .cards import card_name, sentence_start
 from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
-from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS, build_problem, deck,
-                                 deck_size, decks_for, rank_copies, rank_of, said, same_card, side_problem, start_value)
-from .spite_malice_state import GameResult, Seat, Stack, State
+from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS, build_problem, copies_of_ranks,
+                                 deck, deck_size, decks_for, fits, rank_of, ranks_of, said, same_card, side_problem,
+                                 start_value)
+from .spite_malice_state import Draft, GameResult, Seat, Stack, State, cards_face_up, reseat
 
 
 def new_match(players: Any, rules: Any = None, dealer: Any = None) -> State:
@@ -45,11 +46,13 @@ def deal(players: tuple[str, ...], rules: dict, number: int, history: tuple, tot
 
 
 def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, list[dict[str, Any]]]:
-    """Apply one entry; raises :class:`Ruling` with ``state`` unchanged when the rules refuse it."""
+    """Apply one entry; raises :class:`Ruling` with ``state`` unchanged when the rules refuse it. The
+    entry's changes are made on a draft of the next state, which becomes a State once, at the end."""
     eid = state.version if entry_id is None else entry_id
     ctx = _Entry(state, eid)
     ctx.run(move)
-    return replace(ctx.s, version=state.version + 1), ctx.events
+    ctx.s.version = state.version + 1
+    return ctx.s.freeze(), ctx.events
 
 
 def standing(state: State) -> list[tuple[str, str]]:
@@ -79,10 +82,10 @@ def standing(state: State) -> list[tuple[str, str]]:
 
 
 class _Entry:
-    """One entry being applied: checks raise rulings, effects replace ``self.s``."""
+    """One entry being applied: checks raise rulings, effects change the draft ``self.s``."""
 
     def __init__(self, state: State, eid: int):
-        self.s = state
+        self.s = Draft(state)
         self.eid = eid
         self.events: list[dict[str, Any]] = []
         self.notes: list[tuple[str, str]] = []
@@ -112,8 +115,8 @@ class _Entry:
 
     def seat(self, i: int, **changes: Any) -> None:
         seats = list(self.s.seats)
-        seats[i] = replace(seats[i], **changes)
-        self.s = replace(self.s, seats=tuple(seats))
+        seats[i] = reseat(seats[i], **changes)
+        self.s.seats = tuple(seats)
 
     # --- dispatch ---------------------------------------------------------------------------
     def run(self, move: Any) -> None:
@@ -125,7 +128,7 @@ class _Entry:
         handler(move)
         if not isinstance(move, (Override, ResolveFlag)):
             owed = [r for r in standing(self.s) if r not in self.notes]
-            self.s = replace(self.s, reminders=tuple(self.notes) + tuple(owed))
+            self.s.reminders = tuple(self.notes) + tuple(owed)
 
     def do_Override(self, move: Override) -> None:
         self.waive = self.waive | {move.rule}
@@ -134,7 +137,7 @@ class _Entry:
             self.refuse("GEN-5", f"{move.rule} does not refuse this entry, so there is nothing to override.")
         message, entries = self.waived[move.rule]
         record = (self.eid, move.rule, move.reason, move.seat, message, entries)
-        self.s = replace(self.s, overrides=self.s.overrides + (record,))
+        self.s.overrides = self.s.overrides + (record,)
         self.events.append({"kind": "override", "rule": move.rule, "reason": move.reason,
                             "by": self.name(move.seat) if move.seat is not None else None})
 
@@ -146,28 +149,29 @@ class _Entry:
         status = "accepted" if move.decision == "accept" else "overridden"
         new = replace(old, status=status, resolution=f"{status} by {self.name(move.seat)} at entry {self.eid}"
                       + (f": {move.reason}" if move.reason else ""))
-        self.s = replace(self.s, flags=flags[:move.flag] + (new,) + flags[move.flag + 1:])
+        self.s.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
 
     # --- what the table has seen (GEN-3, SM-K7) ----------------------------------------------
-    def sighted(self, card: str | None) -> None:
-        """A card newly face up: there are only so many of its rank (SM-K7) and of its code (GEN-3)."""
+    def sighted(self, card: str | None, face_up: list[str | None] | None = None) -> None:
+        """A card newly face up: there are only so many of its rank (SM-K7) and of its code (GEN-3).
+        ``face_up``: the cards the table could place before (default: the draft's, ``State.face_up``)."""
         if card is None:
             return
         s = self.s
-        copies = rank_copies(s.decks, s.rules)
+        copies = copies_of_ranks(s.decks, s.rules)
         rank = rank_of(card)
         if rank not in copies:
             self.refuse("SM-V11", "There are no jokers at this table.")
-        codes = s.seen()
-        seen = sum(n for c, n in codes.items() if rank_of(c) == rank)
+        cards = s.face_up() if face_up is None else face_up
+        seen = ranks_of(cards).count(rank)  # State.seen_ranks()[rank], without the Counter
         if not self.check(seen < copies[rank], "SM-K7",
                           f"All {copies[rank]} {_plural(rank)} of the decks are already face up on the table: "
                           f"{said(rank)} now must be a mis-tap or a misread photo."):
             return
         full = deck(s.decks, s.rules)
         if card in full:
-            self.check(codes[card] < full[card], "GEN-3",
+            self.check(cards.count(card) < full[card], "GEN-3",
                        f"Every {card} of the decks ({full[card]}) is already face up on the table: this must be "
                        "a mis-tap or a misread photo.")
 
@@ -189,7 +193,7 @@ class _Entry:
                 self.refuse("SM-15", f"{who}'s pay-off top is already entered as unknown.")
         self.sighted(m.card)
         self.seat(m.seat, top=m.card, top_owed=False)
-        self.s = replace(self.s, last_entry=self.eid)
+        self.s.last_entry = self.eid
         self.events.append({"kind": "top", "seat": who, "card": card_name(m.card)})
         if self.s.phase == "setup":
             self.decide_start()
@@ -227,8 +231,9 @@ class _Entry:
         self.note("SM-7", f"Equal pay-off tops: {names} shuffle their pay-off piles and turn new tops.", "reshuffle")
 
     def begin(self, seat: int, why: str) -> None:
-        self.s = replace(self.s, phase="play", turn=seat, starter=seat, ended=None, ending=False, owed=0,
-                         owed_rule="", last_entry=self.eid)
+        d = self.s
+        d.phase, d.turn, d.starter, d.ended, d.ending, d.owed, d.owed_rule = "play", seat, seat, None, False, 0, ""
+        d.last_entry = self.eid
         self.note("SM-7", f"{self.name(seat)} starts: {why}.", "start")
         if self.s.rules["refill_timing"] == "start_of_turn":
             need = max(0, HAND - self.s.seats[seat].hand)
@@ -283,9 +288,12 @@ class _Entry:
         if n > s.stock:
             self.refuse("SM-K3", f"The stock holds only {s.stock} card{_s(s.stock)}.")
         self.seat(m.seat, hand=st.hand + n)
-        ending = self.s.ending and m.seat == s.turn
-        self.s = replace(self.s, stock=s.stock - n, owed=0 if m.seat == s.turn else s.owed,
-                         owed_rule="" if m.seat == s.turn else s.owed_rule, last_entry=self.eid)
+        mine = m.seat == s.turn
+        ending = s.ending and mine
+        s.stock -= n
+        if mine:
+            s.owed, s.owed_rule = 0, ""
+        s.last_entry = self.eid
         self.events.append({"kind": "draw", "seat": who, "count": n})
         if ending:
             self.pass_turn(m.seat)
@@ -294,7 +302,7 @@ class _Entry:
         """The card a build takes from ``source``, and whether the table sees it for the first time;
         the source loses it (SM-11, SM-K2, SM-20)."""
         s, st, who = self.s, self.s.seats[seat], self.name(seat)
-        kind, k = source_parts(source)
+        kind, k = _source_parts(source)
         if kind == "pile":
             self.refuse("SM-19", "A card on a building pile stays there until the pile is complete.")
         if kind == "hand":
@@ -340,7 +348,7 @@ class _Entry:
         if s.ending and m.seat == s.turn:
             self.check(False, "SM-17", f"{who}'s turn ended with the discard: only the refill is left.")
         self.draw_first(m.seat)
-        before = self.s
+        before = (s.center, s.held, s.seats)  # what the table could place before the card was taken
         card, new = self.take(m.seat, m.source, m.card)
         center = list(self.s.center)
         p = m.pile
@@ -360,27 +368,27 @@ class _Entry:
         if why:
             self.check(False, "SM-12", sentence_start(why) + ".")
         if new:
-            saved, self.s = self.s, before
-            self.sighted(card)
-            self.s = saved
+            self.sighted(card, cards_face_up(*before))
         stack = stack + (card,)
         if p > len(center):
             center.append(stack)
         else:
             center[p - 1] = stack
-        self.s = replace(self.s, center=tuple(center), last_entry=self.eid)
+        s.center = tuple(center)
+        s.last_entry = self.eid
         self.events.append({"kind": "build", "seat": who, "card": card_name(card), "pile": p, "source": m.source,
                             "rank": len(stack)})
         if len(stack) >= QUEEN:
             self.complete(p)
         st = self.s.seats[m.seat]
-        if source_parts(m.source)[0] == "payoff":
+        kind = _source_parts(m.source)[0]
+        if kind == "payoff":
             if st.payoff == 0:
                 self.win(m.seat)
                 return
             self.events.append({"kind": "payoff_turned", "rule": "SM-15",
                                 "message": f"{who}: turn the next pay-off card and enter it ({st.payoff} left)."})
-        if source_parts(m.source)[0] == "hand" and st.hand == 0 and not self.s.owed:
+        if kind == "hand" and st.hand == 0 and not self.s.owed:
             self.require_draw(m.seat, HAND, "SM-16")
             if self.s.owed:
                 self.note("SM-16", f"{who} has built every hand card: draw 5 more and carry on.", "hand_empty")
@@ -393,19 +401,21 @@ class _Entry:
         center[p - 1] = ()
         while center and not center[-1]:
             center.pop()
+        s.center = tuple(center)
+        s.completed += 1
         if s.rules["completed_stack_handling"] == "shuffle_in_now":
-            self.s = replace(s, center=tuple(center), stock=s.stock + len(cards), completed=s.completed + 1)
+            s.stock += len(cards)
             self.note("SM-14", f"Pile {p} is complete: shuffle its {len(cards)} cards into the stock "
                                f"(now {self.s.stock}).", "complete")
         else:
-            self.s = replace(s, center=tuple(center), held=s.held + cards, completed=s.completed + 1)
+            s.held = s.held + cards
             self.note("SM-V13", f"Pile {p} is complete: set its {len(cards)} cards aside until the stock runs "
                                 "out.", "complete")
 
     def do_Discard(self, m: Discard) -> None:
         self.in_turn(m.seat)
         s, st, who = self.s, self.s.seats[m.seat], self.name(m.seat)
-        kind, k = source_parts(m.source)
+        kind, k = _source_parts(m.source)
         if kind == "payoff":
             self.refuse("SM-19", "A pay-off card goes only onto a building pile, never onto a side stack.")
         if kind == "side":
@@ -434,13 +444,13 @@ class _Entry:
                                            f"on {fits}.")
         self.sighted(m.card)
         self.seat(m.seat, hand=st.hand - 1, sides=sides[:m.stack - 1] + (stack + (m.card,),) + sides[m.stack:])
-        self.s = replace(self.s, last_entry=self.eid)
+        s.last_entry = self.eid
         self.events.append({"kind": "discard", "seat": who, "card": card_name(m.card), "stack": m.stack})
         if m.seat != s.turn:  # an override let another player's discard stand: the turn is unchanged
             return
         if s.rules["refill_timing"] == "end_of_turn":
-            need = max(0, HAND - self.s.seats[m.seat].hand)
-            self.s = replace(self.s, ending=True, ended=m.seat)
+            need = max(0, HAND - s.seats[m.seat].hand)
+            s.ending, s.ended = True, m.seat
             if need:
                 self.require_draw(m.seat, need, "SM-V5")
                 return
@@ -448,12 +458,13 @@ class _Entry:
 
     def pass_turn(self, seat: int) -> None:
         """SM-17, SM-22: the next player's turn, with the refill owed at its start (SM-10)."""
-        if self.s.phase != "play":
+        s = self.s
+        if s.phase != "play":
             return
-        nxt = (seat + 1) % len(self.s.players)
-        self.s = replace(self.s, turn=nxt, ending=False, ended=seat, owed=0, owed_rule="")
-        if self.s.rules["refill_timing"] == "start_of_turn":
-            need = max(0, HAND - self.s.seats[nxt].hand)
+        nxt = (seat + 1) % len(s.players)
+        s.turn, s.ending, s.ended, s.owed, s.owed_rule = nxt, False, seat, 0, ""
+        if s.rules["refill_timing"] == "start_of_turn":
+            need = max(0, HAND - s.seats[nxt].hand)
             if need:
                 self.require_draw(nxt, need, "SM-10")
 
@@ -462,13 +473,13 @@ class _Entry:
         set-aside piles being shuffled in first (SM-V13)."""
         s = self.s
         if n > s.stock and s.held:
-            self.s = s = replace(s, stock=s.stock + len(s.held), held=())
+            s.stock, s.held = s.stock + len(s.held), ()
             self.note("SM-V13", f"The stock is short: shuffle the set-aside cards into it (now {s.stock}).",
                       "shuffle_in")
         if n > s.stock:
             self.exhausted(seat, n)
             return
-        self.s = replace(s, owed=n, owed_rule=rule)
+        s.owed, s.owed_rule = n, rule
 
     # --- the end of a game ------------------------------------------------------------------
     def win(self, seat: int) -> None:
@@ -527,25 +538,36 @@ class _Entry:
                        f"({', '.join(f'{p} {t}' for p, t in zip(s.players, totals))}).")
             self.note("SM-43", outcome, "match_over")
         else:
-            self.s = deal(s.players, dict(s.rules), s.number + 1, history, tuple(totals), flags=s.flags,
-                          overrides=s.overrides, version=s.version, last_entry=self.eid)
-            self.note("SM-43", f"Game {s.number + 1}: shuffle both decks, deal the pay-off piles and hands, and "
+            number = s.number + 1
+            s.load(deal(s.players, dict(s.rules), number, history, tuple(totals), flags=s.flags,
+                        overrides=s.overrides, version=s.version, last_entry=self.eid))
+            self.note("SM-43", f"Game {number}: shuffle both decks, deal the pay-off piles and hands, and "
                                "enter the pay-off tops.", "new_game")
             return
-        self.s = replace(s, phase="over", over=True, turn=None, owed=0, owed_rule="", ending=False,
-                         history=history, totals=tuple(totals), winners=winners, outcome=outcome,
-                         last_entry=self.eid)
+        s.phase, s.over, s.turn, s.owed, s.owed_rule, s.ending = "over", True, None, 0, "", False
+        s.history, s.totals, s.winners, s.outcome, s.last_entry = history, tuple(totals), winners, outcome, self.eid
 
 
 def _fits(state: State, card: str) -> str:
     """Where ``card`` could go straight away ("pile 2", "a new pile"), or "" (SM-A9)."""
     for i, stack in enumerate(state.center):
-        if stack and build_problem(len(stack), card, state.rules) is None:
+        if stack and fits(len(stack), card, state.rules):
             return f"pile {i + 1}"
     cap = state.rules["max_center_stacks"]
-    if (cap is None or state.live_stacks() < cap) and build_problem(0, card, state.rules) is None:
+    if (cap is None or state.live_stacks() < cap) and fits(0, card, state.rules):
         return "a new pile"
     return ""
+
+
+_SOURCES: dict[str, tuple[str, int | None]] = {}
+
+
+def _source_parts(source: str) -> tuple[str, int | None]:
+    """``source_parts``, worked out once for each source."""
+    parts = _SOURCES.get(source)
+    if parts is None:
+        parts = _SOURCES[source] = source_parts(source)
+    return parts
 
 
 def _s(n: int) -> str:

@@ -103,22 +103,47 @@ def decks_for(players: int) -> int:
 
 def deck(decks: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
     """Every full card code with its copies (two decks: each code twice; jokers with SM-V11)."""
-    out = {rank + suit: decks for suit in SUITS for rank in RANKS}
-    if rules["jokers_wild"]:
-        out["JOKER"] = 2 * decks
-    return MappingProxyType(out)
+    return _tables(decks, rules)[0]
 
 
 def deck_size(decks: int, rules: Mapping[str, Any]) -> int:
-    return sum(deck(decks, rules).values())
+    return _tables(decks, rules)[2]
 
 
 def rank_copies(decks: int, rules: Mapping[str, Any]) -> dict[str, int]:
     """Copies of each rank (suits do not matter, SM-K7): 8 of each with two decks."""
-    out = {rank: 4 * decks for rank in RANKS}
-    if rules["jokers_wild"]:
-        out["JOKER"] = 2 * decks
-    return out
+    return dict(_tables(decks, rules)[1])
+
+
+def copies_of_ranks(decks: int, rules: Mapping[str, Any]) -> Mapping[str, int]:
+    """``rank_copies`` as a read-only mapping made once per table kind (for the engine's own checks)."""
+    return _tables(decks, rules)[1]
+
+
+def deck_cards(decks: int, rules: Mapping[str, Any]) -> tuple[tuple[str, int, str], ...]:
+    """(code, copies, rank) of every full card code, in ``deck`` order."""
+    return _tables(decks, rules)[3]
+
+
+_TABLES: dict[tuple[int, bool], tuple[Mapping[str, int], Mapping[str, int], int, tuple[tuple[str, int, str], ...]]] = {}
+
+
+def _tables(decks: int, rules: Mapping[str, Any]):
+    """The deck, the rank copies, the deck size and the deck's (code, copies, rank), made once for each
+    number of decks with or without jokers (SM-V11, SM-V14): they depend on nothing else."""
+    jokers = rules["jokers_wild"]
+    key = (decks, bool(jokers))
+    known = _TABLES.get(key)
+    if known is None:
+        out = {rank + suit: decks for suit in SUITS for rank in RANKS}
+        copies = {rank: 4 * decks for rank in RANKS}
+        if jokers:
+            out["JOKER"] = 2 * decks
+            copies["JOKER"] = 2 * decks
+        known = (MappingProxyType(out), MappingProxyType(copies), sum(out.values()),
+                 tuple((code, n, rank_of(code)) for code, n in out.items()))
+        _TABLES[key] = known
+    return known
 
 
 #: What an entry may name: a full code ("7H", from a photo or the card picker) or a bare rank ("7",
@@ -129,9 +154,21 @@ ANY_CARD: Mapping[str, int] = MappingProxyType(
 
 def rank_of(card: str) -> str:
     """The rank of a card code: "10H" -> "10", "7" -> "7", "JOKER" -> "JOKER"."""
-    if card == "JOKER" or card in VALUES:
-        return card
-    return card[:-1]
+    rank = _RANK_OF.get(card)  # a bare rank and the joker are their own rank
+    return card[:-1] if rank is None else rank
+
+
+def ranks_of(cards: list[str | None]) -> list[str | None]:
+    """``rank_of`` of each card, None (a card nobody entered) staying None."""
+    ranks = list(map(_RANK_OF.get, cards))
+    if ranks.count(None) != cards.count(None):  # a code no entry names (a table laid out by hand)
+        ranks = [None if x is None else rank_of(x) for x in cards]
+    return ranks
+
+
+#: rank_of of every code an entry may name, looked up rather than worked out.
+_RANK_OF: dict[str, str] = {**{rank + suit: rank for suit in SUITS for rank in RANKS},
+                            **{rank: rank for rank in VALUES}, "JOKER": "JOKER"}
 
 
 def is_wild(card: str | None) -> bool:
@@ -188,6 +225,17 @@ def build_problem(stack_rank: int, card: str | None, rules: Mapping[str, Any]) -
         king = " or a king" if rules["king_can_start_stack"] else ""
         return f"only an ace{king} starts a pile, not {said(rank_of(card))}"
     return f"that pile needs {said(rank_name(need))} (or a king), not {said(rank_of(card))}"
+
+
+def fits(stack_rank: int, card: str | None, rules: Mapping[str, Any]) -> bool:
+    """Whether ``card`` may go on a centre stack of effective rank ``stack_rank``: ``build_problem`` is
+    None, told without its words."""
+    if card is None:
+        return True
+    rank = rank_of(card)
+    if rank in WILD:
+        return stack_rank != 0 or bool(rules["king_can_start_stack"])
+    return VALUES[rank] == stack_rank + 1
 
 
 def side_problem(top: str | None, card: str | None, rules: Mapping[str, Any]) -> str | None:

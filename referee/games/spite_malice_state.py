@@ -2,18 +2,20 @@
 
 Public: every pay-off top and count, every building pile and side stack (all face up), the stock count,
 the hand counts, and the cards of stacks set aside. Hidden, and never asked for: hand contents, the cards
-under a pay-off top, the stock order (SM-K9). A card value nobody entered is ``None`` (GEN-14). States
-change only through ``dataclasses.replace``.
+under a pay-off top, the stock order (SM-K9). A card value nobody entered is ``None`` (GEN-14). A State
+never changes: an entry builds the next one through a :class:`Draft` (or ``dataclasses.replace``).
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from itertools import repeat
+from operator import attrgetter, call
 from typing import Any, Mapping
 
 from .base import Flag
 from .jsonform import Form
-from .spite_malice_rules import deck_size, rank_of
+from .spite_malice_rules import deck_size, ranks_of
 
 NAME = "spite_malice"
 TITLE = "Spite & Malice"
@@ -79,28 +81,80 @@ class State:
     overrides: tuple[tuple[int, str, str, int | None, str, tuple[int, ...]], ...] = ()
     version: int = 0
 
+    def face_up(self) -> list[str | None]:
+        return cards_face_up(self.center, self.held, self.seats)
+
     def seen(self) -> Counter:
         """Every card the table can place now, by code (GEN-3, SM-K7): the building piles, the side
         stacks, the pay-off tops and the piles set aside. A pile shuffled into the stock is unseen again."""
-        c: Counter = Counter()
-        for stack in self.center:
-            c.update(x for x in stack if x is not None)
-        c.update(x for x in self.held if x is not None)
-        for s in self.seats:
-            for stack in s.sides:
-                c.update(x for x in stack if x is not None)
-            if s.top is not None and s.payoff > 0:
-                c[s.top] += 1
+        c = Counter(self.face_up())
+        del c[None]  # a card nobody entered
         return c
 
     def seen_ranks(self) -> Counter:
-        c: Counter = Counter()
-        for card, n in self.seen().items():
-            c[rank_of(card)] += n
+        c = Counter(ranks_of(self.face_up()))
+        del c[None]  # a card nobody entered
         return c
 
     def live_stacks(self) -> int:
         return sum(1 for s in self.center if s)
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
+_state_values = attrgetter(*STATE_FIELDS)
+_SLOT_SETTERS = tuple(State.__dict__[name].__set__ for name in STATE_FIELDS)
+SEAT_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Seat))
+_seat_values = attrgetter(*SEAT_FIELDS)
+
+
+def reseat(seat: Seat, **changes: Any) -> Seat:
+    """``seat`` with ``changes`` (what ``dataclasses.replace`` gives, without its per-call cost)."""
+    values = dict(zip(SEAT_FIELDS, _seat_values(seat)))
+    values.update(changes)
+    return Seat(**values)
+
+
+class Draft:
+    """The next state while one entry is applied: a :class:`State`'s fields, settable, read by the same
+    code (and the same methods) as a State; :meth:`freeze` makes the State once the entry is done. A
+    refused entry drops its draft: the state it started from is never touched."""
+
+    def __init__(self, state: State):
+        self.load(state)
+
+    def load(self, state: State) -> None:
+        """Every field from ``state`` (in field order, which :meth:`freeze` relies on)."""
+        self.__dict__.update(zip(STATE_FIELDS, _state_values(state)))
+
+    def freeze(self) -> State:
+        """The State of these fields."""
+        values = self.__dict__
+        if len(values) != len(STATE_FIELDS):
+            raise TypeError(f"not fields of a State: {sorted(set(values) - set(STATE_FIELDS))}")
+        state = object.__new__(State)
+        # What the frozen __init__ does, without its per-field calls: each slot filled by its descriptor
+        # (the setters return None, so ``any`` runs them all).
+        any(map(call, _SLOT_SETTERS, repeat(state), values.values()))
+        return state
+
+    face_up = State.face_up
+    seen = State.seen
+    seen_ranks = State.seen_ranks
+    live_stacks = State.live_stacks
+
+
+def cards_face_up(center: tuple[Stack, ...], held: tuple[str | None, ...],
+                  seats: tuple[Seat, ...]) -> list[str | None]:
+    """Every card the table can place, as entered (None: nobody entered it), in one order: the building
+    piles, the piles set aside, then each seat's side stacks and its pay-off top (while it has a pile)."""
+    cards: list[str | None] = [x for stack in center for x in stack]
+    cards += held
+    for s in seats:
+        for stack in s.sides:
+            cards += stack
+        if s.top is not None and s.payoff > 0:
+            cards.append(s.top)
+    return cards
 
 
 def zone_counts(state: State) -> dict[str, int]:

@@ -4,11 +4,14 @@ named is face up on the table as it is entered (a building pile, a side stack, a
 is only a count. So every seat sees the same table (GEN-6, SM-K9)."""
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import fields
 from typing import Any
 
 from .base import changed_rules
-from .spite_malice_moves import Build, Discard, Draw, Start, Top, move_to_dict
-from .spite_malice_rules import (VARIANTS, build_problem, deck, is_wild, rank_copies, rank_name, rank_of,
+from .cards import card_name
+from .spite_malice_moves import MOVE_NAMES, Build, Discard, Draw, Start, Top, move_to_dict
+from .spite_malice_rules import (VARIANTS, copies_of_ranks, deck_cards, fits, is_wild, rank_name, ranks_of,
                                  start_value, value_of)
 from .spite_malice_state import NAME, TITLE, State, zone_counts
 
@@ -40,9 +43,8 @@ def start_leaders(state: State) -> tuple[int, ...]:
 
 def _availability(state: State):
     """A test of whether one more card of a rank can still turn up (SM-K7)."""
-    copies = rank_copies(state.decks, state.rules)
     seen = state.seen_ranks()
-    return lambda rank: rank in copies and seen[rank] < copies[rank]
+    return {rank for rank, n in copies_of_ranks(state.decks, state.rules).items() if seen.get(rank, 0) < n}.__contains__
 
 
 def free_place(state: State) -> int | None:
@@ -90,13 +92,13 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
             if available(need):
                 moves.append(Build(seat, place, "hand", need))
             for wild in ("K", "JOKER"):
-                if available(wild) and build_problem(rank, wild, rules) is None:
+                if available(wild) and fits(rank, wild, rules):
                     moves.append(Build(seat, place, "hand", wild))
-        if st.payoff and not st.top_owed and build_problem(rank, st.top, rules) is None:
+        if st.payoff and not st.top_owed and fits(rank, st.top, rules):
             moves.append(Build(seat, place, "payoff", st.top))
             fits_payoff = fits_payoff or st.top is not None
         for k, stack in enumerate(st.sides, 1):
-            if stack and build_problem(rank, stack[-1], rules) is None:
+            if stack and fits(rank, stack[-1], rules):
                 moves.append(Build(seat, place, f"side{k}", stack[-1]))
     if st.hand and not (rules["payoff_compulsory"] and fits_payoff):
         for k, stack in enumerate(st.sides, 1):
@@ -115,10 +117,10 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
 def still_possible(state: State, seat: int | None = None) -> set[str]:
     """Cards that can still turn up (SM-K7, GEN-3): every code of which the table has not seen every copy,
     of a rank not all face up already. Nothing of a hand is known, so ``seat`` changes nothing."""
-    full = deck(state.decks, state.rules)
-    copies = rank_copies(state.decks, state.rules)
-    seen, ranks = state.seen(), state.seen_ranks()
-    return {c for c, n in full.items() if seen[c] < n and ranks[rank_of(c)] < copies[rank_of(c)]}
+    cards = state.face_up()
+    seen, ranks = Counter(cards), Counter(ranks_of(cards))  # State.seen(), State.seen_ranks() (and None)
+    left = {rank for rank, n in copies_of_ranks(state.decks, state.rules).items() if ranks.get(rank, 0) < n}
+    return {c for c, n, rank in deck_cards(state.decks, state.rules) if seen.get(c, 0) < n and rank in left}
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -151,5 +153,28 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "over": state.over, "winners": [players[i] for i in state.winners], "outcome": state.outcome,
         "flags": [f.to_dict() for f in state.flags],
         "may_act": [players[i] for i in may_act(state)],
-        "legal": [move_to_dict(m, players) for m in legal_moves(state, seat)],
+        "legal": [_move_dict(m, players) for m in legal_moves(state, seat)],
     }
+
+
+#: The fields of each entry ``legal_moves`` offers, in order (none holds another entry).
+_OFFERED: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in fields(cls))
+                                         for cls in (Top, Start, Draw, Build, Discard)}
+
+
+def _move_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
+    """``move_to_dict`` of an offered entry, its fields looked up once."""
+    names = _OFFERED.get(type(move))
+    if names is None:  # pragma: no cover - legal_moves offers only these
+        return move_to_dict(move, players)
+    out: dict[str, Any] = {"move": MOVE_NAMES[type(move)]}
+    for name in names:
+        value = getattr(move, name)
+        if name == "seat":
+            if value is not None:
+                out[name] = players[value]
+        elif name == "card":
+            out[name] = card_name(value)
+        elif value is not None and value != "":
+            out[name] = value
+    return out

@@ -589,3 +589,136 @@ def test_a_true_table_played_honestly_is_never_refused(seed, rules, n, keen):
     how = {h.how for h in t.state.history}
     assert how == ({"exhaustion"} if keen < 0.6 else {"payoff"})
     assert len(t.state.history) == (4 if seed == 2 else 1)  # a match to 20 with 8-card pay-off piles
+
+
+# --- what a replay gives, byte for byte ------------------------------------------------------------
+#: Whole games at a true table, pinned: the sha256 of every state's JSON form (as written, key order
+#: included), every entry's events, each seat's view, the cards that can still turn up, and the rulings
+#: on a few wrong entries tried along the way. Made with the engine before it was sped up; a change here
+#: changes what replaying a stored log gives (ENGINE_VERSION).
+PINNED = [
+    (1, {}, 2, 0.85,
+     "628467dbc30ddf33c6a307402fd577a1bd07717ec8f829ecc61747604f0dcc67"),
+    (2, {"payoff_size": 8, "match_target": 20, "king_can_start_stack": False}, 2, 0.85,
+     "046780e10459c322cf458da3d2bbc3f4621c3f864440ec3f72055f86b798474d"),
+    (4, {"completed_stack_handling": "hold_until_stock_empty", "jokers_wild": True, "payoff_size": 26,
+         "payoff_compulsory": True}, 2, 0.85,
+     "9b44643375054a39b14e5c91784a0b9b65e5c8e1dddc8b2aaceb2c63fc30ec13"),
+    (5, {"king_rank_for_start": "redo", "start_tie": "coin_flip", "max_center_stacks": None,
+         "refill_timing": "end_of_turn"}, 3, 0.85,
+     "c0c7ffb1618a776661dcf97511d72889309331576988faa50809399fdef87c8e"),
+    (7, {"exhaustion_points": "difference", "max_side_stacks": 2}, 4, 0.05,
+     "a000125fcc530218410d0042128784a6bc46970f9a333e84bbd4fc4cb0083b97"),
+]
+
+
+def _wrong_entries(state):
+    """A few entries the table could get wrong now: refused (or, overridden, let stand)."""
+    turn = state.turn if state.turn is not None else 0
+    other = (turn + 1) % len(state.players)
+    return [B(turn, 9, "hand", "QH"), D(other, 1, "2C"), Dr(turn, 3), B(turn, 1, "side1", "7D"),
+            Override(B(turn, 1, "hand", "5S"), "SM-12", "agreed", turn), T(other, "JOKER"),
+            Override(D(turn, 1, "KS"), "SM-V12", "", None)]
+
+
+def _pinned_trace(seed, rules, n, keen):
+    """The digest of a whole honest match (see PINNED), its first state, its entries and its last state."""
+    import hashlib
+
+    from spite_malice_helpers import TrueTable
+
+    from referee.games.base import Ruling
+
+    t = TrueTable(random.Random(seed), {"match_target": None, **rules}, n, keen)
+    first, moves, digest = t.state, [], hashlib.sha256()
+
+    def put(value) -> None:
+        digest.update(json.dumps(value).encode() + b"\n")
+
+    enter = t.enter
+
+    def entered(move):
+        before = t.state
+        for wrong in _wrong_entries(before):
+            try:
+                after, events = sm.apply(before, wrong)
+                put(["stands", sm.state_to_dict(after), events])
+            except Ruling as ruling:
+                put([ruling.rule, ruling.message, list(ruling.entries), ruling.overridable])
+        events = enter(move)
+        moves.append(move)
+        put([sm.state_to_dict(t.state), events, sorted(sm.still_possible(t.state))])
+        put([sm.view(t.state, i) for i in (None, *range(n))])
+        return events
+
+    t.enter = entered
+    t.play()
+    return digest.hexdigest(), first, moves, t.state
+
+
+@pytest.mark.parametrize("seed, rules, n, keen, pinned", PINNED)
+def test_replays_give_the_pinned_states(seed, rules, n, keen, pinned):
+    from referee.games import log as game_log
+
+    digest, first, moves, last = _pinned_trace(seed, rules, n, keen)
+    assert digest == pinned
+    log, steps = game_log.replay(sm, first, moves)
+    assert all(step.accepted for step in steps) and log.state == last
+    assert json.dumps(sm.state_to_dict(log.state)) == json.dumps(sm.state_to_dict(last))
+
+
+def _seen_card_by_card(state):
+    """GEN-3, SM-K7 counted the plain way: every face-up card, pile by pile, in table order."""
+    from collections import Counter
+
+    from referee.games.spite_malice_rules import rank_of
+
+    codes: Counter = Counter()
+    for stack in state.center:
+        codes.update(x for x in stack if x is not None)
+    codes.update(x for x in state.held if x is not None)
+    for st in state.seats:
+        for stack in st.sides:
+            codes.update(x for x in stack if x is not None)
+        if st.top is not None and st.payoff > 0:
+            codes[st.top] += 1
+    ranks: Counter = Counter()
+    for card, n in codes.items():
+        ranks[rank_of(card)] += n
+    return codes, ranks
+
+
+def test_what_the_table_has_seen_is_counted_card_by_card():
+    """The seen cards, their ranks and the cards that can still turn up, against a plain count: bare ranks,
+    unknown cards, jokers, piles set aside, a top over an empty pay-off pile, a code laid out by hand that
+    no entry can name; the tables they rest on are the engine's own and cannot be changed from outside.
+    A view offers each seat its legal entries in their JSON form."""
+    from referee.games.spite_malice_rules import deck, rank_copies, rank_of
+
+    s = table({"jokers_wild": True}, seats={ANN: seat(top="7", sides=("3H 3", "KH JOKER")),
+                                            BOB: seat(payoff=0, top="QS", sides=("7H",))},
+              center=("AS 2 3H", "A 2D"), held=("QS",) * 3)
+    s = replace(s, seats=(replace(s.seats[ANN], sides=(("3H", None, "3"),) + s.seats[ANN].sides[1:]),
+                          replace(s.seats[BOB], sides=s.seats[BOB].sides[:3] + (("ZZ",),))))  # no such card
+    from spite_malice_helpers import TrueTable
+
+    states = [s]
+    t = TrueTable(random.Random(3), {"match_target": None, "jokers_wild": True}, 3)
+    while not t.state.over:
+        t.setup() if t.state.phase == "setup" else t.turn()
+        states.append(t.state)
+    for state in states[::7]:
+        codes, ranks = _seen_card_by_card(state)
+        assert list(state.seen().items()) == list(codes.items())
+        assert list(state.seen_ranks().items()) == list(ranks.items())
+        full, copies = deck(state.decks, state.rules), rank_copies(state.decks, state.rules)
+        assert sm.still_possible(state) == {c for c, n in full.items()
+                                            if codes[c] < n and ranks[rank_of(c)] < copies[rank_of(c)]}
+        for i in range(len(state.players)):  # a phone's entries, as their JSON form says them
+            assert sm.view(state, i)["legal"] == [sm.move_to_dict(m, state.players) for m in sm.legal_moves(state, i)]
+    offered = sm.legal_moves(s, ANN)
+    copies = rank_copies(2, s.rules)
+    copies["7"] = 0
+    assert rank_copies(2, s.rules)["7"] == 8 and sm.legal_moves(s, ANN) == offered
+    with pytest.raises(TypeError):
+        deck(2, s.rules)["7H"] = 0  # type: ignore[index]
