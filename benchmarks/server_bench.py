@@ -25,6 +25,11 @@ What it does, in order:
 6. A fresh server on a file holding matches of >= 1000 entries: a cold GET /m/<id> of each.
 7. When benchmarks/store_bench.py and benchmarks/upload_bench.py exist, their `measure()`.
 
+During the closed loop it also measures the cores used by the server (its serving process and its
+screen processes, `server_process_cores`, serving process first), by this load generator, and by
+everything else on the machine (`other_cores`, from /proc/stat): the raw rates depend on what else
+runs, `moves_per_server_cpu_second` far less. `--screen-processes N` sets config SCREEN_PROCESSES.
+
 Unexpected statuses count as errors. Prints readable lines, then one JSON line. Run:
 `.venv/bin/python benchmarks/server_bench.py` (options: --help). Loopback only; the load generator
 (one asyncio thread) runs on the same cores as the server.
@@ -144,14 +149,19 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db_path: str, threads: int | None, connection_limit: int | None = None):
+    def __init__(self, db_path: str, threads: int | None, connection_limit: int | None = None,
+                 screen_processes: int | None = None):
         self.port = free_port()
         cmd = [str(REFEREE), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", db_path, "--no-qr"]
         if threads:
             cmd += ["--threads", str(threads)]
         if connection_limit:
             cmd += ["--connection-limit", str(connection_limit)]
-        env = {**os.environ, "REFEREE_INSTANCE": str(Path(db_path).parent / "instance")}
+        instance = Path(db_path).parent / "instance"
+        if screen_processes is not None:  # config SCREEN_PROCESSES, in the instance's config.py
+            instance.mkdir(exist_ok=True)
+            (instance / "config.py").write_text(f"SCREEN_PROCESSES = {int(screen_processes)}\n")
+        env = {**os.environ, "REFEREE_INSTANCE": str(instance)}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
         deadline = time.monotonic() + 30
         while True:
@@ -546,6 +556,31 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def machine_busy_seconds() -> float | None:
+    """CPU seconds all cores have been busy so far (every process on the machine), from /proc/stat."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        return (sum(values[:8]) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")  # minus idle, iowait
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def child_pids(pid: int) -> list[int]:
+    """The processes `pid` started (the server's screen processes), from /proc."""
+    out = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            out += [int(c) for c in (task / "children").read_text().split()]
+    except (OSError, ValueError):
+        pass
+    return out
+
+
+def server_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds used so far by the server process and each of its children, by pid."""
+    return {p: c for p in [pid, *child_pids(pid)] if (c := cpu_seconds(p)) is not None}
+
+
 async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, script, refusals,
                       server_pid: int | None = None) -> dict:
     stats, running, slow = Stats(), asyncio.Event(), Slowloris()
@@ -582,9 +617,13 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
                   move_p99_ms=round(pct(lat, .99), 2), paced_moves=paced["moves"], paced_errors=paced["errors"])
     for t in tables_:
         t.done = False if t.position < len(t.script) else t.done
-    server_cpu0, own_cpu0 = cpu_seconds(server_pid) if server_pid else None, cpu_seconds(os.getpid())
+    server_cpus0, own_cpu0 = server_cpu(server_pid) if server_pid else {}, cpu_seconds(os.getpid())
+    busy0 = machine_busy_seconds()
     closed = await run_phase(tables_, stats, args.closed_seconds, None)
-    server_cpu1, own_cpu1 = cpu_seconds(server_pid) if server_pid else None, cpu_seconds(os.getpid())
+    server_cpus1, own_cpu1 = server_cpu(server_pid) if server_pid else {}, cpu_seconds(os.getpid())
+    busy1 = machine_busy_seconds()
+    used = {p: server_cpus1[p] - server_cpus0.get(p, 0.0) for p in server_cpus1}
+    server_cpu0, server_cpu1 = (0.0, sum(used.values())) if server_pid in used else (None, None)
     mps, aps = closed["moves"] / closed["seconds"], closed["answers"] / closed["seconds"]
     print(f"closed loop: {closed['moves']} entries = {mps:.0f} moves/s; {closed['answers']} answers = "
           f"{aps:.0f} answers/s; errors {closed['errors']}")
@@ -596,8 +635,14 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
     if server_cpu0 is not None and server_cpu1 is not None:
         server_cores = (server_cpu1 - server_cpu0) / closed["seconds"]
         report.update(server_cores=round(server_cores, 2),
+                      server_process_cores=[round(used[p] / closed["seconds"], 2) for p in sorted(used)
+                                            if p == server_pid] + [round(used[p] / closed["seconds"], 2)
+                                                                    for p in sorted(used) if p != server_pid],
                       moves_per_server_cpu_second=round(closed["moves"] / max(server_cpu1 - server_cpu0, 1e-9), 1))
-        print(f"cores busy: server {server_cores:.2f}, load generator {load_cores:.2f}; "
+        if busy0 is not None and busy1 is not None:  # whatever else ran on the machine meanwhile
+            report["other_cores"] = round(max(0.0, (busy1 - busy0) / closed["seconds"] - server_cores - load_cores), 2)
+        print(f"cores busy: other processes {report.get('other_cores')}, server {server_cores:.2f} (serving process first, then its screen processes: "
+              f"{report['server_process_cores']}), load generator {load_cores:.2f}; "
               f"{report['moves_per_server_cpu_second']:.0f} moves per second of server CPU")
     await asyncio.sleep(0.5)
     report.update(streams_held=stats.streams_open, slow_connections_held=slow.held,
@@ -691,9 +736,12 @@ def main() -> None:
     parser.add_argument("--connection-limit", type=int, default=None, help="default: referee serve's")
     parser.add_argument("--big-entries", type=int, default=1000)
     parser.add_argument("--skip-others", action="store_true", help="do not run store_bench / upload_bench")
+    parser.add_argument("--screen-processes", type=int, default=None,
+                        help="config SCREEN_PROCESSES for the server (default: referee serve's)")
     args = parser.parse_args()
 
     report: dict = {"tables": args.tables, "phones": args.tables * len(PLAYERS), "threads": args.threads or "default",
+                    "screen_processes": "default" if args.screen_processes is None else args.screen_processes,
                     "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cores": os.cpu_count()}
     started = time.perf_counter()
     script = make_script(max(args.big_entries, 3000))
@@ -710,7 +758,7 @@ def main() -> None:
         idle_tables = max(1, (args.streams - args.tables * len(PLAYERS) + 3) // 4)
         idle_ids = [store.create_match(db, "ratatat", PLAYERS, RULES).id for _ in range(idle_tables)]
         db.close()
-        server = Server(db_path, args.threads, args.connection_limit)
+        server = Server(db_path, args.threads, args.connection_limit, args.screen_processes)
         try:
             try:
                 import uvloop

@@ -267,18 +267,21 @@ def migrate(path: str | os.PathLike) -> list[str]:
 def get_db() -> Database:
     """The request's Database: checked out on first use, given back at teardown. Two requests
     never hold the same connection at once."""
-    if "db" not in g:
+    context_g = g._get_current_object()  # (one look-up of the context, not one per attribute)
+    database = context_g.__dict__.get("db")
+    if database is None:
         path = current_app.config["DATABASE"]
-        g.db = checkout(path)
-        g.db_path = path
-    return g.db
+        database = context_g.db = checkout(path)
+        context_g.db_path = path
+    return database
 
 
 def close_db(exc: BaseException | None = None) -> None:
     """Teardown: roll back what the request left open and give the connection back."""
-    database = g.pop("db", None)
+    context_g = g._get_current_object()
+    database = context_g.__dict__.pop("db", None)
     if database is not None:
-        checkin(database, g.pop("db_path", current_app.config["DATABASE"]))
+        checkin(database, context_g.__dict__.pop("db_path", None) or current_app.config["DATABASE"])
 
 
 @click.command("init-db")

@@ -20,6 +20,7 @@ import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
 
 from flask import Blueprint, Flask, Response, current_app, request
@@ -55,14 +56,24 @@ class Broker:
                     del self._subscribers[match_id]
 
     def publish(self, match_id: str, version: int) -> int:
-        """Ring every subscriber of `match_id`; returns how many were rung."""
+        """Ring every subscriber of `match_id`; returns how many were rung. The streams on an event
+        loop are handed the version in one call to that loop, whatever their number."""
         with self._lock:
             subs = list(self._subscribers.get(match_id, ()))
+        loops: dict[asyncio.AbstractEventLoop, list[AsyncSubscription]] = {}
         for q in subs:
+            if isinstance(q, AsyncSubscription):
+                loops.setdefault(q.loop, []).append(q)
+                continue
             try:
                 q.put_nowait(version)
             except queue.Full:
                 pass  # a slow reader only needs the latest doorbell anyway
+        for loop, batch in loops.items():
+            try:
+                loop.call_soon_threadsafe(_put_all, batch, version)
+            except RuntimeError:
+                pass  # the loop is closed: the server has stopped
         return len(subs)
 
     def subscriber_count(self, match_id: str) -> int:
@@ -77,13 +88,17 @@ class Broker:
 
 class AsyncSubscription:
     """A subscriber whose reader is a coroutine on `loop`: `put_nowait` may be called from
-    any thread (the worker that committed), and hands the version over to the loop."""
+    any thread (the worker that committed), and hands the version over to the loop. The reader
+    waits on one future at a time (no timer, no task per doorbell: `asgi_stream`)."""
 
     END = -1  # not a version: the stream must end (client gone, server stopping)
 
     def __init__(self, loop: asyncio.AbstractEventLoop, maxsize: int = 64) -> None:
         self.loop = loop
-        self.queue: asyncio.Queue[int] = asyncio.Queue(maxsize)
+        self.maxsize = maxsize
+        self.versions: deque[int] = deque()
+        self.ended = False
+        self._waiter: asyncio.Future | None = None
 
     def put_nowait(self, version: int) -> None:
         try:
@@ -92,19 +107,35 @@ class AsyncSubscription:
             pass  # the loop is closed: the server has stopped
 
     def _put(self, version: int) -> None:
+        if len(self.versions) < self.maxsize:  # a slow reader only needs the latest doorbell anyway
+            self.versions.append(version)
+        self.wake()
+
+    def wake(self) -> None:
+        """Wake the reader (on the loop): something to send, the stream's end, or a timer."""
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def wait(self) -> None:
+        """Until a version arrives, the stream is ended, or `wake` is called."""
+        if self.versions or self.ended:
+            return
+        self._waiter = self.loop.create_future()
         try:
-            self.queue.put_nowait(version)
-        except asyncio.QueueFull:
-            pass  # a slow reader only needs the latest doorbell anyway
+            await self._waiter
+        finally:
+            self._waiter = None
 
     def end(self) -> None:
         """Wake the reader to end its stream (call on the loop)."""
-        while True:
-            try:
-                self.queue.put_nowait(self.END)
-                return
-            except asyncio.QueueFull:
-                self.queue.get_nowait()
+        self.ended = True
+        self.wake()
+
+
+def _put_all(subscriptions: list[AsyncSubscription], version: int) -> None:
+    for subscription in subscriptions:
+        subscription._put(version)
 
 
 broker = Broker()
@@ -199,15 +230,27 @@ async def asgi_stream(match_id: str, subscription: AsyncSubscription, send: Send
                       headers: list[tuple[bytes, bytes]]) -> None:
     """Serve one SSE stream on the event loop until `lifetime` runs out, the client goes
     away or `subscription.end()` is called. The caller subscribed `subscription` before
-    reading `current` from the database (so no commit is missed) and unsubscribes after."""
+    reading `current` from the database (so no commit is missed) and unsubscribes after.
+    A `: keepalive` comment follows `keepalive` seconds without a doorbell; one timer per stream
+    wakes it for that (re-armed only when it fires, never per doorbell)."""
 
     async def watch_disconnect() -> None:
         while (await receive())["type"] != "http.disconnect":
             pass
         subscription.end()
 
+    loop = asyncio.get_running_loop()
     watcher = asyncio.ensure_future(watch_disconnect())
-    deadline = time.monotonic() + lifetime
+    last_sent = loop.time()
+    deadline = last_sent + lifetime
+    fired = False
+
+    def ring() -> None:
+        nonlocal fired
+        fired = True
+        subscription.wake()
+
+    timer = loop.call_at(min(last_sent + keepalive, deadline), ring)
     try:
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         first = f": connected to {match_id}\nretry: 2000\n\n"
@@ -215,21 +258,27 @@ async def asgi_stream(match_id: str, subscription: AsyncSubscription, send: Send
             first += changed_event(current)  # missed while (re)connecting
         await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            try:
-                version = await asyncio.wait_for(subscription.queue.get(), min(keepalive, remaining))
-            except asyncio.TimeoutError:
-                if deadline - time.monotonic() > 0:
-                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+            if subscription.versions:
+                version = subscription.versions.popleft()
+                await send({"type": "http.response.body", "body": changed_event(version).encode(),
+                            "more_body": True})
+                last_sent = loop.time()
                 continue
-            if version == AsyncSubscription.END:
+            if subscription.ended:
                 break
-            await send({"type": "http.response.body", "body": changed_event(version).encode(),
-                        "more_body": True})
+            now = loop.time()
+            if now >= deadline:
+                break
+            if now >= last_sent + keepalive:
+                await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                last_sent = now = loop.time()
+            if fired:  # the timer rang: armed again for the next keepalive, or the end of the stream's life
+                fired = False
+                timer = loop.call_at(min(last_sent + keepalive, deadline), ring)
+            await subscription.wait()
         await send({"type": "http.response.body", "body": b"", "more_body": False})
     finally:
+        timer.cancel()
         watcher.cancel()
 
 

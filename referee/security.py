@@ -76,7 +76,7 @@ def _machine_allow_list(listen_host, extra) -> frozenset[str]:
 def host_failure(req: Request) -> str | None:
     """Why this request's Host header is refused, or None if it names this server."""
     header = req.headers.get("Host")
-    if hosts.host_allowed(header, allow_list(current_app), req.environ.get("SERVER_NAME")):
+    if hosts.host_allowed(header, allow_list(current_app._get_current_object()), req.environ.get("SERVER_NAME")):
         return None
     shown = (header or "")[:80]
     if hosts.host_name(header) is None:
@@ -87,7 +87,7 @@ def host_failure(req: Request) -> str | None:
 
 def check_host() -> None:
     """before_request: the DNS-rebinding guard, ahead of everything else."""
-    reason = host_failure(request)
+    reason = host_failure(request._get_current_object())
     if reason:
         abort(400, description=reason)
 
@@ -126,19 +126,28 @@ def csrf_failure(req: Request) -> str | None:
 
 def protect_unsafe_requests() -> None:
     """before_request: size limit first, then the CSRF origin check."""
+    req = request._get_current_object()
     limit = current_app.config.get("MAX_CONTENT_LENGTH")
-    if limit is not None and request.content_length is not None and request.content_length > limit:
+    if limit is not None and req.content_length is not None and req.content_length > limit:
         abort(413)
-    if request.method in SAFE_METHODS:
+    if req.method in SAFE_METHODS:
         return
-    reason = csrf_failure(request)
+    reason = csrf_failure(req)
     if reason:
         abort(403, description=reason)
 
 
+_SECURITY_HEADERS_LOWER = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]
+
+
 def add_security_headers(response):
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+    """Each security header the response does not set itself (what ``headers.setdefault`` did, without
+    the KeyError it raises and catches for every header missing)."""
+    headers = response.headers
+    present = {name.lower() for name in headers.keys()}
+    for lower, name, value in _SECURITY_HEADERS_LOWER:
+        if lower not in present:
+            headers.add(name, value)
     return response
 
 
@@ -166,14 +175,27 @@ class HttpsOnlySecureSessionInterface(SecureCookieSessionInterface):
         key = (value, app.secret_key)
         found = cache.get(key)
         if found is not None and 0 <= time.time() - found[0] <= max_age:
-            return self.session_class(copy.deepcopy(found[1]))
+            return self.session_class(_copy(found[1]))
         serializer = self.get_signing_serializer(app)
         try:
             data, signed_at = serializer.loads(value, max_age=max_age, return_timestamp=True)
         except BadSignature:
             return self.session_class()
         cache.put(key, (signed_at.timestamp(), data))
-        return self.session_class(copy.deepcopy(data))
+        return self.session_class(_copy(data))
+
+
+def _copy(value):
+    """A deep copy of a session's data (JSON: dicts, lists, text, numbers), quicker than copy.deepcopy;
+    anything else is copied by copy.deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copy(v) for k, v in value.items()}
+    if kind is list:
+        return [_copy(v) for v in value]
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 class _VerifiedCookies:

@@ -28,6 +28,7 @@ import json
 import logging
 import secrets
 import sqlite3
+import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -133,11 +134,14 @@ def random_id(length: int = ID_LENGTH, alphabet: str = ID_ALPHABET) -> str:
 
 
 class StateCache:
-    """A small thread-safe LRU of immutable states keyed by (db, match, version)."""
+    """A small thread-safe LRU of immutable states keyed by (db, match, version). It also knows the
+    newest version it holds of each match (`newest`), from which a later state can be reached by
+    applying the entries in between."""
 
     def __init__(self, maxsize: int = 512):
         self.maxsize = maxsize
         self._items: OrderedDict[tuple, Any] = OrderedDict()
+        self._newest: dict[tuple, int] = {}  # (db, match) -> the highest version put
         self._lock = threading.Lock()
 
     def get(self, key: tuple) -> tuple[bool, Any]:
@@ -151,12 +155,30 @@ class StateCache:
         with self._lock:
             self._items[key] = state
             self._items.move_to_end(key)
+            match = key[:2]
+            if self._newest.get(match, -1) < key[2]:
+                self._newest[match] = key[2]
             while len(self._items) > self.maxsize:
-                self._items.popitem(last=False)
+                old = self._items.popitem(last=False)[0]
+                if self._newest.get(old[:2]) == old[2]:
+                    del self._newest[old[:2]]
+
+    def newest(self, db_key: str, match_id: str, before: int) -> tuple[int, Any] | None:
+        """(version, state) of the newest state held for the match below version `before`, if any."""
+        with self._lock:
+            version = self._newest.get((db_key, match_id))
+            if version is None or version >= before:
+                return None
+            key = (db_key, match_id, version)
+            if key not in self._items:
+                return None
+            self._items.move_to_end(key)
+            return version, self._items[key]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._newest.clear()
 
 
 state_cache = StateCache()
@@ -260,15 +282,16 @@ def _parse_stored(text: str) -> Any:
         return {"move": "unreadable", "bytes": len(text.encode("utf-8", "replace"))}
 
 
-def entries(db: Database, match_id: str, after: int = 0) -> list[dict]:
-    """The match's log in order (from seq `after` + 1): dicts with seq, entry
-    (parsed), seat, device, client_key, created_at.  Plain JSON-serialisable
-    values, ready to export."""
-    rows = db.conn.execute(
-        "SELECT seq, entry, seat, device, client_key, created_at FROM entries WHERE match_id = ? AND seq > ?"
-        " ORDER BY seq",
-        (match_id, after),
-    ).fetchall()
+def entries(db: Database, match_id: str, after: int = 0, upto: int | None = None) -> list[dict]:
+    """The match's log in order (from seq `after` + 1, up to seq `upto` if given): dicts with seq,
+    entry (parsed), seat, device, client_key, created_at.  Plain JSON-serialisable values, ready to
+    export."""
+    sql = "SELECT seq, entry, seat, device, client_key, created_at FROM entries WHERE match_id = ? AND seq > ?"
+    args: tuple = (match_id, after)
+    if upto is not None:
+        sql += " AND seq <= ?"
+        args += (upto,)
+    rows = db.conn.execute(sql + " ORDER BY seq", args).fetchall()
     return [
         {"seq": r[0], "entry": _parse_stored(r[1]), "seat": r[2], "device": r[3], "client_key": r[4],
          "created_at": r[5]}
@@ -291,14 +314,18 @@ def export_match(db: Database, match_id: str) -> dict:
     return {**match.__dict__, "entries": entries(db, match_id)}
 
 
-def state_at(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
-    """The state at `match.version`: from the cache, else from the newest snapshot and the
-    entries after it, else by replaying the whole log (and keeping a snapshot of the result)."""
+def state_at(db: Database, match: Match, replay_fn: ReplayFn, apply_fn: ApplyFn | None = None) -> Any:
+    """The state at `match.version`: from the cache; else, given the `apply_fn` that `append` uses,
+    from an earlier state in the cache and the entries after it (as `append` made each of them:
+    a process that did not write them catches up by one entry); else from the newest snapshot and
+    the entries after it, else by replaying the whole log (and keeping a snapshot of the result)."""
     key = (_db_key(db), match.id, match.version)
     hit, state = state_cache.get(key)
     if hit:
         return state
-    state = _from_snapshot(db, match, replay_fn)
+    state = _from_cached(db, match, apply_fn) if apply_fn is not None else None
+    if state is None:
+        state = _from_snapshot(db, match, replay_fn)
     if state is None:
         state = replay_all(db, match, replay_fn)
         if match.version >= SNAPSHOT_EVERY:
@@ -307,9 +334,29 @@ def state_at(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
     return state
 
 
+def _from_cached(db: Database, match: Match, apply_fn: ApplyFn) -> Any:
+    """The state at `match.version` from the newest cached state before it and the stored entries
+    after that, each applied with `apply_fn` exactly as `append` applied it; None when no cached
+    state is close enough or an entry does not apply (then the snapshot or the log decides)."""
+    found = state_cache.newest(_db_key(db), match.id, match.version)
+    if found is None or match.version - found[0] > SNAPSHOT_EVERY:
+        return None
+    version, state = found
+    rows = entries(db, match.id, after=version, upto=match.version)
+    if [r["seq"] for r in rows] != list(range(version + 1, match.version + 1)):
+        return None
+    try:
+        for row in rows:
+            state = apply_fn(state, row["entry"])
+    except Exception:  # noqa: BLE001 - e.g. an entry reaching back past a snapshot: replay instead
+        return None
+    return state
+
+
 def replay_all(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
-    """The state at `match.version` replayed from the first entry (no cache, no snapshot)."""
-    return replay_fn(match, [e["entry"] for e in entries(db, match.id)])
+    """The state at `match.version` replayed from the first entry (no cache, no snapshot). Entries
+    committed after `match` was read are left out: the state is cached under `match.version`."""
+    return replay_fn(match, [e["entry"] for e in entries(db, match.id, upto=match.version)])
 
 
 def _snapshot_tag(match: Match, replay_fn: ReplayFn) -> str | None:
@@ -328,28 +375,36 @@ def _from_snapshot(db: Database, match: Match, replay_fn: ReplayFn) -> Any:
     ).fetchall()
     for seq, body in rows:
         try:
-            return replay_fn.resume(match, body, entries(db, match.id, after=seq))
+            return replay_fn.resume(match, body, entries(db, match.id, after=seq, upto=match.version))
         except Exception:  # noqa: BLE001 - a snapshot is only a cache: try an older one, then the log
             logger.info("snapshot %s@%s of match %s not used", tag, seq, match.id, exc_info=True)
     return None
 
 
+writes_snapshots = True
+"""False in a process that only reads the file (a screen process, docs/server.md): it never keeps a
+snapshot outside an append, so the serving process stays the file's only writer."""
+
+
 def _keep_snapshot(db: Database, match: Match, seq: int, state: Any, replay_fn: ReplayFn) -> None:
     """Store a snapshot of `state` (the state after entry `seq`) and drop the match's older ones.
     Inside a transaction (an append) it joins it; otherwise it writes only if no other writer of
-    this process is busy.  Never raises: a missing snapshot costs a replay, nothing more."""
+    this process is busy (and never in a process that only reads, see `writes_snapshots`).
+    Never raises: a missing snapshot costs a replay, nothing more."""
     tag = _snapshot_tag(match, replay_fn)
     if tag is None:
         return
     conn = db.conn
     try:
-        body = replay_fn.dump(state)
         if conn.in_transaction:
-            _write_snapshot(conn, match.id, seq, tag, body)
+            _write_snapshot(conn, match.id, seq, tag, replay_fn.dump(state))
             return
+        if not writes_snapshots:
+            return
+        body = replay_fn.dump(state)
         lock = _writer_lock(_db_key(db))
         if not lock.acquire(blocking=False):
-            return
+            return  # another writer of this process is busy: this snapshot is left for later
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -441,64 +496,175 @@ def append(
     (the store knows no doorbell: `tables.append` passes the live one).
     """
     payload, stored = encode_entry(entry)  # reject what cannot be stored before locking
-    with _writer_lock(_db_key(db)):
-        return _append_locked(db, match_id, expected_version, stored, payload, client_key, apply_fn,
-                              replay_fn, seat, device, notify)
+    request = _Append(match_id, expected_version, stored, payload, client_key, apply_fn, replay_fn, seat, device,
+                      notify)
+    writer = _writer_lock(_db_key(db))
+    with writer.cond:
+        writer.queue.append(request)
+        while writer.busy and not request.done:
+            writer.cond.wait()
+        lead = not request.done
+        if lead:  # no writer busy: this thread commits every append waiting, its own among them
+            writer.busy = True
+            if db.conn.in_transaction:  # its own transaction fails at BEGIN: the others wait for the next
+                writer.queue.remove(request)
+                batch = [request]
+            else:
+                batch, writer.queue = writer.queue, []
+    if lead:
+        try:
+            _commit_batch(db, batch)
+        finally:
+            writer.release()
+    if request.error is not None:
+        raise request.error
+    return request.result
 
 
-_writer_locks: dict[str, threading.Lock] = {}
+class _Append:
+    """One append waiting for its writer (see `_Writer`), then its outcome."""
+
+    __slots__ = ("match_id", "expected_version", "entry", "payload", "client_key", "apply_fn", "replay_fn", "seat",
+                 "device", "notify", "done", "result", "error")
+
+    def __init__(self, match_id, expected_version, entry, payload, client_key, apply_fn, replay_fn, seat, device,
+                 notify) -> None:
+        self.match_id, self.expected_version, self.entry, self.payload = match_id, expected_version, entry, payload
+        self.client_key, self.apply_fn, self.replay_fn = client_key, apply_fn, replay_fn
+        self.seat, self.device, self.notify = seat, device, notify
+        self.done = False
+        self.result: Appended | None = None
+        self.error: BaseException | None = None
+
+
+class _Writer:
+    """This process's writers of one database file: one at a time (`busy`), handed over at once (SQLite
+    would serialise them anyway, but its busy handler sleeps in steps of up to 100 ms while it waits;
+    writers in other processes still meet the busy timeout).
+
+    Group commit: appends that arrive while a writer is busy wait in `queue`, and the next of them to
+    write commits them all in one transaction, each entry in its own savepoint (one entry refused,
+    stale or failing leaves the others as they are), so that they share one COMMIT and its fsync
+    (synchronous=FULL), which on a busy disk takes several milliseconds: appends per second are no
+    longer bounded by one fsync each. Every caller still returns only after the COMMIT that holds
+    its entry, and its doorbell rings after it."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.busy = False
+        self.queue: list[_Append] = []
+
+    def acquire(self, blocking: bool = True) -> bool:
+        with self.cond:
+            if self.busy and not blocking:
+                return False
+            while self.busy:
+                self.cond.wait()
+            self.busy = True
+            return True
+
+    def release(self) -> None:
+        with self.cond:
+            self.busy = False
+            self.cond.notify_all()
+
+    def __enter__(self) -> _Writer:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+
+_writer_locks: dict[str, _Writer] = {}
 _writer_locks_guard = threading.Lock()
 
 
-def _writer_lock(key: str) -> threading.Lock:
-    """One writer at a time per database file within this process. SQLite would serialise the
-    writers anyway, but its busy handler sleeps in steps of up to 100 ms while it waits; a lock
-    here hands over at once (writers in other processes still meet the busy timeout)."""
+def _writer_lock(key: str) -> _Writer:
+    """The writers of one database file in this process (`_Writer`)."""
     with _writer_locks_guard:
-        return _writer_locks.setdefault(key, threading.Lock())
+        found = _writer_locks.get(key)
+        if found is None:
+            found = _writer_locks[key] = _Writer()
+        return found
 
 
-def _append_locked(db, match_id, expected_version, entry, payload, client_key, apply_fn, replay_fn, seat,
-                   device, notify) -> Appended:
+def _commit_batch(db: Database, batch: list[_Append]) -> None:
+    """Apply and record `batch` (this thread holds the writer) in one transaction; every request gets
+    its outcome. After COMMIT: the new states cached, then each accepted entry's doorbell, in order."""
     conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
+    states: dict[tuple[str, int], Any] = {}  # states made earlier in this batch, not committed yet
     try:
-        row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
-        if row is None:
-            raise UnknownMatch(match_id)
-        match = _match_from_row(row)
-        if client_key is not None:
-            earlier = conn.execute(
-                "SELECT seq FROM entries WHERE match_id = ? AND client_key = ?", (match_id, client_key)
-            ).fetchone()
-            if earlier is not None:
-                state = state_at(db, match, replay_fn)
-                conn.execute("ROLLBACK")
-                return Appended(match_id, earlier[0], match.version, state, duplicate=True)
-        if match.version != expected_version:
-            raise StaleVersion(match_id, expected_version, match.version)
-        state = state_at(db, match, replay_fn)
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            new_state = apply_fn(state, entry)
-        except NeedsFullLog:
-            new_state = apply_fn(replay_all(db, match, replay_fn), entry)
-        seq = match.version + 1
-        conn.execute(
-            "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (match_id, seq, payload, seat, device, client_key, now()),
-        )
-        conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, match.version))
-        if seq % SNAPSHOT_EVERY == 0:
-            _keep_snapshot(db, match, seq, new_state, replay_fn)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    state_cache.put((_db_key(db), match_id, seq), new_state)
-    if notify is not None:
-        notify(match_id, seq)
+            for request in batch:
+                conn.execute("SAVEPOINT entry")
+                try:
+                    request.result = _append_one(db, request, states)
+                except BaseException as err:  # noqa: BLE001  (raised again in the request's own thread)
+                    conn.execute("ROLLBACK TO entry")
+                    request.error = err
+                conn.execute("RELEASE entry")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except BaseException as err:  # noqa: BLE001  (nothing of the batch was saved)
+        for request in batch:
+            request.result, request.error = None, request.error or err
+    else:
+        key = _db_key(db)
+        for request in batch:
+            done = request.result
+            if done is not None and not done.duplicate:
+                state_cache.put((key, request.match_id, done.seq), done.state)
+        for request in batch:
+            done = request.result
+            if done is not None and not done.duplicate and request.notify is not None:
+                try:
+                    request.notify(request.match_id, done.seq)
+                except BaseException as err:  # noqa: BLE001  (the entry stands; its caller hears of it)
+                    request.error = err
+    finally:
+        for request in batch:
+            request.done = True
+
+
+def _append_one(db: Database, request: _Append, states: dict) -> Appended:
+    """One entry of a batch, inside its savepoint (what one append did in its own transaction)."""
+    conn = db.conn
+    match_id = request.match_id
+    row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise UnknownMatch(match_id)
+    match = _match_from_row(row)
+    if request.client_key is not None:
+        earlier = conn.execute(
+            "SELECT seq FROM entries WHERE match_id = ? AND client_key = ?", (match_id, request.client_key)
+        ).fetchone()
+        if earlier is not None:
+            state = states[(match_id, match.version)] if (match_id, match.version) in states else \
+                state_at(db, match, request.replay_fn)
+            return Appended(match_id, earlier[0], match.version, state, duplicate=True)
+    if match.version != request.expected_version:
+        raise StaleVersion(match_id, request.expected_version, match.version)
+    state = states[(match_id, match.version)] if (match_id, match.version) in states else \
+        state_at(db, match, request.replay_fn)
+    try:
+        new_state = request.apply_fn(state, request.entry)
+    except NeedsFullLog:
+        new_state = request.apply_fn(replay_all(db, match, request.replay_fn), request.entry)
+    seq = match.version + 1
+    conn.execute(
+        "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (match_id, seq, request.payload, request.seat, request.device, request.client_key, now()),
+    )
+    conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, match.version))
+    if seq % SNAPSHOT_EVERY == 0:
+        _keep_snapshot(db, match, seq, new_state, request.replay_fn)
+    states[(match_id, seq)] = new_state
     return Appended(match_id, seq, seq, new_state)
 
 
@@ -556,7 +722,11 @@ class HolderCache:
     """Who holds each seat, per process: `seat_holder` runs on nearly every request. Every claim and
     release in this process forgets the seat's entry after its COMMIT; a reader that queried while
     a claim was being made does not store what it read (the generation moved on). Only correct
-    while this process is the only writer of the file (docs/server.md)."""
+    while this process is the only writer of the file (docs/server.md).
+
+    Processes that only read the file (the screen processes of `referee serve`) follow the writer
+    through a shared counter (`share`): the writer adds one after every claim and release, and a
+    follower that sees it change forgets everything before it answers."""
 
     _MISSING = object()
 
@@ -565,10 +735,47 @@ class HolderCache:
         self._items: OrderedDict[tuple, str | None] = OrderedDict()
         self._lock = threading.Lock()
         self.generation = 0
+        self._written: list = []  # shared counters this process's claims add to
+        self._followed = None  # the shared counter this process follows
+        self._seen = 0
+        self._count = 0
+
+    def share(self, counter, *, writer: bool) -> None:
+        """Add to (``writer``) or follow a shared 8-byte counter (a writable buffer, e.g. an mmap)."""
+        with self._lock:
+            if writer:
+                self._written.append(counter)
+                struct.pack_into("<Q", counter, 0, self._count)
+            else:
+                self._followed = counter
+                self._seen = -1  # forget what was read before following
+
+    def unshare(self, counter) -> None:
+        with self._lock:
+            self._written = [c for c in self._written if c is not counter]
+            if self._followed is counter:
+                self._followed = None
+
+    def _bump(self) -> None:
+        """A claim or release happened (under the lock)."""
+        self.generation += 1
+        self._count += 1
+        for counter in self._written:
+            struct.pack_into("<Q", counter, 0, self._count)
+
+    def _follow(self) -> None:
+        """Forget everything if the writer claimed or released a seat since (under the lock)."""
+        if self._followed is not None:
+            count = struct.unpack_from("<Q", self._followed, 0)[0]
+            if count != self._seen:
+                self._seen = count
+                self._items.clear()
+                self.generation += 1
 
     def get(self, key: tuple) -> Any:
         """The cached holder, or `HolderCache._MISSING`."""
         with self._lock:
+            self._follow()
             value = self._items.get(key, self._MISSING)
             if value is not self._MISSING:
                 self._items.move_to_end(key)
@@ -586,7 +793,7 @@ class HolderCache:
 
     def forget(self, key: tuple) -> None:
         with self._lock:
-            self.generation += 1
+            self._bump()
             try:
                 self._items.pop(key, None)
             except TypeError:  # a hostile seat value (a list...): nothing was cached under it
@@ -594,7 +801,7 @@ class HolderCache:
 
     def clear(self) -> None:
         with self._lock:
-            self.generation += 1
+            self._bump()
             self._items.clear()
 
 

@@ -15,7 +15,7 @@ import secrets
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, session, url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 from werkzeug.routing import BuildError
@@ -57,7 +57,7 @@ def acting_seat(match_id: str, log) -> int | None:
 def load(match_id: str):
     db = get_db()
     match = store.get_match(db, match_id)
-    log = store.state_at(db, match, tables.replay)
+    log = store.state_at(db, match, tables.replay, tables.feed)  # feed: as tables.append applied each entry
     return db, match, log
 
 
@@ -233,6 +233,11 @@ def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
 
 
 def render_screen(match, log, status: int = 200, **extra) -> Response:
+    screens = current_app.extensions.get("referee.screens")  # `referee serve`'s screen processes
+    if screens is not None and not extra and is_htmx() and not session.modified:
+        body = screens.render_screen(request.environ, match.id, match.version)  # the same HTML, drawn there
+        if body is not None:
+            return _no_store(Response(body, status=status))
     ctx = screen_context(match, log, **extra)
     template = "table/_screen.html" if is_htmx() else "table/page.html"
     return _no_store(Response(render_template(template, **ctx), status=status))

@@ -190,3 +190,60 @@ def test_many_watchers_all_hear_the_doorbell(live_server, database, tally):
     finally:
         for conn, _ in streams:
             conn.close()
+
+
+def test_a_stream_on_the_loop_rings_in_order_and_keeps_alive_only_after_silence():
+    """`asgi_stream` as `referee serve` runs it: doorbells from a worker thread arrive in order (the
+    broker hands a match's streams on one loop their version in one call), a keepalive only after
+    `keepalive` seconds without one, and the stream ends at its lifetime."""
+    import asyncio
+
+    from referee import live
+
+    sent: list[tuple[float, bytes]] = []
+    broker = live.Broker()
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        streams = [live.AsyncSubscription(loop) for _ in range(3)]
+        for subscription in streams:
+            broker.subscribe("m1", subscription)
+        forever = loop.create_future()
+
+        async def receive():
+            await forever
+            return {"type": "http.disconnect"}
+
+        async def send(message, who=0):
+            if who == 0 and message["type"] == "http.response.body":
+                sent.append((loop.time(), message["body"]))
+
+        started = loop.time()
+        tasks = [asyncio.ensure_future(live.asgi_stream("m1", s, (lambda m, i=i: send(m, i)), receive, current=0,
+                                                        last_seen=None, keepalive=0.3, lifetime=1.5, headers=[]))
+                 for i, s in enumerate(streams)]
+        await asyncio.sleep(0.2)
+        await loop.run_in_executor(None, lambda: [broker.publish("m1", v) for v in (1, 2, 3)])
+        await asyncio.wait_for(asyncio.gather(*tasks), 8)
+        assert 1.4 <= loop.time() - started < 4
+        forever.cancel()
+
+    failures = []
+
+    def run() -> None:  # in a thread of its own: the browser tests may leave a loop running in this one
+        try:
+            asyncio.run(scenario())
+        except BaseException as err:  # noqa: BLE001
+            failures.append(err)
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join(30)
+    assert not runner.is_alive() and not failures, failures
+    bodies = [body for _, body in sent]
+    assert bodies[1:4] == [live.changed_event(v).encode() for v in (1, 2, 3)] and bodies[-1] == b""
+    times = [when for when, body in sent if body == b": keepalive\n\n"]
+    rung = sent[3][0]
+    assert times and times[0] - rung >= 0.29  # silence first
+    assert all(later - earlier >= 0.29 for earlier, later in zip(times, times[1:]))
+    assert 2 <= len(times) <= 5

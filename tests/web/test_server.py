@@ -6,6 +6,7 @@ Before it, each open stream held one of waitress's worker threads: a few hundred
 from __future__ import annotations
 
 import http.client
+import re
 import selectors
 import socket
 import threading
@@ -243,3 +244,146 @@ def _post(port: int, path: str) -> None:
     conn.request("POST", path, body=b"", headers={"Origin": f"http://127.0.0.1:{port}"})
     conn.getresponse().read()
     conn.close()
+
+
+# --- Screen processes ------------------------------------------------------------------------------------
+
+KEY = re.compile(rb'name="key" value="[^"]*"')  # a fresh random key in every screen
+
+
+def _ready(background, timeout: float = 30.0) -> list:
+    workers = background.server.asgi.screens.workers
+    _wait_until(lambda: workers and all(w.ready for w in workers), timeout)
+    return workers
+
+
+def _ask(port: int, method: str, path: str, headers: dict | None = None, body: str | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    try:
+        conn.request(method, path, body=body, headers={"Origin": f"http://127.0.0.1:{port}", **(headers or {})})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        conn.close()
+
+
+def _seat(port: int, match_id: str, seat: int, cookie: str = "", confirm: bool = False) -> str:
+    body = f"seat={seat}" + ("&confirm=1" if confirm else "")
+    status, headers, _ = _ask(port, "POST", f"/m/{match_id}/seat", {
+        "Content-Type": "application/x-www-form-urlencoded", **({"Cookie": cookie} if cookie else {})}, body)
+    assert status == 303
+    return headers["set-cookie"].split(";", 1)[0]
+
+
+def _comparable(answer):
+    status, headers, body = answer
+    return status, {k: v for k, v in headers.items() if k != "date"}, KEY.sub(b"", body)
+
+
+def test_screen_processes_answer_screens_and_pickers_as_the_loop_does(app, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=2, screen_processes=1)
+    try:
+        worker = _ready(background)[0]
+        cookie = _seat(background.port, match.id, 0)
+        phone = {"Cookie": cookie, "HX-Request": "true"}
+        requests = [f"/m/{match.id}/screen", f"/m/{match.id}/screen?shown=0-0", f"/m/{match.id}/screen?shown=x%00y",
+                    f"/m/{match.id}/pick?move=turn_up&field=card", f"/m/{match.id}/pick?move=nosuch",
+                    "/m/nosuch/screen", f"/m/{match.id}/screen?shown=" + "9" * 5000]
+        answers = {}
+        for path in requests:
+            for who in ({"HX-Request": "true"}, phone, {**phone, "Cookie": "referee_session=forged"}):
+                answers[(path, str(who))] = _comparable(_ask(background.port, "GET", path, who))
+        assert worker.next_id == len(answers)  # every one was answered by the screen process
+        screens, background.server.asgi.screens = background.server.asgi.screens, None
+        try:
+            for (path, who), answer in answers.items():
+                assert _comparable(_ask(background.port, "GET", path, eval(who))) == answer, path  # noqa: S307
+        finally:
+            background.server.asgi.screens = screens
+        assert {a[0] for a in answers.values()} >= {200, 204, 400, 403, 404}
+    finally:
+        background.stop()
+    assert worker.proc.poll() is not None  # stopping the server ended it
+
+
+def test_a_screen_process_shows_each_entry_and_a_lost_seat_at_once(app, database):
+    """What a screen process answers right after the serving process committed an entry or another phone
+    took the seat over: the new version, and the old phone watching (nothing of the seat's own)."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=2, screen_processes=1)
+    try:
+        worker = _ready(background)[0]
+        ann = _seat(background.port, match.id, 0)
+        bo = {"Cookie": _seat(background.port, match.id, 1), "HX-Request": "true"}
+        phone = {"Cookie": ann, "HX-Request": "true"}
+        status, _, body = _ask(background.port, "GET", f"/m/{match.id}/screen", bo)
+        assert status == 200 and b'value="0-1"' in body
+        status, _, _ = _ask(background.port, "POST", f"/m/{match.id}/entry", {
+            **phone, "Content-Type": "application/x-www-form-urlencoded"}, "version=0&move=turn_up&card=5&key=k0")
+        assert status == 200
+        status, _, body = _ask(background.port, "GET", f"/m/{match.id}/screen?shown=0-1", bo)
+        assert status == 200 and b'value="1-1"' in body
+        assert _ask(background.port, "GET", f"/m/{match.id}/screen?shown=0-0", phone)[0] == 204  # its own entry
+        asked = worker.next_id
+        _seat(background.port, match.id, 0, confirm=True)  # another phone takes Ann's seat
+        status, _, body = _ask(background.port, "GET", f"/m/{match.id}/screen?shown=1-0", phone)
+        assert status == 200 and b"taken Ann" in body and b'value="1-w"' in body
+        status, _, _ = _ask(background.port, "GET", f"/m/{match.id}/pick?move=discard&field=card", phone)
+        assert status == 403
+        assert worker.next_id == asked + 2
+        status, _, _ = _ask(background.port, "POST", f"/m/{match.id}/entry", {
+            **phone, "Content-Type": "application/x-www-form-urlencoded"}, "version=1&move=draw&key=k9")
+        assert status == 403
+    finally:
+        background.stop()
+
+
+def test_a_screen_process_that_dies_is_replaced_and_no_screen_is_lost(app, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=2, screen_processes=1)
+    try:
+        worker = _ready(background)[0]
+        first = worker.proc
+        first.kill()
+        first.wait()
+        for _ in range(3):  # answered by the loop meanwhile
+            status, _, body = _ask(background.port, "GET", f"/m/{match.id}/screen", {"HX-Request": "true"})
+            assert status == 200 and b"Ann" in body
+        _wait_until(lambda: worker.ready and worker.proc is not first)
+        asked = worker.next_id
+        assert _ask(background.port, "GET", f"/m/{match.id}/screen", {"HX-Request": "true"})[0] == 200
+        assert worker.next_id == asked + 1
+    finally:
+        background.stop()
+
+
+def test_an_accepted_entry_is_answered_with_the_screen_a_screen_process_draws(app, database):
+    """The fresh screen an accepted entry is answered with is drawn by a screen process: the same answer
+    as the serving process draws; refusals and stale entries are drawn where they are decided."""
+    background = Background(app, "127.0.0.1", threads=2, screen_processes=1)
+    answers = []
+    try:
+        worker = _ready(background)[0]
+        for drawn_there in (True, False):
+            screens = background.server.asgi.screens
+            if not drawn_there:
+                app.extensions.pop("referee.screens")
+            match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+            phone = {"Cookie": _seat(background.port, match.id, 0), "HX-Request": "true",
+                     "Content-Type": "application/x-www-form-urlencoded"}
+            asked = worker.next_id
+            ok = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=0&move=turn_up&card=5&key=a")
+            again = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=0&move=turn_up&card=5&key=a")
+            stale = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=0&move=turn_up&card=6&key=b")
+            refused = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=1&move=turn_up&card=6&key=c")
+            assert [ok[0], again[0], stale[0], refused[0]] == [200, 200, 409, 422]
+            assert worker.next_id - asked == (2 if drawn_there else 0)  # the accepted one and its repeat
+            answers.append([_comparable(a) for a in (ok, again, stale, refused)])
+            app.extensions["referee.screens"] = screens
+            assert b'value="1-0"' in ok[2] and b"REJECT" in refused[2]
+    finally:
+        background.stop()
+    ids = re.compile(rb"/m/[a-z0-9]{8}/|[A-Z]{4}")  # the two matches' ids and join codes
+    assert [[(s, h, ids.sub(b"", b)) for s, h, b in a] for a in answers[:1]] == \
+        [[(s, h, ids.sub(b"", b)) for s, h, b in a] for a in answers[1:]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -627,3 +629,256 @@ def test_an_entry_reaching_past_the_snapshot_is_applied_to_the_whole_log(databas
                         replay_fn=replay, notify=lambda m, v: None)
     assert states == [store.SNAPSHOT_EVERY + 2] * 2 and done.state == store.SNAPSHOT_EVERY + 7
     assert replay.restored == 1 and replay.replayed >= store.SNAPSHOT_EVERY + 2  # the whole log, once more
+
+
+# --- Another process's entries, another process's seat claims ------------------------------------------
+
+
+def test_a_state_is_caught_up_from_an_earlier_cached_one_with_the_appends_apply(database, match, tally):
+    """A process that did not write the newest entries (a screen process) applies only those to the state
+    it has: the same state `append` cached, without a replay."""
+    replay = SnapshotTally()
+    fill(database, match.id, 5, replay)
+    store.state_cache.clear()
+    assert store.state_at(database, store.get_match(database, match.id), replay) == 5  # cached at version 5
+    for version in range(5, 8):  # entries written meanwhile by "another process": not in this cache
+        database.conn.execute("INSERT INTO entries (match_id, seq, entry, created_at) VALUES (?, ?, ?, ?)",
+                              (match.id, version + 1, '{"n":2}', store.now()))
+        database.conn.execute("UPDATE matches SET version = ? WHERE id = ?", (version + 1, match.id))
+    database.conn.commit()
+    replay.replayed = replay.restored = 0
+    applied = []
+
+    def apply(total, entry):
+        applied.append(entry)
+        return total + entry["n"]
+
+    current = store.get_match(database, match.id)
+    assert store.state_at(database, current, replay, apply) == 11
+    assert applied == [{"n": 2}] * 3 and (replay.replayed, replay.restored) == (0, 0)
+    assert store.state_at(database, current, replay, apply) == 11 and len(applied) == 3  # now cached
+
+
+def test_catching_up_never_reads_past_the_version_asked_for(database, match, tally):
+    replay = SnapshotTally()
+    fill(database, match.id, 3, replay)
+    store.state_cache.clear()
+    at_1 = dataclasses.replace(store.get_match(database, match.id), version=1)
+    assert store.state_at(database, at_1, replay) == 1
+    at_2 = dataclasses.replace(at_1, version=2)  # the match as a request read it, before entry 3 was committed
+    assert store.state_at(database, at_2, replay, lambda total, entry: total + entry["n"]) == 2
+
+
+def test_an_entry_that_does_not_apply_to_the_cached_state_falls_back_to_the_log(database, match, tally):
+    replay = SnapshotTally()
+    fill(database, match.id, 4, replay)
+    store.state_cache.clear()
+    assert store.state_at(database, dataclasses.replace(store.get_match(database, match.id), version=2), replay) == 2
+    replay.replayed = 0
+
+    def refuses(total, entry):
+        raise tally.Refused("not from here")
+
+    assert store.state_at(database, store.get_match(database, match.id), replay, refuses) == 4
+    assert replay.replayed == 4  # replayed the log instead
+
+
+def test_a_state_too_far_behind_is_not_caught_up_entry_by_entry(database, match, every_8):
+    replay = SnapshotTally()
+    fill(database, match.id, 2 * store.SNAPSHOT_EVERY + 3, replay)
+    store.state_cache.clear()
+    store.state_at(database, dataclasses.replace(store.get_match(database, match.id), version=1), replay)
+    replay.replayed = replay.restored = 0
+    applied = []
+    assert store.state_at(database, store.get_match(database, match.id), replay,
+                          lambda t, e: applied.append(e) or t + e["n"]) == 2 * store.SNAPSHOT_EVERY + 3
+    assert applied == [] and (replay.restored, replay.replayed) == (1, 3)  # from the newest snapshot
+
+
+def test_the_state_cache_knows_the_newest_version_it_still_holds():
+    cache = store.StateCache(maxsize=2)
+    cache.put(("db", "m", 3), "three")
+    cache.put(("db", "m", 5), "five")
+    assert cache.newest("db", "m", 9) == (5, "five")
+    assert cache.newest("db", "m", 5) is None  # only versions before the one asked for
+    cache.put(("db", "other", 1), "x")
+    cache.put(("db", "other", 2), "y")  # evicts m@3 and m@5
+    assert cache.newest("db", "m", 9) is None
+    cache.clear()
+    assert cache.newest("db", "other", 9) is None
+
+
+def test_a_reading_process_forgets_seat_holders_when_the_writer_claims_or_releases():
+    counter = bytearray(8)  # stands in for the shared memory of `referee serve`'s processes
+    writer, reader = store.HolderCache(), store.HolderCache()
+    writer.share(counter, writer=True)
+    reader.share(counter, writer=False)
+    key = ("file", "m", 0)
+    reader.put(key, "phone-a", reader.generation)
+    assert reader.get(key) is store.HolderCache._MISSING  # it had never seen the counter: nothing kept
+    reader.put(key, "phone-a", reader.generation)
+    assert reader.get(key) == "phone-a"
+    generation = reader.generation  # a reader's query starts...
+    writer.forget(key)  # ...the writer's claim commits...
+    assert reader.get(key) is store.HolderCache._MISSING  # ...and the reader forgets before answering
+    reader.put(key, "phone-old", generation)
+    assert reader.get(key) is store.HolderCache._MISSING  # what it read before the claim is not kept
+    reader.put(key, "phone-b", reader.generation)
+    writer.clear()
+    assert reader.get(key) is store.HolderCache._MISSING
+    writer.unshare(counter)
+    reader.unshare(counter)
+
+
+def test_the_seat_holder_follows_claims_made_through_another_connection(database, match):
+    """The writer's claim, seen by a reader with its own cache (as a screen process sees the serving
+    process's claims)."""
+    counter = bytearray(8)
+    reader = store.HolderCache()
+    reader.share(counter, writer=False)
+    store.holder_cache.share(counter, writer=True)
+    try:
+        store.claim_seat(database, match.id, 0, "phone-a")
+        key = (store._db_key(database), match.id, 0)
+        reader.get(key)
+        reader.put(key, "phone-a", reader.generation)
+        store.claim_seat(database, match.id, 0, "phone-b")
+        assert reader.get(key) is store.HolderCache._MISSING
+    finally:
+        store.holder_cache.unshare(counter)
+
+
+def test_a_reading_process_keeps_no_snapshot_outside_an_append(database, match, every_8, monkeypatch):
+    fill(database, match.id, store.SNAPSHOT_EVERY + 2, SnapshotTally())
+    database.conn.execute("DELETE FROM snapshots")
+    database.conn.commit()
+    store.state_cache.clear()
+    monkeypatch.setattr(store, "writes_snapshots", False)
+    assert store.state_at(database, store.get_match(database, match.id), SnapshotTally()) == store.SNAPSHOT_EVERY + 2
+    assert snapshot_seqs(database, match.id) == []
+
+
+# --- Group commit -------------------------------------------------------------------------------------
+
+
+def _group(app, database, jobs, first_blocks=True):
+    """Run `jobs` (match_id, version, n, key) as concurrent appends from their own threads and
+    connections: the first holds the writer (its apply waits) until every other one is queued, so they
+    are committed together. Returns (outcomes by job, COMMITs issued, notifications in order)."""
+    path = app.config["DATABASE"]
+    queued, release = threading.Event(), threading.Event()
+    outcomes: dict[int, object] = {}
+    commits, rung = [], []
+    writer = store._writer_lock(store._db_key(database))
+
+    def apply(total, entry):
+        if entry.get("hold") and not release.is_set():
+            queued.set()
+            assert release.wait(20)
+        if entry["n"] == 666:
+            raise NoNegative("refused")
+        return total + entry["n"]
+
+    def notify(match_id, version):
+        check = connect(path)  # rung only once the entry is committed: another connection sees it
+        try:
+            assert store.get_match(check, match_id).version >= version
+        finally:
+            check.close()
+        rung.append((match_id, version))
+
+    def run(i, match_id, version, n, key):
+        db = connect(path)
+        db.conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+        try:
+            entry = {"n": n, **({"hold": True} if i == 0 and first_blocks else {})}
+            outcomes[i] = store.append(db, match_id, version, entry, key, apply, replay_fn=lambda m, log: 0,
+                                       notify=notify)
+        except Exception as err:  # noqa: BLE001
+            outcomes[i] = err
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=run, args=(i, *job)) for i, job in enumerate(jobs)]
+    threads[0].start()
+    assert queued.wait(20)
+    for queued_before, thread in enumerate(threads[1:]):
+        thread.start()  # one at a time: they queue in this order
+        _wait_for(lambda: len(writer.queue) == queued_before + 1)
+    release.set()
+    for thread in threads:
+        thread.join(30)
+    return outcomes, len(commits), rung
+
+
+def _wait_for(condition, timeout=20.0):
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end
+        time.sleep(0.005)
+
+
+def test_appends_that_wait_for_the_writer_share_one_commit(app, database):
+    matches = [store.create_match(database, "tally", ["Ann"]).id for _ in range(6)]
+    outcomes, commits, rung = _group(app, database, [(m, 0, 1, None) for m in matches])
+    assert all(isinstance(o, store.Appended) and o.version == 1 for o in outcomes.values())
+    assert commits == 2  # the first alone, then the five that queued meanwhile, together
+    assert sorted(rung) == sorted((m, 1) for m in matches)
+    assert [store.get_match(database, m).version for m in matches] == [1] * 6
+
+
+def test_in_a_shared_commit_each_entry_stands_or_falls_alone(app, database):
+    ann, bo, cy = (store.create_match(database, "tally", ["Ann"]).id for _ in range(3))
+    jobs = [(ann, 0, 1, "a0"),  # holds the writer
+            (bo, 0, 2, "b0"), (bo, 1, 3, "b1"),  # the second sees the first, made in the same batch
+            (bo, 1, 9, "stale"),  # stale by then
+            (cy, 0, 666, "c0"),  # refused by the rules
+            (bo, 0, 2, "b0"),  # the same key again: the earlier result, applied once
+            (cy, 0, 4, "c1"),  # unaffected by the refusal before it
+            ("nosuch", 0, 1, None)]
+    outcomes, commits, rung = _group(app, database, jobs)
+    assert commits == 2
+    assert outcomes[1].version == 1 and outcomes[2].version == 2 and outcomes[2].state == 5
+    assert isinstance(outcomes[3], store.StaleVersion) and outcomes[3].current == 2
+    assert isinstance(outcomes[4], NoNegative)
+    assert outcomes[5].duplicate and outcomes[5].seq == 1 and outcomes[5].state == 5
+    assert outcomes[6].version == 1 and outcomes[6].state == 4
+    assert isinstance(outcomes[7], store.UnknownMatch)
+    assert [e["entry"]["n"] for e in store.entries(database, bo)] == [2, 3]
+    assert [e["entry"]["n"] for e in store.entries(database, cy)] == [4]
+    assert rung == [(ann, 1), (bo, 1), (bo, 2), (cy, 1)]  # accepted entries only, in order, after COMMIT
+    assert store.state_at(database, store.get_match(database, bo), lambda m, log: -1) == 5  # cached
+
+
+def test_a_claim_waits_for_the_appends_writing(app, database, match):
+    """Seat claims take the same writer: one at a time with the appends' batches."""
+    other = store.create_match(database, "tally", ["Ann"]).id
+    writer = store._writer_lock(store._db_key(database))
+    assert writer.acquire()
+    claimed = threading.Event()
+
+    def claim():
+        db = connect(app.config["DATABASE"])
+        try:
+            store.claim_seat(db, other, 0, "phone-a")
+            claimed.set()
+        finally:
+            db.close()
+
+    thread = threading.Thread(target=claim)
+    thread.start()
+    assert not claimed.wait(0.3)
+    assert not writer.acquire(blocking=False)
+    writer.release()
+    assert claimed.wait(10)
+    thread.join(10)
+
+
+def test_an_append_inside_a_transaction_fails_alone(app, database, match, tally):
+    database.conn.execute("BEGIN")
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            add(database, match.id, 0, 1, tally)
+    finally:
+        database.conn.execute("ROLLBACK")
+    assert add(database, match.id, 0, 1, tally).version == 1
