@@ -260,3 +260,18 @@ def test_spite_malice_text_names_each_game_s_end():
         "game 1: the stock runs out (SM-41); the game is a draw (SM-V6); pay-off cards left: Ann 3, Bob 5.",
         "game 2: Ann builds the last pay-off card and wins (SM-40); pay-off cards left: Ann 0, Bob 7.",
     ]
+
+
+def test_check_text_of_a_cabo_match_says_each_round_s_scores_and_why():
+    """Cabo, 2nd edition (RULES.md §2.6 C2–C4): the caller's +10, Kamikaze, exactly 100 → 50 and the end
+    over 100, each round's scores with the rule behind them, then the totals and the winner."""
+    result = CliRunner().invoke(check_command, [str(ROOT / "docs/examples/cabo-scoring.json")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("round 1: Ana 18, Ben 5, Cy 20 — Ana called with 8, not the lowest sum (5), so "
+                               "scores 8 + 10 = 18 (CAB-40).")
+    assert "Kamikaze: Cy ended on 12, 12, 13 and 13" in lines[1] and "(CAB-42)" in lines[1]
+    assert lines[2].endswith("Ana reached exactly 100 and drops to 50 (CAB-43).")
+    assert lines[4:] == ["totals: Ana 56, Ben 105, Cy 49",
+                         "Cy wins the match with 49 (Ben went over 100 (CAB-43); lowest total wins).",
+                         "38 entries, 38 accepted, 0 refused; no rulings"]
