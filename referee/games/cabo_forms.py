@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import EntryError
 from .cabo_rules import MAX_SLOTS
-from .forms import MAX_REASON, log_entry, log_form, number, player, text
+from .forms import MAX_REASON, begin_entry, copy_fields, entrant, log_form, number, text
 
 INT_FIELDS = ("slot", "target_slot")
 TEXT_FIELDS = ("card", "out", "seen", "target_seen", "target", "owner")
@@ -37,33 +36,14 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
                     shared: bool = False, turn: int | None = None) -> dict[str, Any]:
     """The entry a form describes. ``seat`` is the phone's own seat (None on the shared phone); on the
     shared phone, the form's ``for`` names who acts (default: whoever's turn it is)."""
-    move = form.get("move", "")
-    if not move or len(move) > 20:
-        raise EntryError("move", "The form names no entry.")
-    meta = log_entry(form, players, seat, entry_from_form, turn)
+    move, meta = begin_entry(form, players, seat, entry_from_form, turn)
     if meta is not None:
         return meta
     entry: dict[str, Any] = {"move": move}
-    named = player(form, "for", players)
-    if move in FOR_MOVES:
-        who = named if named is not None else players[seat] if seat is not None else None
-        if who is None:
-            raise EntryError("for", "Whose cards are these?")
+    who = entrant(form, players, seat, move, shared=shared, turn=turn, for_moves=FOR_MOVES, table_moves=TABLE_MOVES)
+    if who is not None:
         entry["seat"] = who
-    elif move not in TABLE_MOVES:
-        acting = seat
-        if shared:
-            acting = players.index(named) if named is not None else turn
-        if acting is None:
-            raise EntryError("for", "It is nobody's turn: there is nothing to enter for a player now.")
-        entry["seat"] = players[acting]
-    for name in INT_FIELDS:
-        value = number(form, name)
-        if value is not None:
-            entry[name] = value
-    for name in TEXT_FIELDS:
-        if form.get(name, "") != "":
-            entry[name] = text(form, name)
+    copy_fields(form, entry, numbers=INT_FIELDS, texts=TEXT_FIELDS)
     for name in BOOL_FIELDS:
         if form.get(name) == "1":
             entry[name] = True

@@ -108,6 +108,55 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
     return {**correction, "entry": game_entry(inner_form, players, inner_seat, shared=False, turn=turn)}
 
 
+def begin_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | None,
+                game_entry: EntryFromForm, turn: int | None = None) -> tuple[str, dict[str, Any] | None]:
+    """Every game's first step: the form's move, and the whole entry when it is about the log
+    (``log_entry``), else None for the game to read its own fields."""
+    move = form.get("move", "")
+    if not move or len(move) > 20:
+        raise EntryError("move", "The form names no entry.")
+    return move, log_entry(form, players, seat, game_entry, turn)
+
+
+def entrant(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, move: str, *,
+            shared: bool, turn: int | None, for_moves: tuple[str, ...] = (), table_moves: tuple[str, ...] = (),
+            seatless_acts_for_turn: bool = False) -> str | None:
+    """Whose entry it is, by name; None for an entry of the whole table (``table_moves``).
+
+    An entry of ``for_moves`` names whose cards they are (``for``, from any phone; default: the phone's
+    own seat). Any other is the phone's own seat's, or on the shared phone ``for``'s (default: whoever's
+    turn it is). With ``seatless_acts_for_turn`` a phone without a seat enters like the shared phone."""
+    named = player(form, "for", players)
+    if move in table_moves:
+        return None
+    if move in for_moves and named is not None:
+        return named
+    if move in for_moves and not seatless_acts_for_turn:
+        if seat is None:
+            raise EntryError("for", "Whose cards are these?")
+        return players[seat]
+    acting = seat
+    if shared or (seat is None and seatless_acts_for_turn):
+        acting = players.index(named) if named is not None else turn
+    if acting is None:
+        raise EntryError("for", "Whose entry is this? Take a seat, or name the player." if seatless_acts_for_turn
+                         else "It is nobody's turn: there is nothing to enter for a player now.")
+    return players[acting]
+
+
+def copy_fields(form: Mapping[str, str], entry: dict[str, Any], *, numbers: tuple[str, ...] = (),
+                texts: tuple[str, ...] = (), text_limit: int = MAX_TEXT) -> dict[str, Any]:
+    """The form's whole-number and text fields that are filled in, copied into ``entry``."""
+    for name in numbers:
+        value = number(form, name)
+        if value is not None:
+            entry[name] = value
+    for name in texts:
+        if form.get(name, "") != "":
+            entry[name] = text(form, name, text_limit)
+    return entry
+
+
 def log_form(entry: Mapping[str, Any], game_form: Callable[[Mapping[str, Any]], dict[str, str]]
              ) -> dict[str, str] | None:
     """The form for an entry about the log (what ``log_entry`` reads), or None for a game's own entry."""

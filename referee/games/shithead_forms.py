@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError
-from .forms import MAX_REASON, log_entry, log_form, player, text
+from .forms import MAX_REASON, begin_entry, entrant, log_form, text
 from .shithead_moves import GAME_MOVES, MAX_CARDS
 
 TEXT_FIELDS = ("card", "out", "rank")
@@ -19,21 +19,13 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
                     shared: bool = False, turn: int | None = None) -> dict[str, Any]:
     """The entry a form describes. ``seat`` is the phone's own seat; on the shared phone the form's
     ``for`` names who acts (default: whoever's turn it is)."""
-    move = form.get("move", "")
-    if not move or len(move) > 20:
-        raise EntryError("move", "The form names no entry.")
-    meta = log_entry(form, players, seat, entry_from_form, turn)
+    move, meta = begin_entry(form, players, seat, entry_from_form, turn)
     if meta is not None:
         return meta
     if move not in GAME_MOVES:
         raise EntryError("move", f"{move[:20]!r} is not an entry of Shithead.")
-    named = player(form, "for", players)
-    acting = seat
-    if shared or seat is None or (move in FOR_MOVES and named is not None):
-        acting = players.index(named) if named is not None else turn
-    if acting is None:
-        raise EntryError("for", "Whose entry is this? Take a seat, or name the player.")
-    entry: dict[str, Any] = {"move": move, "seat": players[acting]}
+    entry: dict[str, Any] = {"move": move, "seat": entrant(form, players, seat, move, shared=shared, turn=turn,
+                                                           for_moves=FOR_MOVES, seatless_acts_for_turn=True)}
     cards = _cards(form)
     if cards or move in CARD_LIST_MOVES:
         entry["cards"] = cards

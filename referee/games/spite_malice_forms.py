@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError
-from .forms import log_entry, log_form, number, player, text
+from .forms import begin_entry, copy_fields, entrant, log_form
 from .spite_malice_moves import GAME_MOVES
 
 TEXT_FIELDS = ("card", "source")
@@ -20,28 +20,15 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
                     shared: bool = False, turn: int | None = None) -> dict[str, Any]:
     """The entry a form describes. ``seat`` is the phone's own seat; on the shared phone the form's
     ``for`` names who acts (default: whoever's turn it is)."""
-    move = form.get("move", "")
-    if not move or len(move) > 20:
-        raise EntryError("move", "The form names no entry.")
-    meta = log_entry(form, players, seat, entry_from_form, turn)
+    move, meta = begin_entry(form, players, seat, entry_from_form, turn)
     if meta is not None:
         return meta
     if move not in GAME_MOVES:
         raise EntryError("move", f"{move[:20]!r} is not an entry of Spite & Malice.")
-    named = player(form, "for", players)
-    acting = seat
-    if shared or seat is None or (move in FOR_MOVES and named is not None):
-        acting = players.index(named) if named is not None else turn
-    if acting is None:
-        raise EntryError("for", "Whose entry is this? Take a seat, or name the player.")
-    entry: dict[str, Any] = {"move": move, "seat": players[acting]}
-    for name in TEXT_FIELDS:
-        if form.get(name, "") != "":
-            entry[name] = text(form, name, 12)
-    for name in NUMBER_FIELDS:
-        value = number(form, name)
-        if value is not None:
-            entry[name] = value
+    entry: dict[str, Any] = {"move": move, "seat": entrant(form, players, seat, move, shared=shared, turn=turn,
+                                                           for_moves=FOR_MOVES, seatless_acts_for_turn=True)}
+    copy_fields(form, entry, texts=TEXT_FIELDS, text_limit=12)
+    copy_fields(form, entry, numbers=NUMBER_FIELDS)
     return entry
 
 
