@@ -156,6 +156,106 @@ def m004_snapshots(db: Database) -> None:
     )
 
 
+@migrations()
+def m005_people_groups_and_nights(db: Database) -> None:
+    """Lasting player profiles (their renames and merges kept as append-only events), groups of
+    friends, game nights, which profile sat in which seat of a match, and per-match summaries for
+    the standings (a cache: rebuilt from the log whenever a match's version moves on)."""
+    db.execute(
+        """
+        CREATE TABLE groups (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,        -- the name with case and invisible characters folded
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE profiles (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,                   -- the current name (from profile_events)
+            merged_into INTEGER REFERENCES profiles(id),  -- another profile of the same person
+            canonical_id INTEGER NOT NULL,        -- where merges lead (itself when not merged)
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE profile_events (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,                   -- create | rename | merge | unmerge
+            profile_id INTEGER NOT NULL REFERENCES profiles(id),
+            other_id INTEGER REFERENCES profiles(id),  -- merge: the profile it was merged into
+            name TEXT,                            -- create, rename: the name
+            undoes INTEGER REFERENCES profile_events(id),  -- unmerge: the merge it undoes
+            created_at TEXT NOT NULL
+        )
+        """
+    )
+    for action in ("UPDATE", "DELETE"):
+        db.execute(
+            f"""
+            CREATE TRIGGER profile_events_no_{action.lower()} BEFORE {action} ON profile_events
+            BEGIN SELECT RAISE(ABORT, 'profile events are append-only'); END
+            """
+        )
+    db.execute(
+        """
+        CREATE TABLE nights (
+            id INTEGER PRIMARY KEY,
+            group_id INTEGER NOT NULL REFERENCES groups(id),
+            day TEXT NOT NULL,                    -- YYYY-MM-DD: the evening it began
+            created_at TEXT NOT NULL,
+            UNIQUE (group_id, day)
+        )
+        """
+    )
+    db.execute("ALTER TABLE matches ADD COLUMN group_id INTEGER REFERENCES groups(id)")
+    db.execute("ALTER TABLE matches ADD COLUMN night_id INTEGER REFERENCES nights(id)")
+    db.execute("CREATE INDEX matches_by_group ON matches (group_id, night_id)")
+    db.execute(
+        """
+        CREATE TABLE match_seats (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            profile_id INTEGER NOT NULL REFERENCES profiles(id),
+            PRIMARY KEY (match_id, seat)
+        )
+        """
+    )
+    db.execute("CREATE INDEX match_seats_by_profile ON match_seats (profile_id)")
+    db.execute(
+        """
+        CREATE TABLE match_summaries (
+            match_id TEXT PRIMARY KEY REFERENCES matches(id),
+            version INTEGER NOT NULL,             -- the match version it was computed at
+            tag TEXT NOT NULL,                    -- the summary format and the game's engine version
+            game TEXT NOT NULL,
+            rules_key TEXT NOT NULL,              -- the house rules off their defaults, as JSON
+            over INTEGER NOT NULL,
+            rounds TEXT NOT NULL DEFAULT '[]'     -- JSON: each round's score by seat (charts)
+        )
+        """
+    )
+    db.execute(
+        """
+        CREATE TABLE seat_summaries (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            place INTEGER NOT NULL,               -- 1 = first; tied players share a place
+            won INTEGER NOT NULL,                 -- 1: won the match alone
+            tied INTEGER NOT NULL,                -- 1: shared the win
+            total INTEGER NOT NULL,
+            extras TEXT NOT NULL DEFAULT '{}',    -- JSON: the game's own counters
+            PRIMARY KEY (match_id, seat)
+        )
+        """
+    )
+
+
 _made_dirs: set[str] = set()
 
 

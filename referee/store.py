@@ -682,6 +682,12 @@ class UnknownSeat(ValueError):
         self.seat = seat
 
 
+def write_transaction(db: Database):
+    """One write transaction (BEGIN IMMEDIATE) under this process's writer lock for the file, for
+    the tables beside the log (profiles, nights, summaries): ``with write_transaction(db) as conn:``."""
+    return _immediate(db)
+
+
 @contextmanager
 def _immediate(db: Database):
     """One write transaction (BEGIN IMMEDIATE) under this process's writer lock for the file."""

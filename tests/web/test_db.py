@@ -29,7 +29,8 @@ def test_connection_pragmas(tmp_path):
 def test_migrate_creates_schema_and_is_idempotent(tmp_path):
     path = tmp_path / "m.sqlite"
     assert dbmod.migrate(path) == ["m001_matches_and_entries", "m002_decks_and_photos",
-                                   "m003_seat_claims_and_rematches", "m004_snapshots"]
+                                   "m003_seat_claims_and_rematches", "m004_snapshots",
+                                   "m005_people_groups_and_nights"]
     assert dbmod.migrate(path) == []
     database = dbmod.connect(path)
     try:
@@ -71,6 +72,39 @@ def test_newer_version_opens_older_database(tmp_path):
     row = database.execute("SELECT id, game, title FROM matches").fetchone()
     database.close()
     assert row == ("abc", "tally", None)
+
+
+def test_a_database_of_the_previous_schema_is_upgraded_with_nothing_lost(tmp_path):
+    """A file made before people and nights existed (m001-m004) gains them; its tables, matches and
+    entries stay, and the log stays append-only."""
+    path = tmp_path / "before.sqlite"
+    before = Migrations("referee")
+    for step in (dbmod.m001_matches_and_entries, dbmod.m002_decks_and_photos,
+                 dbmod.m003_seat_claims_and_rematches, dbmod.m004_snapshots):
+        before()(step)
+    database = dbmod.connect(path)
+    before.apply(database)
+    database.execute("INSERT INTO matches (id, game, players, created_at) VALUES ('old', 'ratatat', '[\"A\", \"B\"]', 'x')")
+    database.execute("INSERT INTO entries (match_id, seq, entry, created_at) VALUES ('old', 1, '{}', 'x')")
+    database.conn.commit()
+    tables_before = set(database.table_names())
+    database.close()
+    assert dbmod.migrate(path) == ["m005_people_groups_and_nights"]
+    database = dbmod.connect(path)
+    try:
+        assert tables_before < set(database.table_names())
+        assert {"profiles", "profile_events", "groups", "nights", "match_seats", "match_summaries"} <= set(
+            database.table_names())
+        assert database.execute("SELECT id, group_id, night_id FROM matches").fetchall() == [("old", None, None)]
+        assert database.execute("SELECT count(*) FROM entries").fetchone() == (1,)
+        try:
+            database.execute("DELETE FROM entries")
+        except sqlite3.IntegrityError as exc:
+            assert "append-only" in str(exc)
+        else:
+            raise AssertionError("the log lost its guard")
+    finally:
+        database.close()
 
 
 def test_get_db_is_one_per_request_and_reused_by_the_next(app):
@@ -188,7 +222,7 @@ def test_init_db_command(tmp_path):
     path = tmp_path / "cli.sqlite"
     result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    assert "4 migration(s) applied" in result.output and str(path) in result.output
+    assert "5 migration(s) applied" in result.output and str(path) in result.output
     again = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert "0 migration(s) applied" in again.output
 
@@ -204,7 +238,8 @@ def test_this_version_opens_a_database_of_the_first_version(tmp_path):
                      "('abc', 'ratatat', '[\"Ann\", \"Bo\"]', '2026-01-01T00:00:00Z')")
     database.conn.commit()
     database.close()
-    assert dbmod.migrate(path) == ["m002_decks_and_photos", "m003_seat_claims_and_rematches", "m004_snapshots"]
+    assert dbmod.migrate(path) == ["m002_decks_and_photos", "m003_seat_claims_and_rematches", "m004_snapshots",
+                                   "m005_people_groups_and_nights"]
     database = dbmod.connect(path)
     assert database.execute("SELECT players, rematch_of FROM matches WHERE id = 'abc'").fetchone() == (
         '["Ann", "Bo"]', None)

@@ -1,0 +1,99 @@
+"""Game nights: the evenings a group plays, each holding any number of matches of any game.
+
+The clock lives here (never in the engines): a match started tonight belongs to tonight's night of its
+group, made the first time it is needed. An evening runs past midnight: a match started before
+``EVENING_ENDS_AT`` in the morning belongs to the night before.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from sqlite_utils import Database
+
+from . import people
+from .store import Match, now, write_transaction
+
+EVENING_ENDS_AT = 6  # o'clock, local time: a match started before it belongs to the night before
+
+
+@dataclass(frozen=True)
+class Night:
+    id: int
+    group_id: int
+    day: str  # YYYY-MM-DD, the evening it began
+
+    @property
+    def title(self) -> str:
+        return night_title(self.day)
+
+
+def night_title(day: str) -> str:
+    """"Tuesday 1 December 2026"."""
+    try:
+        d = date.fromisoformat(day)
+    except ValueError:
+        return day
+    return f"{d:%A} {d.day} {d:%B %Y}"
+
+
+def evening_of(moment: datetime | None = None) -> str:
+    """The day (YYYY-MM-DD) of the evening ``moment`` (default: now, local time) belongs to."""
+    moment = moment or datetime.now().astimezone()
+    return (moment - timedelta(hours=EVENING_ENDS_AT)).date().isoformat()
+
+
+def _night(row) -> Night:
+    return Night(row[0], row[1], row[2])
+
+
+def night_for(conn, group_id: int, day: str) -> int:
+    """Inside a write transaction: the group's night of ``day`` (made if needed)."""
+    row = conn.execute("SELECT id FROM nights WHERE group_id = ? AND day = ?", (group_id, day)).fetchone()
+    if row is not None:
+        return row[0]
+    return conn.execute("INSERT INTO nights (group_id, day, created_at) VALUES (?, ?, ?)",
+                        (group_id, day, now())).lastrowid
+
+
+def get_night(db: Database, night_id: int) -> Night | None:
+    row = db.conn.execute("SELECT id, group_id, day FROM nights WHERE id = ?", (night_id,)).fetchone()
+    return _night(row) if row else None
+
+
+def tonight(db: Database, group_id: int, moment: datetime | None = None) -> Night | None:
+    """Tonight's night of the group if it has begun (a match was started tonight), else None."""
+    row = db.conn.execute("SELECT id, group_id, day FROM nights WHERE group_id = ? AND day = ?",
+                          (group_id, evening_of(moment))).fetchone()
+    return _night(row) if row else None
+
+
+def group_nights(db: Database, group_id: int) -> list[Night]:
+    """The group's nights, newest first."""
+    rows = db.conn.execute("SELECT id, group_id, day FROM nights WHERE group_id = ? ORDER BY day DESC",
+                           (group_id,))
+    return [_night(r) for r in rows]
+
+
+def link_match(db: Database, match: Match, group_id: int | None, moment: datetime | None = None) -> None:
+    """Record who sat in each seat (profiles found by name, or made) and, with a group, that the match
+    belongs to the group and to tonight's night."""
+    with write_transaction(db) as conn:
+        ids = people.profile_ids_for(conn, match.players)
+        conn.executemany("INSERT OR IGNORE INTO match_seats (match_id, seat, profile_id) VALUES (?, ?, ?)",
+                         [(match.id, seat, pid) for seat, pid in enumerate(ids)])
+        if group_id is not None:
+            night = night_for(conn, group_id, evening_of(moment))
+            conn.execute("UPDATE matches SET group_id = ?, night_id = ? WHERE id = ?", (group_id, night, match.id))
+
+
+def match_group(db: Database, match_id: str) -> tuple[int | None, int | None]:
+    row = db.conn.execute("SELECT group_id, night_id FROM matches WHERE id = ?", (match_id,)).fetchone()
+    return (row[0], row[1]) if row else (None, None)
+
+
+def last_group(db: Database) -> int | None:
+    """The group of the newest match that has one (the new-table form's choice by default)."""
+    row = db.conn.execute("SELECT group_id FROM matches WHERE group_id IS NOT NULL"
+                          " ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone()
+    return row[0] if row else None

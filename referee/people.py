@@ -1,0 +1,246 @@
+"""Lasting player profiles and groups of friends.
+
+A profile is a person who plays over many evenings. Its history is the append-only table
+``profile_events`` (create, rename, merge, unmerge); the ``profiles`` table is what those events add
+up to (the current name, the profile a merge leads to), kept in the same transaction as each event.
+Two profiles of one person are merged (the merge is an event, and undoing it is another); a merged
+profile's matches count for the profile it was merged into, wherever it leads.
+
+Names follow the table's rules (``games.base.normalise_name``): two profiles that are not merged
+never have names the table could not tell apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from sqlite_utils import Database
+
+from .games.base import EntryError, name_key, normalise_name
+from .store import now, write_transaction
+
+
+class PeopleError(ValueError):
+    """A rename, merge or group the table cannot have: ``field`` names the field at fault."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: int
+    name: str
+    merged_into: int | None
+    canonical_id: int
+
+
+@dataclass(frozen=True)
+class Group:
+    id: int
+    name: str
+
+
+_PROFILE = "SELECT id, name, merged_into, canonical_id FROM profiles"
+
+
+def _profile(row) -> Profile:
+    return Profile(row[0], row[1], row[2], row[3])
+
+
+def _name(value, field: str) -> str:
+    try:
+        return normalise_name(value, field)
+    except EntryError as err:
+        raise PeopleError(field, err.message) from None
+
+
+# --- Reading -----------------------------------------------------------------------------------
+
+
+def get_profile(db: Database, profile_id: int) -> Profile | None:
+    row = db.conn.execute(f"{_PROFILE} WHERE id = ?", (profile_id,)).fetchone()
+    return _profile(row) if row else None
+
+
+def profiles(db: Database, *, merged: bool = False) -> list[Profile]:
+    """Every profile by name (those merged into another only with ``merged``)."""
+    where = "" if merged else " WHERE merged_into IS NULL"
+    return [_profile(r) for r in db.conn.execute(f"{_PROFILE}{where} ORDER BY name COLLATE NOCASE, id")]
+
+
+def find_profile(db: Database, name: str) -> Profile | None:
+    """The profile (not merged into another) whose name the table would take for ``name``."""
+    key = name_key(name)
+    for row in db.conn.execute(f"{_PROFILE} WHERE merged_into IS NULL"):
+        if name_key(row[1]) == key:
+            return _profile(row)
+    return None
+
+
+def profile_events(db: Database, profile_id: int) -> list[dict]:
+    rows = db.conn.execute("SELECT id, kind, profile_id, other_id, name, undoes, created_at FROM profile_events"
+                           " WHERE profile_id = ? OR other_id = ? ORDER BY id", (profile_id, profile_id))
+    return [dict(zip(("id", "kind", "profile_id", "other_id", "name", "undoes", "created_at"), r)) for r in rows]
+
+
+def merged_from(db: Database, profile_id: int) -> list[Profile]:
+    """The profiles merged into this one (directly)."""
+    return [_profile(r) for r in db.conn.execute(f"{_PROFILE} WHERE merged_into = ? ORDER BY id", (profile_id,))]
+
+
+def groups(db: Database) -> list[Group]:
+    return [Group(*r) for r in db.conn.execute("SELECT id, name FROM groups ORDER BY name COLLATE NOCASE, id")]
+
+
+def get_group(db: Database, group_id: int) -> Group | None:
+    row = db.conn.execute("SELECT id, name FROM groups WHERE id = ?", (group_id,)).fetchone()
+    return Group(*row) if row else None
+
+
+def group_members(db: Database, group_id: int) -> list[Profile]:
+    """The people (merges followed) who sat at a match of the group."""
+    rows = db.conn.execute(
+        f"{_PROFILE} WHERE id IN (SELECT p.canonical_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        " JOIN profiles p ON p.id = s.profile_id WHERE m.group_id = ?) ORDER BY name COLLATE NOCASE, id",
+        (group_id,))
+    return [_profile(r) for r in rows]
+
+
+# --- Writing -----------------------------------------------------------------------------------
+
+
+def _event(conn, kind: str, profile_id: int, *, other_id: int | None = None, name: str | None = None,
+           undoes: int | None = None) -> int:
+    cur = conn.execute("INSERT INTO profile_events (kind, profile_id, other_id, name, undoes, created_at)"
+                       " VALUES (?, ?, ?, ?, ?, ?)", (kind, profile_id, other_id, name, undoes, now()))
+    return cur.lastrowid
+
+
+def _taken(conn, name: str, but: int | None = None) -> int | None:
+    key = name_key(name)
+    for pid, other in conn.execute("SELECT id, name FROM profiles WHERE merged_into IS NULL"):
+        if pid != but and name_key(other) == key:
+            return pid
+    return None
+
+
+def _create(conn, name: str) -> int:
+    pid = conn.execute("INSERT INTO profiles (name, canonical_id, created_at) VALUES (?, 0, ?)",
+                       (name, now())).lastrowid
+    conn.execute("UPDATE profiles SET canonical_id = ? WHERE id = ?", (pid, pid))
+    _event(conn, "create", pid, name=name)
+    return pid
+
+
+def profile_ids_for(conn, names: Iterable[str]) -> list[int]:
+    """Inside a write transaction: the profile of each name (found by name, or made)."""
+    out = []
+    for name in names:
+        found = _taken(conn, name)
+        if found is None:  # the name of a profile merged into another: that profile (its person)
+            key = name_key(name)
+            found = next((pid for pid, other in conn.execute(
+                "SELECT id, name FROM profiles WHERE merged_into IS NOT NULL ORDER BY id") if name_key(other) == key),
+                None)
+        out.append(found if found is not None else _create(conn, name))
+    return out
+
+
+def create_profile(db: Database, name) -> Profile:
+    name = _name(name, "name")
+    with write_transaction(db) as conn:
+        if _taken(conn, name) is not None:
+            raise PeopleError("name", f"There is already a player called {name}.")
+        pid = _create(conn, name)
+    return get_profile(db, pid)
+
+
+def rename(db: Database, profile_id: int, new_name) -> Profile:
+    """Give a profile a new name (recorded); refused if another player has that name."""
+    name = _name(new_name, "name")
+    with write_transaction(db) as conn:
+        row = conn.execute("SELECT merged_into FROM profiles WHERE id = ?", (profile_id,)).fetchone()
+        if row is None:
+            raise PeopleError("profile", "There is no such player.")
+        if row[0] is None and _taken(conn, name, but=profile_id) is not None:
+            raise PeopleError("name", f"There is already a player called {name}.")
+        conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
+        _event(conn, "rename", profile_id, name=name)
+    return get_profile(db, profile_id)
+
+
+def _recompute_canonical(conn) -> None:
+    """Where each profile's merges lead (a small table: recomputed whole)."""
+    parent = dict(conn.execute("SELECT id, merged_into FROM profiles"))
+    for pid in parent:
+        seen, at = {pid}, pid
+        while parent[at] is not None and parent[at] not in seen:
+            at = parent[at]
+            seen.add(at)
+        conn.execute("UPDATE profiles SET canonical_id = ? WHERE id = ? AND canonical_id != ?", (at, pid, at))
+
+
+def _canonical(conn, profile_id: int) -> int | None:
+    row = conn.execute("SELECT canonical_id FROM profiles WHERE id = ?", (profile_id,)).fetchone()
+    return row[0] if row else None
+
+
+def merge(db: Database, profile_id: int, into_id: int) -> int:
+    """Merge ``profile_id`` into ``into_id`` (two profiles of one person); returns the merge event's id.
+    Refused when they are the same person already, or sat at the same table (then they are two people)."""
+    with write_transaction(db) as conn:
+        source, target = _canonical(conn, profile_id), _canonical(conn, into_id)
+        if source is None:
+            raise PeopleError("profile", "There is no such player.")
+        if target is None:
+            raise PeopleError("into", "There is no such player to merge into.")
+        if source == target:
+            raise PeopleError("into", "These are already the same player.")
+        together = conn.execute(
+            "SELECT a.match_id FROM match_seats a JOIN profiles pa ON pa.id = a.profile_id"
+            " JOIN match_seats b ON b.match_id = a.match_id JOIN profiles pb ON pb.id = b.profile_id"
+            " WHERE pa.canonical_id = ? AND pb.canonical_id = ? LIMIT 1", (source, target)).fetchone()
+        if together is not None:
+            raise PeopleError("into", "These two played at the same table, so they are two people.")
+        conn.execute("UPDATE profiles SET merged_into = ? WHERE id = ?", (target, source))
+        event = _event(conn, "merge", source, other_id=target)
+        _recompute_canonical(conn)
+    return event
+
+
+def last_merge(db: Database, profile_id: int) -> int | None:
+    """The merge event that merged this profile into another, if it stands."""
+    row = db.conn.execute(
+        "SELECT e.id FROM profile_events e JOIN profiles p ON p.id = e.profile_id WHERE e.profile_id = ?"
+        " AND e.kind = 'merge' AND p.merged_into = e.other_id AND NOT EXISTS (SELECT 1 FROM profile_events u"
+        " WHERE u.undoes = e.id) ORDER BY e.id DESC LIMIT 1", (profile_id,)).fetchone()
+    return row[0] if row else None
+
+
+def unmerge(db: Database, profile_id: int) -> None:
+    """Undo the merge of ``profile_id`` into another (a new event; the merge stays in the record).
+    Refused when its name is now another player's (rename one of them first)."""
+    with write_transaction(db) as conn:
+        event = last_merge(db, profile_id)
+        if event is None:
+            raise PeopleError("profile", "This player is not merged into another.")
+        name = conn.execute("SELECT name FROM profiles WHERE id = ?", (profile_id,)).fetchone()[0]
+        if _taken(conn, name) is not None:
+            raise PeopleError("name", f"There is already a player called {name}: rename one of them first.")
+        conn.execute("UPDATE profiles SET merged_into = NULL WHERE id = ?", (profile_id,))
+        _event(conn, "unmerge", profile_id, undoes=event)
+        _recompute_canonical(conn)
+
+
+def find_or_create_group(db: Database, name) -> Group:
+    name = _name(name, "group")
+    with write_transaction(db) as conn:
+        row = conn.execute("SELECT id, name FROM groups WHERE name_key = ?", (name_key(name),)).fetchone()
+        if row is None:
+            gid = conn.execute("INSERT INTO groups (name, name_key, created_at) VALUES (?, ?, ?)",
+                               (name, name_key(name), now())).lastrowid
+            return Group(gid, name)
+    return Group(*row)

@@ -1,0 +1,113 @@
+"""Standings from known histories, computed from the log: ties stay ties, merges follow the person,
+house rules are never mixed, an undone round is not counted, and a summary follows its match's version."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from referee import people, stats, tables
+from tests.web.nights_helpers import TIED_ROUND, example, play, renamed
+
+MON = datetime(2026, 11, 30, 21, 0, tzinfo=timezone.utc)
+TUE = datetime(2026, 12, 1, 21, 0, tzinfo=timezone.utc)
+
+
+def _rows(db, scope, game="ratatat", rules=None):
+    for table in stats.standings(db, scope):
+        if table.game == game and (rules is None or table.rules_key == rules):
+            return {row["name"]: row for row in table.rows}
+    return {}
+
+
+def test_rat_a_tat_cat_figures_from_a_known_match(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)
+    rows = _rows(database, stats.Scope(g.id))
+    ana, ben = rows["Ana"], rows["Ben"]
+    assert (ana["matches"], ana["won"], ana["tied"], ana["avg_place"]) == (1, 1, 0, 1.0)
+    assert (ben["won"], ben["avg_place"]) == (0, 2.0)
+    assert (ana["rounds_won"], ana["avg_round"], ana["best_round"]) == (1, 11.0, 11)
+    assert (ana["calls_won"], ana["calls_made"]) == (1, 1)  # Ana called and won the round
+    assert (ana["disputes"], ben["disputes"]) == (1, 0)  # the flag at Ana's reveal
+
+
+def test_a_tie_is_shown_as_a_tie(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, TIED_ROUND, g.id)
+    rows = _rows(database, stats.Scope(g.id))
+    for name in ("Ana", "Ben"):
+        assert (rows[name]["won"], rows[name]["tied"], rows[name]["rounds_tied"], rows[name]["avg_place"]) == (0, 1, 1, 1.0)
+
+
+def test_house_rules_are_never_mixed(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)  # rounds_n 1
+    play(database, example("three-rounds"), g.id)  # the default rules
+    tables_ = stats.standings(database, stats.Scope(g.id, game="ratatat"))
+    assert sorted(t.rules_key for t in tables_) == ['{"rounds_n":1}', "{}"]
+    assert all(row["matches"] == 1 for t in tables_ for row in t.rows)
+    only = stats.standings(database, stats.Scope(g.id, game="ratatat", rules_key="{}"))
+    assert [t.rules_words for t in only] == ["the default house rules"]
+    assert {r["name"] for r in only[0].rows} == {"Ana", "Ben", "Cy"}
+
+
+def test_a_merge_adds_two_profiles_up_and_undoing_it_splits_them_again(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id, MON)  # Ana wins
+    play(database, renamed(example("flag-at-reveal"), {"Ana": "Annie"}), g.id, TUE)  # Annie wins
+    scope = stats.Scope(g.id, rules_key='{"rounds_n":1}')
+    assert _rows(database, scope)["Ana"]["won"] == 1
+    annie, ana = people.find_profile(database, "Annie"), people.find_profile(database, "Ana")
+    people.merge(database, annie.id, ana.id)
+    rows = _rows(database, scope)
+    assert set(rows) == {"Ana", "Ben"} and rows["Ana"]["won"] == 2 and rows["Ana"]["matches"] == 2
+    people.unmerge(database, annie.id)
+    rows = _rows(database, scope)
+    assert rows["Ana"]["won"] == 1 and rows["Annie"]["won"] == 1
+
+
+def test_an_undone_round_is_not_counted_and_the_summary_follows_the_version(database):
+    g = people.find_or_create_group(database, "Club")
+    match = play(database, example("flag-at-reveal"), g.id)
+    assert _rows(database, stats.Scope(g.id))["Ana"]["won"] == 1
+    tables.append(database, match.id, match.version, {"seat": "Ben", "move": "undo"}, None)  # the round is held again
+    assert _rows(database, stats.Scope(g.id)) == {}
+    assert stats.refresh(database) == 0  # fresh: nothing left to compute
+
+
+def test_nights_filter_and_running_wins_by_night(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id, MON)
+    play(database, example("flag-at-reveal"), g.id, TUE)
+    play(database, TIED_ROUND, g.id, TUE)
+    nights_ = {n.day: n.id for n in __import__("referee.nights", fromlist=["x"]).group_nights(database, g.id)}
+    assert set(nights_) == {"2026-11-30", "2026-12-01"}
+    monday = _rows(database, stats.Scope(g.id, nights_["2026-11-30"]))
+    assert monday["Ana"]["matches"] == 1
+    days, series = stats.wins_by_night(database, stats.Scope(g.id, game="ratatat", rules_key='{"rounds_n":1}'))
+    ana = people.find_profile(database, "Ana").id
+    assert days == ["2026-11-30", "2026-12-01"] and series[ana] == [1, 3]  # 1, then a win and a tie
+
+
+def test_every_game_gets_its_result_tally(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("spite-malice-stock-out"), g.id)
+    rows = _rows(database, stats.Scope(g.id), game="spite_malice")
+    assert (rows["Ann"]["won"], rows["Ann"]["total"], rows["Ann"]["games_won"]) == (1, 2, 1)
+    assert (rows["Bob"]["won"], rows["Bob"]["total"]) == (0, 0)
+
+
+def test_shithead_times_shithead_and_average_finish():
+    res = {"rounds": [{"number": 1, "order": ["A", "B"], "shithead": "C", "winner": None},
+                      {"number": 2, "order": ["C", "A"], "shithead": "B", "winner": None}]}
+    assert stats._round_extras("C", res["rounds"]) == {"games": 2, "shitheads": 1, "placed": 2, "place_points": 4}
+    assert stats._round_extras("A", res["rounds"]) == {"games": 2, "placed": 2, "place_points": 3}
+
+
+def test_head_to_head(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)
+    play(database, TIED_ROUND, g.id)
+    ana, ben = people.find_profile(database, "Ana").id, people.find_profile(database, "Ben").id
+    h2h = stats.head_to_head(database, ana, ben)
+    (table,) = h2h["tables"]
+    assert (table["matches"], table["a_ahead"], table["b_ahead"], table["level"]) == (2, 1, 0, 1)
