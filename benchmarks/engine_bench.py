@@ -21,11 +21,19 @@ Measures (one process, one core):
   it ends by a pay-off win (SM-40) or by stock exhaustion (SM-41); both are reported. Driver
   included, the engine-only rate printed as well — and its per-``apply`` latency p50/p99 in µs.
 
+* Cabo / Cambio: rounds per second for each preset (``cabo_2e``, ``cabo_1e``, ``cambio_common``) —
+  whole 4-player rounds at a simulated physical table with a TRUE shuffled deck, played by the random
+  but honest driver of ``referee/games/cabo_sim.py`` (the one the Cabo state machines use: powers,
+  matching claims, snaps and wrong snaps, calls, reveals place by place or card by card), driver
+  included, the engine-only rate printed as well — and each preset's per-``apply`` latency p50/p99 in
+  µs. An honest entry refused fails the run.
+
 The last line is JSON. Targets: >= 1,000 rounds/s, apply p99 < 200 µs (all three games), replay of
 1,000 entries < 25 ms. Shithead's figures are the keys starting ``shithead_``, and ``games_per_second``.
 Spite & Malice's are the keys starting ``spite_malice_``: its games per second is
 ``spite_malice_games_per_second``, not ``games_per_second`` (that key already holds Shithead's figure
-and keeps it).
+and keeps it). Cabo / Cambio's keys start with the preset: ``cabo_2e_rounds_per_second``,
+``cabo_2e_apply_p99_us``, the same for ``cabo_1e_`` and ``cambio_common_`` (target p99 < 200 µs).
 """
 from __future__ import annotations
 
@@ -47,12 +55,16 @@ from referee.games import ratatat as game  # noqa: E402
 from referee.games import shithead  # noqa: E402
 from referee.games import spite_malice  # noqa: E402
 from referee.games import spite_malice_rules, spite_malice_view  # noqa: E402
+from referee.games import cabo  # noqa: E402
+from referee.games.cabo_presets import PRESETS as CABO_PRESETS  # noqa: E402
+from referee.games.cabo_sim import Table as CaboTable, preset_rules as cabo_rules  # noqa: E402
 from referee.games.base import Ruling  # noqa: E402
 from table_sim import Table  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25,
-           "shithead_apply_p99_us": 200, "spite_malice_apply_p99_us": 200}
+           "shithead_apply_p99_us": 200, "spite_malice_apply_p99_us": 200,
+           **{f"{p.key}_apply_p99_us": 200 for p in CABO_PRESETS}}
 #: A Shithead game of more entries than this is taken for a driver that cannot finish (never seen).
 MAX_GAME_ENTRIES = 100_000
 
@@ -332,6 +344,51 @@ def bench_spite_malice(n_games: int, seed: int):
     }
 
 
+def bench_cabo(preset: str, n_rounds: int, seed: int):
+    """Play ``n_rounds`` whole 4-player rounds of a Cabo / Cambio preset at a simulated true table
+    (matches under the preset's own rules, a new match whenever one ends), timing every ``apply``."""
+    rng = random.Random(seed)
+    latencies = []
+    apply = cabo.apply
+    perf = time.perf_counter_ns
+    entries = rounds = matches = 0
+    table = None
+    t0 = time.perf_counter()
+    while rounds < n_rounds:
+        if table is None or table.state.over:
+            table = CaboTable(PLAYERS, cabo_rules(preset), rng, check=False)
+            matches += 1
+        start = table.rounds_scored
+        while table.rounds_scored == start:
+            move = table.choose()
+            a = perf()
+            try:
+                new, _ = apply(table.state, move)
+            except Ruling as ruling:
+                raise RuntimeError(f"an honest {preset} entry was refused: {ruling.rule}: {ruling.message} "
+                                   f"({move})") from None
+            latencies.append(perf() - a)
+            table.accept(move, new)
+            entries += 1
+            if entries > MAX_GAME_ENTRIES * n_rounds:
+                raise RuntimeError(f"{preset}: a round did not finish")
+        rounds += 1
+    wall = time.perf_counter() - t0
+    latencies.sort()
+    engine_s = sum(latencies) / 1e9
+    return {
+        f"{preset}_rounds": rounds, f"{preset}_matches": matches, f"{preset}_entries": entries,
+        f"{preset}_wall_s": wall,
+        f"{preset}_rounds_per_second": rounds / wall,
+        f"{preset}_engine_rounds_per_second": rounds / engine_s,
+        f"{preset}_entries_per_round": entries / rounds,
+        f"{preset}_apply_p50_us": percentile(latencies, 50) / 1000,
+        f"{preset}_apply_p99_us": percentile(latencies, 99) / 1000,
+        f"{preset}_apply_max_us": latencies[-1] / 1000,
+        f"{preset}_apply_mean_us": engine_s / entries * 1e6,
+    }
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=2000)
@@ -339,12 +396,15 @@ def main(argv=None):
     ap.add_argument("--entries", type=int, default=1000)
     ap.add_argument("--games", type=int, default=80, help="Shithead games to play")
     ap.add_argument("--sm-games", type=int, default=60, help="Spite & Malice games to play")
+    ap.add_argument("--cabo-rounds", type=int, default=1000, help="Cabo / Cambio rounds to play per preset")
     ap.add_argument("--profile", action="store_true", help="cProfile the rounds benchmark")
     args = ap.parse_args(argv)
 
     bench_rounds(200, args.seed + 100)  # warm-up
     bench_shithead(2, args.seed + 100)
     bench_spite_malice(2, args.seed + 100)
+    for preset in CABO_PRESETS:
+        bench_cabo(preset.key, 20, args.seed + 100)
     if args.profile:
         import cProfile
         import pstats
@@ -357,6 +417,9 @@ def main(argv=None):
     p = bench_replay(args.entries, args.seed)
     h = bench_shithead(args.games, args.seed)
     m = bench_spite_malice(args.sm_games, args.seed)
+    c = {}
+    for preset in CABO_PRESETS:
+        c.update(bench_cabo(preset.key, args.cabo_rounds, args.seed))
     print(f"rounds:   {r['rounds']} rounds, {r['entries']} entries "
           f"({r['entries_per_round']:.1f} per round) in {r['wall_s']:.2f} s")
     print(f"          {r['rounds_per_second']:.0f} rounds/s with the driver and table simulation, "
@@ -381,15 +444,26 @@ def main(argv=None):
     print(f"          apply p50 {m['spite_malice_apply_p50_us']:.1f} µs, "
           f"p99 {m['spite_malice_apply_p99_us']:.1f} µs, max {m['spite_malice_apply_max_us']:.0f} µs, "
           f"mean {m['spite_malice_apply_mean_us']:.1f} µs")
+    for preset in CABO_PRESETS:
+        k = preset.key
+        print(f"{k + ':':14s} {c[k + '_rounds']} rounds ({c[k + '_matches']} matches), {c[k + '_entries']} entries "
+              f"({c[k + '_entries_per_round']:.1f} per round) in {c[k + '_wall_s']:.2f} s")
+        print(f"               {c[k + '_rounds_per_second']:.0f} rounds/s with the driver and table simulation, "
+              f"{c[k + '_engine_rounds_per_second']:.0f} rounds/s in apply alone")
+        print(f"               apply p50 {c[k + '_apply_p50_us']:.1f} µs, p99 {c[k + '_apply_p99_us']:.1f} µs, "
+              f"max {c[k + '_apply_max_us']:.0f} µs, mean {c[k + '_apply_mean_us']:.1f} µs")
     result = {k: round(v, 2) if isinstance(v, float) else v for k, v in {**r, **p, **h}.items()}
     result["games_per_second"] = result["shithead_games_per_second"]
     result.update({k: round(v, 2) if isinstance(v, float) else v for k, v in m.items()})
+    result.update({k: round(v, 2) if isinstance(v, float) else v for k, v in c.items()})
     result["targets_met"] = {
         "rounds_per_second": result["rounds_per_second"] >= TARGETS["rounds_per_second"],
         "apply_p99_us": result["apply_p99_us"] < TARGETS["apply_p99_us"],
         "replay_1000_events_ms": result["replay_1000_events_ms"] < TARGETS["replay_1000_events_ms"],
         "shithead_apply_p99_us": result["shithead_apply_p99_us"] < TARGETS["shithead_apply_p99_us"],
         "spite_malice_apply_p99_us": result["spite_malice_apply_p99_us"] < TARGETS["spite_malice_apply_p99_us"],
+        **{f"{p.key}_apply_p99_us": result[f"{p.key}_apply_p99_us"] < TARGETS[f"{p.key}_apply_p99_us"]
+           for p in CABO_PRESETS},
     }
     for key, ok in result["targets_met"].items():
         print(f"target {key}: {'met' if ok else 'MISSED'} (target {TARGETS[key]})")

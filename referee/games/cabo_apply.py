@@ -83,6 +83,14 @@ def _with(token: Token, *, face_up: bool | None = None, origin: str | None = Non
                  token.face_up if face_up is None else face_up)
 
 
+def _turned_up(row: list[Token | None]) -> bool:
+    """Every card of the layout lies face up with a known value (an empty layout too)."""
+    for t in row:
+        if t is not None and not (t.face_up and t.value is not None):
+            return False
+    return True
+
+
 class _Entry(Entry):
     """One Cabo / Cambio entry being applied to a draft of the state."""
 
@@ -100,9 +108,14 @@ class _Entry(Entry):
     # Knowledge (rows have empty places) -------------------------------------------------------
     def public_count(self, value: str) -> int:
         r = self.r
-        n = sum(1 for t in r.discard if t.value == value)
+        n = 0
+        for t in r.discard:
+            if t.value == value:
+                n += 1
         for row in r.rows:
-            n += sum(1 for t in row if t is not None and t.value == value)
+            for t in row:
+                if t is not None and t.value == value:
+                    n += 1
         if r.pending is not None and r.pending.value == value:
             n += 1
         return n
@@ -245,8 +258,8 @@ class _Entry(Entry):
         up. Until the first card is turned up a snap can still empty a layout, or a penalty card fill one."""
         r = self.r
         if r.step == "reveal":
-            r.revealed = frozenset(s for s in r.seats
-                                   if all(t.face_up and t.value is not None for t in cards_in(r.rows[s])))
+            rows = r.rows
+            r.revealed = frozenset(s for s in r.seats if _turned_up(rows[s]))
 
     # Setup entries ------------------------------------------------------------------------------
     def do_TurnUp(self, move: TurnUp) -> None:

@@ -44,9 +44,27 @@ def rank(card: str) -> str:
     return card[:-1]
 
 
+#: The value map of each set of switches met so far: (deck, red king, black king, joker, ace) -> points.
+_POINT_TABLES: dict[tuple[Any, ...], dict[str, int]] = {}
+
+
+def point_table(rules: Mapping[str, Any]) -> Mapping[str, int]:
+    """What each card of the table's deck scores (CAB-V2), made once per value map."""
+    key = (rules["deck"], rules["red_king"], rules["black_king"], rules["joker_value"], rules["ace_value"])
+    table = _POINT_TABLES.get(key)
+    if table is None:
+        table = _POINT_TABLES[key] = {card: _points(card, rules) for card in DECKS[rules["deck"]]}
+    return table
+
+
 def points(card: str, rules: Mapping[str, Any]) -> int:
     """What ``card`` scores (CAB-V2): a Cabo card its number; a standard card by the value map, the
     red kings and the jokers by the table's switches."""
+    value = point_table(rules).get(card)
+    return _points(card, rules) if value is None else value
+
+
+def _points(card: str, rules: Mapping[str, Any]) -> int:
     if card.isdigit():
         return int(card)
     if card == "JOKER":

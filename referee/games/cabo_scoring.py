@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .cabo_cards import points
+from .cabo_cards import point_table, points
 from .ratatat_scoring import lowest_totals, round_winners  # noqa: F401 - lowest_totals for cabo_apply
 from .ratatat_state import next_seat
 
@@ -23,12 +23,14 @@ def round_scores(cards: Mapping[int, tuple[str, ...]], caller: int | None, rules
                  players: Sequence[str], deck_out: bool = False
                  ) -> tuple[dict[int, int], dict[int, int], tuple[int, ...], str, int | None]:
     """(sums, scores, winners, explanation, kamikaze seat) of a round whose cards are all revealed."""
-    sums = {s: sum(points(c, rules) for c in cs) for s, cs in cards.items()}
+    table = point_table(rules)
+    pts = {s: [table[c] if c in table else points(c, rules) for c in cs] for s, cs in cards.items()}
+    sums = {s: sum(p) for s, p in pts.items()}
     low = min(sums.values())
     kamikaze = None
     if rules["kamikaze"]:
-        for s, cs in cards.items():
-            if len(cs) == 4 and tuple(sorted(points(c, rules) for c in cs)) == KAMIKAZE:
+        for s, p in pts.items():
+            if len(p) == 4 and tuple(sorted(p)) == KAMIKAZE:
                 kamikaze = s
     why: list[str] = []
     if deck_out:

@@ -1,5 +1,9 @@
 """A simulated physical Cabo / Cambio table: a TRUE shuffled deck the referee never sees, and a random but
-honest driver that enters what a careful table would enter (RULES.md §2).
+honest driver that enters what a careful table would enter (RULES.md §2). The state machines of
+tests/games/test_cabo_stateful.py and benchmarks/engine_bench.py both play at it.
+
+Pure like the engine: the caller brings the source of randomness (``rng``, e.g. a seeded
+``random.Random``), so a run replays from its seed; nothing here reads a clock or does I/O.
 
 Cards are integer ids; ``Table.values[id]`` is the printed card. The simulation mirrors the engine's zones
 place by place (layouts with their empty places, the discard pile, the card in hand, the draw pile), so the
@@ -12,15 +16,14 @@ privately (a draw, a Peek or Spy, the first look, a look-and-swap). Honest play 
 """
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from referee.games import cabo as game
-from referee.games.base import Override
-from referee.games.cabo_cards import points, power, rank
-from referee.games.cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,
+from . import cabo as game
+from .base import Override
+from .cabo_cards import points, power, rank
+from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,
                                       Reshuffle, Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
-from referee.games.cabo_presets import BY_KEY
+from .cabo_presets import BY_KEY
 
 
 class SimError(AssertionError):
@@ -51,10 +54,10 @@ def expected_scores(cards: dict[int, tuple[str, ...]], caller: int | None, rules
 class Table:
     """One match at a physical table: the engine's state plus the true cards."""
 
-    def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None = None, rng: Any = None, *,
+    def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None, rng: Any, *,
                  call_turns: tuple[int, int] = (2, 10), p_unknown: float = 0.1, p_wrong: float = 0.05,
                  check: bool = True):
-        self.rng = rng if rng is not None else random.Random(0)
+        self.rng = rng  # random(), randint(), choice(), sample(), shuffle(): e.g. a seeded random.Random
         self.players = tuple(players)
         self.state = game.new_match(self.players, rules)
         self.rules = self.state.rules

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -143,12 +144,17 @@ class StateDraft:
 
 
 def _copier(cls: type, draft_cls: type):
+    """A function copying every field of a ``cls`` into a new ``draft_cls``: the values read at once, each
+    slot filled directly."""
     names = [f.name for f in dataclasses.fields(cls)]
+    values = attrgetter(*names)
+    setters = tuple(draft_cls.__dict__[n].__set__ for n in names)
+    new = object.__new__
 
     def copy(src: Any) -> Any:
-        d = object.__new__(draft_cls)
-        for n in names:
-            setattr(d, n, getattr(src, n))
+        d = new(draft_cls)
+        for put, value in zip(setters, values(src)):
+            put(d, value)
         return d
     return copy
 

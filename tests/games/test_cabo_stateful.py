@@ -1,5 +1,5 @@
 """Cabo / Cambio matches played at a simulated physical table with a TRUE shuffled deck
-(tests/games/cabo_sim.py), one Hypothesis state machine per preset, its house rules varied around it.
+(referee/games/cabo_sim.py), one Hypothesis state machine per preset, its house rules varied around it.
 
 After every entry the GEN-12 invariants hold (checked by the table as it follows each entry): every card
 is in exactly one place (the zone counts add up to the deck, CAB-K1), no count is negative, the referee's
@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 sys.path.insert(0, os.path.dirname(__file__))
-from cabo_sim import Table, preset_rules  # noqa: E402
 from table_sim import expected_round_winners  # noqa: E402
 
 from referee.games import cabo as game  # noqa: E402
 from referee.games.base import Ruling  # noqa: E402
 from referee.games.cabo_moves import Call, Draw, Reveal, Snap  # noqa: E402
+from referee.games.cabo_sim import Table, preset_rules  # noqa: E402
 from referee.games.ratatat_rules import TIE_POLICIES  # noqa: E402
 from referee.games.rulebook import book  # noqa: E402
 
