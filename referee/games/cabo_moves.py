@@ -12,14 +12,14 @@ log's ``override``, ``resolve_flag``, ``undo``, ``correct``.
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
-                   Undo, seat_index, show)
+from . import entry_parse
+from .base import Correct, EntryError, Override, ResolveFlag, Undo
 from .cabo_cards import card_words, label, sentence_card
 from .cabo_rules import MAX_SLOTS
-from .cards import card_name, parse_card
+from .cards import card_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,96 +172,36 @@ _SEAT_FIELDS = {"seat", "target", "owner"}
 _SLOT_FIELDS = {"slot", "target_slot"}
 _CARD_FIELDS = {"card", "out", "seen", "target_seen"}
 _BOOL_FIELDS = {"shown", "swap"}
-_LIST_FIELDS = {"slots", "cards"}
-_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
-_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}  # text for people, ignored
-MAX_NESTING = 3  # overrides and corrections inside one another
 
 
-def _text(value: Any, where: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise EntryError(where, "is text")
-    if len(value) > limit:
-        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
-    return value.strip()
-
-
-def _slot(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_SLOTS:
-        raise EntryError(where, f"a place is a number from 1 to {MAX_SLOTS}, not {show(value)}")
+def _matched(value: Any, where: str, reading: entry_parse.Reading) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise EntryError(where, "is true, false or null")
     return value
 
 
-def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry",
-               _depth: int = 0):
+_PLACE = entry_parse.place(MAX_SLOTS, "place")
+_READERS: dict[Any, entry_parse.Reader] = {
+    **dict.fromkeys(_SEAT_FIELDS, entry_parse.seat),
+    **dict.fromkeys(_SLOT_FIELDS, _PLACE),
+    **dict.fromkeys(_CARD_FIELDS, entry_parse.card),
+    **dict.fromkeys(_BOOL_FIELDS, entry_parse.boolean),
+    "slots": entry_parse.listed(_PLACE, MAX_SLOTS, "places"),
+    "cards": entry_parse.listed(entry_parse.card, MAX_SLOTS, "cards"),
+    (InitialPeek, "seen"): entry_parse.listed(entry_parse.card, MAX_SLOTS, "cards"),
+    "matched": _matched,
+}
+
+
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry"):
     """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault, and
-    nothing else, however hostile the entry (every size and nesting is bounded)."""
-    if not isinstance(data, dict):
-        raise EntryError(where, "an entry is a JSON object with a \"move\" field")
-    name = data.get("move")
-    cls = MOVES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game ({', '.join(MOVES)})")
-    known = {f.name for f in fields(cls)}
-    for key in data:
-        if key not in known and key not in _ALLOWED_EXTRA:
-            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
-        if _ALLOWED_EXTRA.get(key) is not None:
-            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        at = f"{where}.{f.name}"
-        required = f.default is MISSING
-        if (cls is Correct and f.name == "target") or (cls is ResolveFlag and f.name == "flag"):
-            continue  # entry and flag numbers, read below
-        if f.name not in data:
-            if required:
-                raise EntryError(at, "is missing")
-            continue
-        value = data[f.name]
-        if f.name in _SEAT_FIELDS:
-            kwargs[f.name] = None if value is None and not required else seat_index(value, players, at)
-        elif f.name in _SLOT_FIELDS:
-            kwargs[f.name] = None if value is None and not required else _slot(value, at)
-        elif f.name in _LIST_FIELDS or (cls is InitialPeek and f.name == "seen"):
-            if not isinstance(value, list) or len(value) > MAX_SLOTS:
-                raise EntryError(at, f"is a list of at most {MAX_SLOTS} "
-                                     f"{'places' if f.name == 'slots' else 'cards'}")
-            read = _slot if f.name == "slots" else (lambda v, w: parse_card(v, deck, w))
-            kwargs[f.name] = tuple(read(v, f"{at}[{i}]") for i, v in enumerate(value))
-        elif f.name in _CARD_FIELDS:
-            kwargs[f.name] = parse_card(value, deck, at)
-        elif f.name in _BOOL_FIELDS:
-            if not isinstance(value, bool):
-                raise EntryError(at, "is true or false")
-            kwargs[f.name] = value
-        elif f.name == "matched":
-            if value is not None and not isinstance(value, bool):
-                raise EntryError(at, "is true, false or null")
-            kwargs[f.name] = value
-        elif f.name in _TEXT_FIELDS:
-            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
-        elif f.name == "entry":
-            inner = value.get("move") if isinstance(value, dict) else None
-            if inner in ("undo", "correct"):
-                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
-            if inner == "override" and _depth >= MAX_NESTING - 1:
-                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
-            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
-        else:  # pragma: no cover - every field kind is listed above
-            raise AssertionError(f.name)
-    if cls is ResolveFlag or cls is Correct:
-        key = "flag" if cls is ResolveFlag else "target"
-        value = data.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ENTRY_NUMBER:
-            raise EntryError(f"{where}.{key}", f"is the number of an earlier entry or flag "
-                                               f"(0–{MAX_ENTRY_NUMBER:,}), not {show(value)}")
-        kwargs[key] = value
-    if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
-        raise EntryError(f"{where}.decision", "is \"accept\" or \"override\"")
-    if cls is UsePower and kwargs["card"] is None:
+    nothing else, however hostile the entry (`entry_parse`)."""
+    return entry_parse.parse_entry(data, MOVES, _READERS, players, deck, where, _check)
+
+
+def _check(move: Any, where: str) -> None:
+    if type(move) is UsePower and move.card is None:
         raise EntryError(f"{where}.card", "name the card shown")
-    return cls(**kwargs)
 
 
 def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:

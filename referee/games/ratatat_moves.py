@@ -5,12 +5,12 @@ for a card nobody entered (GEN-14). Slots are numbered 1–4 from the owner's le
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
-                   Undo, seat_index, show)
-from .cards import card_name, parse_card, sentence_start
+from . import entry_parse
+from .base import Correct, EntryError, Override, ResolveFlag, Undo
+from .cards import card_name, sentence_start
 from .ratatat_cards import card_words
 from .ratatat_rules import SLOTS
 
@@ -138,102 +138,26 @@ MOVE_NAMES = {cls: name for name, cls in MOVES.items()}
 _SEAT_FIELDS = {"seat", "target"}
 _SLOT_FIELDS = {"slot", "target_slot", "from_slot"}
 _CARD_FIELDS = {"card", "out", "seen"}
-_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
-_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}  # text for people, ignored
-MAX_NESTING = 3  # overrides and corrections inside one another
+_READERS: dict[Any, entry_parse.Reader] = {
+    **dict.fromkeys(_SEAT_FIELDS, entry_parse.seat),
+    **dict.fromkeys(_SLOT_FIELDS, entry_parse.place(SLOTS)),
+    **dict.fromkeys(_CARD_FIELDS, entry_parse.card),
+    "slots": entry_parse.listed(entry_parse.place(SLOTS), SLOTS, "slot numbers"),
+    "cards": entry_parse.listed(entry_parse.card, SLOTS, "cards"),
+    (InitialPeek, "seen"): entry_parse.listed(entry_parse.card, SLOTS, "cards, one per slot"),
+    "shown": entry_parse.boolean,
+}
 
 
-def _text(value: Any, where: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise EntryError(where, "is text")
-    if len(value) > limit:
-        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
-    return value.strip()
-
-
-def _slot(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= SLOTS:
-        raise EntryError(where, f"a slot is a number from 1 to {SLOTS}, not {show(value)}")
-    return value
-
-
-def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry",
-               _depth: int = 0):
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry"):
     """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault,
-    and nothing else, however hostile the entry: strings, numbers, lists and the nesting of
-    overrides and corrections are bounded, so every entry accepted replays."""
-    if not isinstance(data, dict):
-        raise EntryError(where, "an entry is a JSON object with a \"move\" field")
-    name = data.get("move")
-    cls = MOVES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game "
-                                          f"({', '.join(MOVES)})")
-    known = {f.name for f in fields(cls)}
-    for key in data:
-        if key not in known and key not in _ALLOWED_EXTRA:
-            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
-        if _ALLOWED_EXTRA.get(key) is not None:
-            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        at = f"{where}.{f.name}"
-        required = f.default is MISSING
-        if (cls is Correct and f.name == "target") or (cls is ResolveFlag and f.name == "flag"):
-            continue  # entry and flag numbers, read below
-        if cls is InitialPeek and f.name == "seen":
-            continue  # a list, read below
-        if f.name not in data:
-            if required:
-                raise EntryError(at, "is missing")
-            continue
-        value = data[f.name]
-        if f.name in _SEAT_FIELDS:
-            kwargs[f.name] = None if value is None and not required else seat_index(value, players, at)
-        elif f.name in _SLOT_FIELDS:
-            kwargs[f.name] = None if value is None and not required else _slot(value, at)
-        elif f.name in _CARD_FIELDS:
-            kwargs[f.name] = parse_card(value, deck, at)
-        elif f.name == "slots":
-            if not isinstance(value, list) or len(value) > SLOTS:
-                raise EntryError(at, f"is a list of at most {SLOTS} slot numbers")
-            kwargs[f.name] = tuple(_slot(v, f"{at}[{i}]") for i, v in enumerate(value))
-        elif f.name in ("cards",):
-            if not isinstance(value, list) or len(value) > SLOTS:
-                raise EntryError(at, f"is a list of at most {SLOTS} cards")
-            kwargs[f.name] = tuple(parse_card(v, deck, f"{at}[{i}]") for i, v in enumerate(value))
-        elif f.name == "shown":
-            if not isinstance(value, bool):
-                raise EntryError(at, "is true or false")
-            kwargs[f.name] = value
-        elif f.name in _TEXT_FIELDS:
-            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
-        elif f.name == "entry":
-            inner = value.get("move") if isinstance(value, dict) else None
-            if inner in ("undo", "correct"):
-                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
-            if inner == "override" and _depth >= MAX_NESTING - 1:
-                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
-            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
-        else:  # pragma: no cover - every field kind is listed above
-            raise AssertionError(f.name)
-    if cls is ResolveFlag or cls is Correct:
-        key = "flag" if cls is ResolveFlag else "target"
-        value = data.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ENTRY_NUMBER:
-            raise EntryError(f"{where}.{key}", f"is the number of an earlier entry or flag "
-                                               f"(0–{MAX_ENTRY_NUMBER:,}), not {show(value)}")
-        kwargs[key] = value
-    if cls is InitialPeek and "seen" in data:
-        seen = data["seen"]
-        if not isinstance(seen, list) or len(seen) > SLOTS:
-            raise EntryError(f"{where}.seen", "is a list of cards, one per slot")
-        kwargs["seen"] = tuple(parse_card(v, deck, f"{where}.seen[{i}]") for i, v in enumerate(seen))
-    if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
-        raise EntryError(f"{where}.decision", "is \"accept\" or \"override\"")
-    if cls is UsePower and kwargs["card"] is None:
+    and nothing else, however hostile the entry (`entry_parse`)."""
+    return entry_parse.parse_entry(data, MOVES, _READERS, players, deck, where, _check)
+
+
+def _check(move: Any, where: str) -> None:
+    if type(move) is UsePower and move.card is None:
         raise EntryError(f"{where}.card", "name the power card shown")
-    return cls(**kwargs)
 
 
 def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:

@@ -5,12 +5,12 @@ play is a set of cards of one rank (SH-13); a joker's rank is the play's ``rank`
 """
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
-                   Undo, seat_index, show)
-from .cards import RANKS, card_name, parse_card, sentence_start, standard_deck
+from . import entry_parse
+from .base import Correct, EntryError, Override, ResolveFlag, Undo, show
+from .cards import RANKS, card_name, sentence_start, standard_deck
 from .shithead_rules import say_card, say_cards
 
 MAX_CARDS = 16  # cards in one entry: 8 of a rank with two decks, plus jokers, with room to spare
@@ -77,77 +77,27 @@ MOVE_NAMES = {cls: name for name, cls in MOVES.items()}
 GAME_MOVES = tuple(n for n in MOVES if n not in ("override", "resolve_flag", "undo", "correct"))
 
 _CARD_FIELDS = {"card", "out"}
-_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
-_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}
-MAX_NESTING = 3
 #: Every card any table may name: the parse is lenient, the engine checks the match's own deck.
 ANY_DECK: Mapping[str, int] = standard_deck(jokers=4, copies=3)
 
 
-def _text(value: Any, where: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise EntryError(where, "is text")
-    if len(value) > limit:
-        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
-    return value.strip()
+def _rank(value: Any, where: str, reading: entry_parse.Reading) -> str | None:
+    if value is not None and value not in RANKS:
+        raise EntryError(where, f"is a rank ({', '.join(RANKS)}), not {show(value)}")
+    return value
 
 
-def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int] = ANY_DECK,
-               where: str = "entry", _depth: int = 0):
+_READERS: dict[Any, entry_parse.Reader] = {
+    "seat": entry_parse.seat,
+    **dict.fromkeys(_CARD_FIELDS, entry_parse.card),
+    "cards": entry_parse.listed(entry_parse.card, MAX_CARDS, "cards"),
+    "rank": _rank,
+}
+
+
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int] = ANY_DECK, where: str = "entry"):
     """An entry's JSON form -> a move value; raises :class:`EntryError` naming the field at fault."""
-    if not isinstance(data, dict):
-        raise EntryError(where, "an entry is a JSON object with a \"move\" field")
-    name = data.get("move")
-    cls = MOVES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game ({', '.join(MOVES)})")
-    known = {f.name for f in fields(cls)}
-    for key in data:
-        if key not in known and key not in _ALLOWED_EXTRA:
-            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
-        if _ALLOWED_EXTRA.get(key) is not None:
-            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        at = f"{where}.{f.name}"
-        if (cls is Correct and f.name == "target") or (cls is ResolveFlag and f.name == "flag"):
-            value = data.get(f.name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ENTRY_NUMBER:
-                raise EntryError(at, f"is the number of an earlier entry or flag (0–{MAX_ENTRY_NUMBER:,}), "
-                                     f"not {show(value)}")
-            kwargs[f.name] = value
-            continue
-        if f.name not in data:
-            if f.default is MISSING:
-                raise EntryError(at, "is missing")
-            continue
-        value = data[f.name]
-        if f.name == "seat":
-            kwargs[f.name] = None if value is None and f.default is not MISSING else seat_index(value, players, at)
-        elif f.name in _CARD_FIELDS:
-            kwargs[f.name] = parse_card(value, deck, at)
-        elif f.name == "cards":
-            if not isinstance(value, list) or len(value) > MAX_CARDS:
-                raise EntryError(at, f"is a list of at most {MAX_CARDS} cards")
-            kwargs[f.name] = tuple(parse_card(v, deck, f"{at}[{i}]") for i, v in enumerate(value))
-        elif f.name == "rank":
-            if value is not None and value not in RANKS:
-                raise EntryError(at, f"is a rank ({', '.join(RANKS)}), not {show(value)}")
-            kwargs[f.name] = value
-        elif f.name in _TEXT_FIELDS:
-            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
-        elif f.name == "entry":
-            inner = value.get("move") if isinstance(value, dict) else None
-            if inner in ("undo", "correct"):
-                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
-            if inner == "override" and _depth >= MAX_NESTING - 1:
-                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
-            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
-        else:  # pragma: no cover - every field kind is listed above
-            raise AssertionError(f.name)
-    if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
-        raise EntryError(f"{where}.decision", "is \"accept\" or \"override\"")
-    return cls(**kwargs)
+    return entry_parse.parse_entry(data, MOVES, _READERS, players, deck, where)
 
 
 def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:

@@ -20,12 +20,12 @@ discard       ``{"move": "discard", "seat": "Ann", "card": "4S", "stack": 3}`` e
 from __future__ import annotations
 
 import re
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
-from .base import (MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Override, ResolveFlag,
-                   Undo, seat_index, show)
-from .cards import card_name, parse_card, sentence_start
+from . import entry_parse
+from .base import Correct, EntryError, Override, ResolveFlag, Undo, show
+from .cards import card_name, sentence_start
 from .spite_malice_rules import ANY_CARD
 
 MAX_PLACE = 99   # building piles or side stacks one entry may name
@@ -77,11 +77,8 @@ MOVES: dict[str, type] = {
 MOVE_NAMES = {cls: name for name, cls in MOVES.items()}
 GAME_MOVES = tuple(n for n in MOVES if n not in ("override", "resolve_flag", "undo", "correct"))
 
-_TEXT_FIELDS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
-_ALLOWED_EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}
 _NUMBERS = {"pile": (1, MAX_PLACE), "stack": (1, MAX_PLACE), "count": (0, MAX_DRAW)}
 _SOURCE = re.compile(r"(hand|payoff|side([1-9][0-9]?)|pile([1-9][0-9]?))")
-MAX_NESTING = 3
 
 
 def source_parts(source: str) -> tuple[str, int | None]:
@@ -96,75 +93,34 @@ def source_parts(source: str) -> tuple[str, int | None]:
     return source, None
 
 
-def _text(value: Any, where: str, limit: int) -> str:
-    if not isinstance(value, str):
-        raise EntryError(where, "is text")
-    if len(value) > limit:
-        raise EntryError(where, f"is at most {limit} characters, not {len(value)}")
-    return value.strip()
+def _number(low: int, high: int) -> entry_parse.Reader:
+    """A whole number from ``low`` to ``high`` (digits as text too); null where the field is optional."""
+    def read(value: Any, where: str, reading: entry_parse.Reading) -> int | None:
+        if value is None and not reading.required:
+            return None
+        if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 3:
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise EntryError(where, f"is a whole number from {low} to {high}, not {show(value)}")
+        return value
+    return read
 
 
-def _number(value: Any, where: str, low: int, high: int, optional: bool) -> int | None:
-    if value is None and optional:
-        return None
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 3:
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EntryError(where, f"is a whole number from {low} to {high}, not {show(value)}")
-    return value
+def _source(value: Any, where: str, reading: entry_parse.Reading) -> str:
+    if not isinstance(value, str) or _SOURCE.fullmatch(value.strip().lower()) is None:
+        raise EntryError(where, f"is hand, payoff, side1, side2... or pile1, pile2..., not {show(value)}")
+    return value.strip().lower()
 
 
-def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int] = ANY_CARD,
-               where: str = "entry", _depth: int = 0):
+_READERS: dict[Any, entry_parse.Reader] = {
+    "seat": entry_parse.seat, "card": entry_parse.card, "source": _source,
+    **{name: _number(low, high) for name, (low, high) in _NUMBERS.items()},
+}
+
+
+def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int] = ANY_CARD, where: str = "entry"):
     """An entry's JSON form -> a move value; raises :class:`EntryError` naming the field at fault."""
-    if not isinstance(data, dict):
-        raise EntryError(where, "an entry is a JSON object with a \"move\" field")
-    name = data.get("move")
-    cls = MOVES.get(name) if isinstance(name, str) else None
-    if cls is None:
-        raise EntryError(f"{where}.move", f"{show(name)} is not an entry of this game ({', '.join(MOVES)})")
-    known = {f.name for f in fields(cls)}
-    for key in data:
-        if key not in known and key not in _ALLOWED_EXTRA:
-            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
-        if _ALLOWED_EXTRA.get(key) is not None:
-            _text(data[key], f"{where}.{key}", _ALLOWED_EXTRA[key])
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        at = f"{where}.{f.name}"
-        if (cls is Correct and f.name == "target") or (cls is ResolveFlag and f.name == "flag"):
-            kwargs[f.name] = _number(data.get(f.name), at, 0, MAX_ENTRY_NUMBER, False)
-            continue
-        if f.name not in data:
-            if f.default is MISSING:
-                raise EntryError(at, "is missing")
-            continue
-        value = data[f.name]
-        if f.name == "seat":
-            kwargs[f.name] = None if value is None and f.default is not MISSING else seat_index(value, players, at)
-        elif f.name == "card":
-            kwargs[f.name] = parse_card(value, deck, at)
-        elif f.name in _NUMBERS:
-            low, high = _NUMBERS[f.name]
-            kwargs[f.name] = _number(value, at, low, high, f.default is None)
-        elif f.name == "source":
-            if not isinstance(value, str) or _SOURCE.fullmatch(value.strip().lower()) is None:
-                raise EntryError(at, f"is hand, payoff, side1, side2... or pile1, pile2..., not {show(value)}")
-            kwargs[f.name] = value.strip().lower()
-        elif f.name in _TEXT_FIELDS:
-            kwargs[f.name] = _text(value, at, _TEXT_FIELDS[f.name])
-        elif f.name == "entry":
-            inner = value.get("move") if isinstance(value, dict) else None
-            if inner in ("undo", "correct"):
-                raise EntryError(f"{at}.move", f"an override or a correction holds a table entry, not {inner!r}")
-            if inner == "override" and _depth >= MAX_NESTING - 1:
-                raise EntryError(at, f"overrides and corrections nest at most {MAX_NESTING} deep")
-            kwargs[f.name] = parse_move(value, players, deck, at, _depth + 1)
-        else:  # pragma: no cover - every field kind is listed above
-            raise AssertionError(f.name)
-    if cls is ResolveFlag and kwargs.get("decision") not in ("accept", "override"):
-        raise EntryError(f"{where}.decision", "is \"accept\" or \"override\"")
-    return cls(**kwargs)
+    return entry_parse.parse_entry(data, MOVES, _READERS, players, deck, where)
 
 
 def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:

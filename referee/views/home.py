@@ -11,7 +11,9 @@ from ..db import get_db
 from ..games import get_game
 from ..games.base import EntryError, Ruling, changed_rules, resolve_rules
 from ..games.rulebook import applies, describe_switch
+from ..people import PeopleError
 from ..store import create_match, find_match_by_code, find_rematch, get_match, recent_matches
+from .nights import link_table, table_group
 
 bp = Blueprint("home", __name__)
 
@@ -133,7 +135,9 @@ def render_form(game: str, engine, chosen: dict, preset: str, players: list[str]
     except EntryError:
         rules = resolve_rules(engine.VARIANTS, {})
     presets = [(p, resolve_rules(engine.VARIANTS, p.rules)) for p in presets_for(game)]
-    return render_template("new_table.html", game=game, engine=engine, defaults=rules, preset=preset,
+    from .nights import table_form_context
+
+    return render_template("new_table.html", **table_form_context(request.form if request.method == "POST" else None), game=game, engine=engine, defaults=rules, preset=preset,
                            presets=presets, players=players + [""] * max(0, 4 - len(players)), error=error,
                            describe=describe_switch, applies=applies,
                            applies_when=engine.APPLIES_WHEN)
@@ -157,11 +161,14 @@ def create_table(game: str):
         preset, chosen = preset_rules(game, request.form)
         chosen.update(parse_rules(engine, request.form))
         state = engine.new_match(tuple(names), chosen)
-    except (FormProblem, Ruling, EntryError) as err:
+        group_id = table_group(request.form)
+    except (FormProblem, Ruling, EntryError, PeopleError) as err:
         message = (f"{err.rule}: {err.message}" if isinstance(err, Ruling)
-                   else err.message if isinstance(err, EntryError) else str(err))
+                   else err.message if isinstance(err, EntryError)
+                   else f"{err.field}: {err.message}" if isinstance(err, PeopleError) else str(err))
         return render_form(game, engine, chosen, preset, typed[:MAX_SEATS], message), 422
     match = create_match(get_db(), game, list(state.players), changed_rules(engine.VARIANTS, state.rules))
+    link_table(match, group_id)
     return redirect(url_for("play.table", match_id=match.id), code=303)
 
 
@@ -188,6 +195,9 @@ def play_again(match_id: str):
         if not log.state.over:
             abort(409, description="This match is still being played: play again once it is over.")
         rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id)
+        from ..nights import link_match, match_group
+
+        link_match(db, rematch, match_group(db, match.id)[0])  # the same group, tonight's night
     seat = phone_seat(match_id)
     if seat is not None:
         sit(rematch.id, seat)
