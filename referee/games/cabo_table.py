@@ -28,6 +28,12 @@ DECKS: dict[str, dict[str, Any]] = {
 DECK_KINDS = ("cabo", "standard")
 
 
+def deck_kind(state: Any) -> str:
+    """The deck this match's cards come from, as the scanner knows decks: the Cabo deck (taught once on the
+    home page, CAB-V1), or a standard deck, read out of the box."""
+    return "cabo" if state.rules["deck"] == "cabo52" else "standard"
+
+
 def to_act(state: Any) -> int | None:
     """Whose turn it is; None between rounds, at the reveal and after the match."""
     r = state.round
@@ -98,5 +104,5 @@ def result(state: Any) -> dict[str, Any]:
     }
 
 
-__all__ = ["ENGINE_VERSION", "TEMPLATES", "PICK_MOVES", "DECKS", "DECK_KINDS", "to_act", "may_act", "cards",
+__all__ = ["ENGINE_VERSION", "TEMPLATES", "PICK_MOVES", "DECKS", "DECK_KINDS", "deck_kind", "to_act", "may_act", "cards",
            "card_label", "scan_spec", "result", "legal_moves"]

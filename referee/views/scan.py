@@ -24,7 +24,7 @@ from .play import load, screen_context
 
 bp = Blueprint("scan", __name__)
 
-PICK_FIELDS = ("move", "slot", "field", "target", "for")
+PICK_FIELDS = ("move", "slot", "field", "target", "owner", "for")
 
 
 def _photo():
@@ -59,10 +59,9 @@ def scan_at_table(match_id: str):
     spec = game.scan_spec(state, purpose)
     if spec is None:
         abort(400, description="Nothing to scan for.")
-    kind = decks.recogniser_for_game(match.game)
+    kind, references = _recogniser(game, match.game, state)
     allowed = game.still_possible(state, spec.seat)
     place = f"{match_id}:{purpose['move']}:{purpose.get('for', '')}"
-    references = decks.references_for_kind(get_db(), kind)
     try:
         scan = scans.read_photo(_photo(), kind, references, allowed, owner=device_id(), place=place)
     except (vision.UploadError, scans.Busy) as err:
@@ -73,7 +72,28 @@ def scan_at_table(match_id: str):
         slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
         ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards)
         return render_template([f"games/{game.TEMPLATES}/_row_result.html", "scan/_reveal_result.html"], **ctx)
-    return render_template("scan/_card_result.html", **ctx)
+    return render_template([f"games/{game.TEMPLATES}/_card_result.html", "scan/_card_result.html"], **ctx)
+
+
+def _recogniser(game, name: str, state) -> tuple[str, object]:
+    """The recogniser that reads this match's cards, and the taught references it reads them with. A game
+    whose deck depends on the house rules says which deck a match uses (``deck_kind``: Cabo's own deck, or
+    a standard deck under Cambio's rules); its own deck is read with the decks taught as that deck only.
+    Otherwise the game's first deck kind, with every deck that recogniser reads."""
+    deck_kind = getattr(game, "deck_kind", None)
+    if deck_kind is None:
+        kind = decks.recogniser_for_game(name)
+        return kind, decks.references_for_kind(get_db(), kind)
+    own = deck_kind(state)
+    kind = decks.RECOGNISER[own]
+    if own == "standard":
+        return kind, decks.references_for_kind(get_db(), kind)
+    merged = None
+    for deck in decks.all_decks(get_db()):
+        refs = decks.references(deck) if deck.kind == own else None
+        if refs is not None and len(refs):
+            merged = refs if merged is None else merged.merge(refs)
+    return kind, merged
 
 
 @bp.get("/scan/<token>.jpg")

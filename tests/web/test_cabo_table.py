@@ -241,3 +241,89 @@ def test_the_shared_phone_offers_each_players_snap_and_enters_for_them(app, data
                  {"move": "peek", "slot": "1"}, {"move": "swap", "slot": "1"}, {"move": "look_swap", "slot": "1", "target": "Ana"},
                  {"move": "give"}, {"move": "take_discard"}, {"move": "discard"}):
         assert "Back" in shared.pick(**args)
+
+
+# --- Scanning a card at a Cabo / Cambio table ----------------------------------------------------
+
+
+def scan(phone, photo: bytes, **purpose):
+    import io
+
+    response = phone.client.post(f"{phone.url}/scan", headers=HX, content_type="multipart/form-data",
+                                 data={**purpose, "photo": (io.BytesIO(photo), "card.jpg")})
+    assert response.status_code == 200, text(response)[:400]
+    return response.get_data(as_text=True)
+
+
+def confirm_fields(html: str) -> dict[str, str]:
+    """The hidden fields of the one-tap confirmation a scan result offers."""
+    form = html.split("confirm-scan")[0].rsplit("<form", 1)[1]
+    return dict(re.findall(r'name="(\w+)" value="([^"]*)"', form))
+
+
+def test_a_photo_of_a_standard_card_fills_the_cambio_picker_and_one_tap_enters_it(table, database):
+    """Cambio's standard deck is read out of the box (no teaching): the photo names the card, one tap
+    enters it, and the other suits of the rank read are one tap away (the picker's second step)."""
+    from .cardphotos import standard_row_photo
+
+    match, ana, ben, cy = table
+    picker = ana.pick(move="turn_up", field="card")
+    assert "Scan with the camera" in picker and 'name="move" value="turn_up"' in picker
+    assert "Scan with the camera" not in ana.pick(move="turn_up", field="card", rank="10")  # once, at the rank step
+    html = scan(ana, standard_row_photo(["10H"]), move="turn_up", field="card")
+    assert re.search(r'read-label">10♥<', html) and "Confirm 10♥" in html
+    suits = html.split("Another suit? The 10 of:")[1].split("</div>")[0]
+    assert all(f"10{s}" in suits for s in "♠♦♣") and "10♥" not in suits and "J♥" not in suits
+    assert entry_count(database, match.id) == 0  # nothing entered until the player confirms
+    fields = confirm_fields(html)
+    assert fields["move"] == "turn_up" and fields["card"] == "10H"
+    assert ana.client.post(f"{ana.url}/entry", data=fields, headers=HX).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "turn_up", "card": "10H"}
+    # A snap of another player's card: the photo keeps whose card it is, and one tap snaps it.
+    ana.ok(move="draw")
+    ana.ok(move="replace", slot="1", out="9S")
+    picker = ben.pick(move="snap", slot="2", target="Cy")
+    assert "Scan with the camera" in picker and 'name="owner" value="Cy"' in picker
+    html = scan(ben, standard_row_photo(["9D"], seed=5), move="snap", slot="2", owner="Cy", field="card")
+    fields = confirm_fields(html)
+    assert (fields["move"], fields["owner"], fields["slot"], fields["card"]) == ("snap", "Cy", "2", "9D")
+    response = ben.client.post(f"{ben.url}/entry", data=fields, headers=HX)
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "snap", "seat": "Ben", "slot": 2,
+                                                              "owner": "Cy", "card": "9D"}
+
+
+def test_the_cabo_deck_is_read_only_once_taught_and_only_by_its_own_references(app, client, database):
+    """The Cabo deck (0 to 13) is not a standard deck: its photos are read from the Cabo decks taught on
+    the home page, never by the standard recogniser nor by a Rat-a-Tat Cat deck's references."""
+    import io
+
+    from .cardphotos import row_photo
+
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], {})
+    ana = CaboPhone(app, match.id, "0")
+    assert "Scan with the camera" in ana.pick(move="turn_up", field="card")
+    photo = row_photo(["7"], seed=9, kind="cloth")
+    html = scan(ana, photo, move="turn_up", field="card")
+    assert "a Cabo deck is read once it has been taught" in html and "confirm-scan" not in html
+
+    def teach(kind: str, faces: list[str]) -> None:
+        deck = client.post("/decks", data={"name": kind, "kind": kind}, headers=HX).headers["Location"]
+        for seed, i in enumerate(range(0, len(faces), 4)):
+            group = faces[i:i + 4]
+            found = client.post(f"{deck}/photo", headers=HX, content_type="multipart/form-data",
+                                data={"photo": (io.BytesIO(row_photo(group, seed=seed)), "t.jpg")})
+            token = re.search(r'name="token" value="([^"]+)"', found.get_data(as_text=True)).group(1)
+            taught = client.post(f"{deck}/teach", headers=HX,
+                                 data={"token": token, **{f"label{j}": g for j, g in enumerate(group)}})
+            assert taught.status_code == 200, text(taught)[:300]
+
+    teach("ratatat", ["5", "6", "7", "8"])  # another game's deck serves no Cabo table
+    html = scan(ana, photo, move="turn_up", field="card")
+    assert "a Cabo deck is read once it has been taught" in html and "confirm-scan" not in html
+    teach("cabo", [str(n) for n in range(14)])
+    html = scan(ana, photo, move="turn_up", field="card")
+    assert re.search(r'read-label">7<', html) and "Another suit" not in html
+    fields = confirm_fields(html)
+    assert ana.client.post(f"{ana.url}/entry", data=fields, headers=HX).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "turn_up", "card": "7"}
