@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import home, play, rules, scan
+from . import home, nights, play, rules, scan
 
 
 def register_blueprints(app: Flask) -> None:
@@ -12,3 +12,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(scan.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(nights.bp)

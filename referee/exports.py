@@ -1,0 +1,359 @@
+"""A group's whole history out and in: JSON (matches as transcripts, with the profiles and nights) and
+CSV (one row per player per round); and one transcript from another Referee brought in as a match.
+
+Importing is idempotent: a match keeps its id (a transcript without one gets an id made from its
+content), and a match already here is left as it is; profiles are found by name (the table's
+rules), nights by their group and day, groups by name. An import file may be hostile: every problem
+is an :class:`ImportProblem` naming the field at fault, and nothing is written unless the whole file
+reads.
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import nights, people, store, tables
+from .games import GAMES
+from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, show
+from .transcript import FORMAT as TRANSCRIPT_FORMAT
+from .transcript import TranscriptError, from_data
+
+FORMAT = "referee-group/1"
+MAX_ITEMS = 100_000  # profiles, nights or matches in one file
+MAX_ENTRIES = 100_000  # entries of one match
+_ID = re.compile(f"^[{store.ID_ALPHABET}]{{{store.ID_LENGTH}}}$")
+
+
+class ImportProblem(ValueError):
+    """Not a file Referee can import: ``field`` says where (``matches[3].transcript.entries[7]``)."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+# --- Export ------------------------------------------------------------------------------------
+
+
+def _group_matches(db: Database, group_id: int) -> list[store.Match]:
+    rows = db.conn.execute("SELECT id FROM matches WHERE group_id = ? ORDER BY created_at, rowid", (group_id,))
+    return [store.get_match(db, r[0]) for r in rows]
+
+
+def transcript_of(db: Database, match: store.Match) -> dict[str, Any]:
+    """The match as a transcript document (docs/transcripts.md), every entry as stored."""
+    return {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
+            "players": list(match.players), "rules": dict(match.rules),
+            "entries": [e["entry"] for e in store.entries(db, match.id, upto=match.version)]}
+
+
+def export_group(db: Database, group_id: int) -> dict[str, Any]:
+    group = people.get_group(db, group_id)
+    if group is None:
+        raise LookupError(f"no group {group_id}")
+    matches = _group_matches(db, group_id)
+    seats: dict[str, list[int]] = {}
+    for match_id, seat, pid in db.conn.execute(
+            "SELECT s.match_id, s.seat, s.profile_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE m.group_id = ? ORDER BY s.match_id, s.seat", (group_id,)):
+        seats.setdefault(match_id, []).append(pid)
+    wanted = {pid for ids in seats.values() for pid in ids}
+    every = {p.id: p for p in people.profiles(db, merged=True)}
+    for pid in list(wanted):  # and the profiles their merges lead to
+        at = every.get(pid)
+        while at is not None and at.merged_into is not None and at.merged_into not in wanted:
+            wanted.add(at.merged_into)
+            at = every.get(at.merged_into)
+    night_rows = db.conn.execute("SELECT id, day FROM nights WHERE group_id = ? ORDER BY day", (group_id,)).fetchall()
+    night_of = dict(db.conn.execute("SELECT id, night_id FROM matches WHERE group_id = ?", (group_id,)).fetchall())
+    return {
+        "format": FORMAT,
+        "group": {"name": group.name},
+        "profiles": [{"id": p.id, "name": p.name, "merged_into": p.merged_into}
+                     for p in sorted((every[i] for i in wanted if i in every), key=lambda p: p.id)],
+        "nights": [{"id": nid, "day": day} for nid, day in night_rows],
+        "matches": [{"night": night_of.get(m.id), "seats": seats.get(m.id, []), "created_at": m.created_at,
+                     "transcript": transcript_of(db, m)} for m in matches],
+    }
+
+
+def _cell(value: Any) -> Any:
+    """A spreadsheet never runs a name as a formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+CSV_COLUMNS = ("group", "night", "match", "game", "house_rules", "match_over", "round", "player", "profile",
+               "score", "round_result", "finishing_place")
+
+
+def export_csv(db: Database, group_id: int) -> str:
+    """One row per player per round of every match of the group (rounds as the game's result gives them:
+    scored rounds, Shithead's games, Spite & Malice's games)."""
+    group = people.get_group(db, group_id)
+    if group is None:
+        raise LookupError(f"no group {group_id}")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    days = dict(db.conn.execute("SELECT id, day FROM nights WHERE group_id = ?", (group_id,)).fetchall())
+    for match in _group_matches(db, group_id):
+        if match.game not in GAMES:
+            continue
+        night_id = nights.match_group(db, match.id)[1]
+        profile_names = dict(db.conn.execute(
+            "SELECT s.seat, c.name FROM match_seats s JOIN profiles p ON p.id = s.profile_id"
+            " JOIN profiles c ON c.id = p.canonical_id WHERE s.match_id = ?", (match.id,)).fetchall())
+        log = store.state_at(db, match, tables.replay, tables.feed)
+        res = log.game.result(log.state)
+        rules = json.dumps(match.rules, sort_keys=True, ensure_ascii=False)
+        for rnd in res.get("rounds") or []:
+            winners = rnd.get("winners")
+            if winners is None:
+                winners = [rnd["winner"]] if rnd.get("winner") else []
+            order = rnd.get("order") or []
+            for seat, name in enumerate(match.players):
+                if name in winners:
+                    verdict = "won" if len(winners) == 1 else "tied"
+                elif rnd.get("shithead") == name:
+                    verdict = "shithead"
+                else:
+                    verdict = ""
+                place = order.index(name) + 1 if name in order else (len(order) + 1 if rnd.get("shithead") == name
+                                                                      else "")
+                writer.writerow([_cell(v) for v in (
+                    group.name, days.get(night_id, ""), match.id, match.game, rules, int(bool(res.get("over"))),
+                    rnd.get("number", ""), name, profile_names.get(seat, name),
+                    (rnd.get("scores") or {}).get(name, ""), verdict, place)])
+    return out.getvalue()
+
+
+# --- Import ------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Match:
+    id: str
+    game: str
+    players: tuple[str, ...]
+    rules: dict
+    entries: list[tuple[str, Any]]  # (stored JSON, parsed back)
+    created_at: str
+    night: Any = None
+    seats: list[int] | None = None
+    over: bool = False
+
+
+@dataclass
+class Imported:
+    group: people.Group | None
+    added: list[str] = field(default_factory=list)  # match ids
+    skipped: list[str] = field(default_factory=list)  # already here
+
+    def words(self) -> str:
+        return (f"{len(self.added)} match{'es' if len(self.added) != 1 else ''} imported, "
+                f"{len(self.skipped)} already here")
+
+
+def _need(cond: bool, where: str, message: str) -> None:
+    if not cond:
+        raise ImportProblem(where, message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53
+
+
+def _content_id(doc: dict) -> str:
+    digest = hashlib.sha256(store.dumps(doc).encode("utf-8", "replace")).digest()
+    alphabet = store.ID_ALPHABET
+    return "".join(alphabet[b % len(alphabet)] for b in digest[:store.ID_LENGTH])
+
+
+def _read_match(doc: Any, where: str) -> _Match:
+    """A transcript document checked (every entry parsed by its game) and replayed."""
+    _need(isinstance(doc, dict), where, "a transcript is a JSON object")
+    entries = doc.get("entries")
+    _need(isinstance(entries, list) and len(entries) <= MAX_ENTRIES, f"{where}.entries",
+          f"a list of at most {MAX_ENTRIES} entries")
+    try:
+        transcript = from_data(doc)
+    except TranscriptError as err:
+        raise ImportProblem(f"{where}.{err.where}", err.message) from None
+    except (RecursionError, ValueError, TypeError) as err:
+        raise ImportProblem(where, f"cannot be read ({type(err).__name__})") from None
+    game = transcript.game
+    try:
+        rules = changed_rules(game.VARIANTS, resolve_rules(game.VARIANTS, transcript.rules))
+    except EntryError as err:
+        raise ImportProblem(f"{where}.{err.field}", err.message) from None
+    stored = []
+    for i, entry in enumerate(entries):
+        try:
+            stored.append(store.encode_entry(entry))
+        except (store.UnstorableEntry, TypeError, ValueError) as err:
+            raise ImportProblem(f"{where}.entries[{i}]", getattr(err, "message", "cannot be stored")) from None
+    match_id = doc.get("match")
+    if not (isinstance(match_id, str) and _ID.match(match_id)):
+        match_id = _content_id({k: doc.get(k) for k in ("game", "players", "rules", "entries", "date")})
+    created = doc.get("date")
+    created = created if isinstance(created, str) and len(created) <= 40 and created.isprintable() else store.now()
+    over = _replays_over(game, transcript.players, rules, [e for _, e in stored])
+    return _Match(match_id, game.NAME, tuple(transcript.players), rules, stored, created, over=over)
+
+
+def _replays_over(game, players, rules, entries) -> bool:
+    log = tables.replay(store.Match("import", game.NAME, list(players), rules, len(entries), None, ""), entries)
+    return bool(game.result(log.state).get("over"))
+
+
+def _day(value: Any, where: str) -> str:
+    _need(isinstance(value, str) and len(value) == 10, where, "a day written YYYY-MM-DD")
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        raise ImportProblem(where, "a day written YYYY-MM-DD") from None
+    return value
+
+
+def _name(value: Any, where: str) -> str:
+    try:
+        return normalise_name(value, where)
+    except EntryError as err:
+        raise ImportProblem(err.field, err.message) from None
+
+
+def read(text: Any) -> dict:
+    """The JSON of an import file; ImportProblem if it is not JSON (or nested past reading)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportProblem("(file)", "not a text file (expected UTF-8 JSON)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ImportProblem(f"line {err.lineno} column {err.colno}", f"not valid JSON ({err.msg})") from None
+    except (RecursionError, ValueError):
+        raise ImportProblem("(top level)", "nested too deeply, or a number too long, to read") from None
+    _need(isinstance(data, dict), "(top level)", "an export or a transcript is a JSON object")
+    return data
+
+
+def import_data(db: Database, data: dict, group_name: Any = None, day: Any = None,
+                require_finished: bool = True) -> Imported:
+    """Bring in a group's export (``referee-group/1``) or one transcript (``referee-transcript/1``, into
+    ``group_name``'s night of ``day`` when given; it must be a finished match unless told otherwise)."""
+    kind = data.get("format")
+    if kind == TRANSCRIPT_FORMAT or (kind is None and "entries" in data):
+        match = _read_match(data, "(transcript)")
+        if require_finished and not match.over:
+            raise ImportProblem("entries", "this transcript's match is not finished: only a finished match is "
+                                           "imported")
+        group = None
+        if group_name not in (None, ""):
+            group = people.find_or_create_group(db, _name(group_name, "group"))
+            match.night = _day(day, "night") if day not in (None, "") else match.created_at[:10] \
+                if _valid_day(match.created_at[:10]) else nights.evening_of()
+        return _write(db, group, [match], {}, [])
+    _need(kind == FORMAT, "format", f"expected {FORMAT!r} or {TRANSCRIPT_FORMAT!r}, not {show(kind)}")
+    for key in data:
+        _need(key in ("format", "group", "profiles", "nights", "matches", "exported_at"), show(key)[1:-1],
+              "is not a field of a group export")
+    grp = data.get("group")
+    _need(isinstance(grp, dict), "group", "an object with the group's name")
+    name = _name(grp.get("name"), "group.name")
+    profiles_in = data.get("profiles", [])
+    _need(isinstance(profiles_in, list) and len(profiles_in) <= MAX_ITEMS, "profiles", "a list of profiles")
+    profile_names: dict[int, str] = {}
+    merges: list[tuple[int, int]] = []
+    for i, p in enumerate(profiles_in):
+        _need(isinstance(p, dict) and _is_int(p.get("id")), f"profiles[{i}].id", "a profile has a number id")
+        _need(p["id"] not in profile_names, f"profiles[{i}].id", "two profiles have this id")
+        profile_names[p["id"]] = _name(p.get("name"), f"profiles[{i}].name")
+        into = p.get("merged_into")
+        _need(into is None or _is_int(into), f"profiles[{i}].merged_into", "a profile id or null")
+        if into is not None:
+            merges.append((p["id"], into))
+    for i, (pid, into) in enumerate(merges):
+        _need(into in profile_names and into != pid, f"profiles.merged_into ({pid})", "names no other profile here")
+    nights_in = data.get("nights", [])
+    _need(isinstance(nights_in, list) and len(nights_in) <= MAX_ITEMS, "nights", "a list of nights")
+    night_days: dict[int, str] = {}
+    for i, n in enumerate(nights_in):
+        _need(isinstance(n, dict) and _is_int(n.get("id")), f"nights[{i}].id", "a night has a number id")
+        night_days[n["id"]] = _day(n.get("day"), f"nights[{i}].day")
+    matches_in = data.get("matches", [])
+    _need(isinstance(matches_in, list) and len(matches_in) <= MAX_ITEMS, "matches", "a list of matches")
+    matches = []
+    for i, item in enumerate(matches_in):
+        where = f"matches[{i}]"
+        _need(isinstance(item, dict), where, "an object with a transcript")
+        match = _read_match(item.get("transcript"), f"{where}.transcript")
+        night = item.get("night")
+        _need(night is None or (_is_int(night) and night in night_days), f"{where}.night", "names no night here")
+        match.night = night_days.get(night) if night is not None else None
+        seats = item.get("seats")
+        if seats is not None:
+            _need(isinstance(seats, list) and len(seats) == len(match.players)
+                  and all(_is_int(s) and s in profile_names for s in seats), f"{where}.seats",
+                  "one profile id of this file per player")
+            _need(len({name_key(profile_names[s]) for s in seats}) == len(seats), f"{where}.seats",
+                  "two seats name the same profile")
+            match.seats = seats
+        created = item.get("created_at")
+        if isinstance(created, str) and len(created) <= 40 and created.isprintable():
+            match.created_at = created
+        matches.append(match)
+    group = people.find_or_create_group(db, name)
+    return _write(db, group, matches, profile_names, merges)
+
+
+def _valid_day(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _write(db: Database, group: people.Group | None, matches: list[_Match], profile_names: dict[int, str],
+           merges: list[tuple[int, int]]) -> Imported:
+    done = Imported(group)
+    with store.write_transaction(db) as conn:
+        ids = dict(zip(profile_names, people.profile_ids_for(conn, list(profile_names.values()))))
+        for m in matches:
+            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
+                done.skipped.append(m.id)
+                continue
+            night_id = nights.night_for(conn, group.id, m.night) if group is not None and m.night else None
+            for _ in range(20):
+                code = store.random_id(store.JOIN_CODE_LENGTH, store.JOIN_CODE_ALPHABET)
+                if not conn.execute("SELECT 1 FROM matches WHERE join_code = ?", (code,)).fetchone():
+                    break
+            conn.execute("INSERT INTO matches (id, game, players, rules, version, join_code, created_at, group_id,"
+                         " night_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (m.id, m.game, store.dumps(list(m.players)), store.dumps(m.rules), len(m.entries), code,
+                          m.created_at, group.id if group else None, night_id))
+            conn.executemany("INSERT INTO entries (match_id, seq, entry, created_at) VALUES (?, ?, ?, ?)",
+                             [(m.id, i + 1, payload, m.created_at) for i, (payload, _) in enumerate(m.entries)])
+            seat_ids = [ids[s] for s in m.seats] if m.seats else people.profile_ids_for(conn, m.players)
+            conn.executemany("INSERT INTO match_seats (match_id, seat, profile_id) VALUES (?, ?, ?)",
+                             [(m.id, seat, pid) for seat, pid in enumerate(seat_ids)])
+            done.added.append(m.id)
+    for source, into in merges:  # each its own recorded event, skipped when already the same person
+        try:
+            people.merge(db, ids[source], ids[into])
+        except people.PeopleError:
+            pass
+    return done

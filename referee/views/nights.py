@@ -1,0 +1,293 @@
+"""Game nights on screen: groups, standings per night and all time (per game and house rules), a
+player's page and history, head-to-head, a match round by round, renames and merges."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+
+from .. import charts, exports, nights, people, stats, store
+from ..db import get_db
+from ..games import GAMES
+
+bp = Blueprint("nights", __name__, url_prefix="/nights")
+
+MAX_KEY = 2000  # characters of a house-rules filter
+
+
+def _int_arg(name: str) -> int | None:
+    raw = request.args.get(name, "")
+    if raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        abort(400, description=f"{name}: expected a number from a link of this page.")
+    return int(raw)
+
+
+def _group(group_id: int) -> people.Group:
+    group = people.get_group(get_db(), group_id)
+    if group is None:
+        abort(404, description="There is no such group.")
+    return group
+
+
+def _profile(profile_id: int) -> people.Profile:
+    profile = people.get_profile(get_db(), profile_id)
+    if profile is None:
+        abort(404, description="There is no such player.")
+    return profile
+
+
+def _scope(group_id: int | None) -> stats.Scope:
+    """The standings filter from the query: night, game, house rules (each checked)."""
+    night_id = _int_arg("night")
+    if night_id is not None:
+        night = nights.get_night(get_db(), night_id)
+        if night is None or night.group_id != group_id:
+            abort(404, description="night: this group has no such night.")
+    game = request.args.get("game") or None
+    if game is not None and game not in GAMES:
+        abort(400, description=f"game: choose one of {', '.join(GAMES)}.")
+    key = request.args.get("rules")
+    if key is not None and (len(key) > MAX_KEY or not key.isprintable()):
+        abort(400, description="rules: choose one of the house rules offered.")
+    return stats.Scope(group_id, night_id, game, key or None)
+
+
+@bp.get("/")
+def index():
+    db = get_db()
+    groups = people.groups(db)
+    return render_template("nights/index.html", groups=groups, players=people.profiles(db),
+                           tonight={g.id: nights.tonight(db, g.id) for g in groups},
+                           evening=nights.night_title(nights.evening_of()))
+
+
+@bp.post("/groups")
+def create_group():
+    try:
+        group = people.find_or_create_group(get_db(), request.form.get("name", ""))
+    except people.PeopleError as err:
+        abort(422, description=f"Group name: {err.message}")
+    return redirect(url_for("nights.group", group_id=group.id), code=303)
+
+
+def _wins_chart(db, scope: stats.Scope, names: dict[int, str]):
+    """Running wins by night for the table's game and house rules (None when under two nights)."""
+    days, per = stats.wins_by_night(db, scope)
+    if not days:
+        return None
+    ranked = sorted(per.items(), key=lambda kv: (-kv[1][-1], names.get(kv[0], "")))[:charts.MAX_SERIES]
+    series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
+    title = f"Matches won, night by night: {stats.Table(scope.game, scope.rules_key or '{}', 0, []).title}"
+    svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id="wins-by-night")
+    rows = [[day, *(s.values[i] for s in series)] for i, day in enumerate(days)]
+    return {"svg": svg, "title": title, "headings": ["Night", *(s.name for s in series)], "rows": rows}
+
+
+@bp.get("/g/<int:group_id>")
+def group(group_id: int):
+    db = get_db()
+    grp = _group(group_id)
+    scope = _scope(group_id)
+    tables = stats.standings(db, scope)
+    sets = stats.rule_sets(db, scope)
+    chart = None
+    if tables:
+        top = tables[0]
+        names = {row["profile_id"]: row["name"] for t in tables for row in t.rows}
+        chart = _wins_chart(db, stats.Scope(group_id, None, top.game, top.rules_key), names)
+    night = nights.get_night(db, scope.night_id) if scope.night_id else None
+    return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets,
+                           nights=nights.group_nights(db, group_id), night=night, chart=chart,
+                           tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
+                           games=GAMES, rules_words=stats.rules_words, title_of=nights.night_title,
+                           matches=_night_matches(db, scope.night_id) if scope.night_id else [])
+
+
+def _night_matches(db, night_id: int) -> list[dict]:
+    rows = db.conn.execute("SELECT m.id FROM matches m WHERE m.night_id = ? ORDER BY m.created_at", (night_id,))
+    out = []
+    for (match_id,) in rows:
+        match = store.get_match(db, match_id)
+        summary = db.conn.execute("SELECT over FROM match_summaries WHERE match_id = ? AND version = ?",
+                                  (match_id, match.version)).fetchone()
+        out.append({"match": match, "over": bool(summary and summary[0])})
+    return out
+
+
+@bp.get("/p/<int:profile_id>")
+def player(profile_id: int):
+    db = get_db()
+    profile = _profile(profile_id)
+    if profile.canonical_id != profile.id:
+        return redirect(url_for("nights.player", profile_id=profile.canonical_id), code=303)
+    tables = stats.standings(db, stats.Scope(), profile=profile.id)
+    form = stats.form_by_night(db, profile.id)
+    chart = None
+    if form:
+        title = f"{profile.name}'s form: matches won each night"
+        chart = {"svg": charts.bar_chart(title, [d[5:] for d, _, _ in form], [w for _, _, w in form],
+                                         chart_id="form", name="won"), "title": title,
+                 "headings": ["Night", "Matches", "Won"], "rows": [list(r) for r in form]}
+    return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
+                           history=stats.history(db, profile.id), games=GAMES, rules_words=stats.rules_words,
+                           merged=people.merged_from(db, profile.id), others=people.profiles(db),
+                           events=people.profile_events(db, profile.id))
+
+
+def _profile_form_field(name: str) -> int:
+    raw = request.form.get(name, "")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        abort(422, description=f"{name}: choose a player from the list.")
+    return int(raw)
+
+
+@bp.post("/p/<int:profile_id>/rename")
+def rename(profile_id: int):
+    _profile(profile_id)
+    try:
+        people.rename(get_db(), profile_id, request.form.get("name", ""))
+    except people.PeopleError as err:
+        abort(422, description=f"New name: {err.message}")
+    return redirect(url_for("nights.player", profile_id=profile_id), code=303)
+
+
+@bp.post("/p/<int:profile_id>/merge")
+def merge(profile_id: int):
+    """Merge another profile of the same person into this one."""
+    _profile(profile_id)
+    other = _profile_form_field("other")
+    try:
+        people.merge(get_db(), other, profile_id)
+    except people.PeopleError as err:
+        abort(422, description=f"Merge: {err.message}")
+    return redirect(url_for("nights.player", profile_id=profile_id), code=303)
+
+
+@bp.post("/p/<int:profile_id>/unmerge")
+def unmerge(profile_id: int):
+    """Undo a merge: ``profile_id`` is the profile that was merged into another."""
+    profile = _profile(profile_id)
+    into = profile.canonical_id
+    try:
+        people.unmerge(get_db(), profile_id)
+    except people.PeopleError as err:
+        abort(422, description=f"Undo the merge: {err.message}")
+    return redirect(url_for("nights.player", profile_id=into), code=303)
+
+
+@bp.get("/h2h")
+def head_to_head():
+    db = get_db()
+    a, b = _int_arg("a"), _int_arg("b")
+    pa = _profile(a) if a is not None else None
+    pb = _profile(b) if b is not None else None
+    result = None
+    if pa and pb:
+        if pa.canonical_id == pb.canonical_id:
+            abort(422, description="b: choose two different players.")
+        pa, pb = _profile(pa.canonical_id), _profile(pb.canonical_id)
+        result = stats.head_to_head(db, pa.id, pb.id)
+    return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES)
+
+
+@bp.get("/m/<match_id>")
+def match(match_id: str):
+    db = get_db()
+    try:
+        m = store.get_match(db, match_id)
+    except store.UnknownMatch:
+        abort(404, description="There is no such match.")
+    if m.game not in GAMES:
+        abort(404, description="This referee does not have that match's game.")
+    players, series = stats.running_totals(db, m)
+    rounds = len(series[0]) if series else 0
+    title = f"Running totals round by round: {', '.join(players)}"
+    svg = charts.line_chart(title, [str(i + 1) for i in range(rounds)],
+                            [charts.Series(n, v) for n, v in zip(players, series)], chart_id="running-totals") \
+        if rounds else None
+    seats = db.conn.execute("SELECT s.seat, p.canonical_id FROM match_seats s JOIN profiles p ON p.id = s.profile_id"
+                            " WHERE s.match_id = ? ORDER BY s.seat", (m.id,)).fetchall()
+    group_id, night_id = nights.match_group(db, m.id)
+    return render_template("nights/match.html", match=m, players=players, series=series, rounds=rounds, svg=svg,
+                           title=title, links=[(n, dict(seats).get(i)) for i, n in enumerate(players)],
+                           rows=[[i + 1, *(s[i] for s in series)] for i in range(rounds)], game=GAMES[m.game],
+                           group_id=group_id,
+                           night=nights.get_night(db, night_id) if night_id else None,
+                           rules=stats.rules_words(m.game, stats.rules_key(m.rules)))
+
+
+# --- Export and import ----------------------------------------------------------------------------
+
+
+@bp.get("/g/<int:group_id>/export.json")
+def export_json(group_id: int):
+    grp = _group(group_id)
+    body = json.dumps(exports.export_group(get_db(), grp.id), ensure_ascii=False, indent=1) + "\n"
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="referee-group-{grp.id}.json"', "Cache-Control": "no-store"})
+
+
+@bp.get("/g/<int:group_id>/export.csv")
+def export_csv(group_id: int):
+    grp = _group(group_id)
+    return Response(exports.export_csv(get_db(), grp.id), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="referee-group-{grp.id}-rounds.csv"',
+        "Cache-Control": "no-store"})
+
+
+@bp.post("/import")
+def import_file():
+    """A group's export, or one finished match's transcript (into the group named on the form)."""
+    upload = request.files.get("file")
+    if upload is None:
+        abort(422, description="file: choose a JSON file to import.")
+    try:
+        data = exports.read(upload.read())
+        done = exports.import_data(get_db(), data, request.form.get("group") or None)
+    except exports.ImportProblem as err:
+        abort(422, description=f"The file was not imported. {err.field}: {err.message}")
+    if done.group is not None:
+        return redirect(url_for("nights.group", group_id=done.group.id, imported=len(done.added)), code=303)
+    if done.added:
+        return redirect(url_for("nights.match", match_id=done.added[0]), code=303)
+    return redirect(url_for("nights.match", match_id=done.skipped[0]), code=303) if done.skipped else \
+        redirect(url_for("nights.index"), code=303)
+
+
+# --- The new-table form: which group, and the players' profiles -------------------------------------
+
+NO_GROUP = "none"
+
+
+def table_form_context(form) -> dict:
+    """What the new-table form shows of groups and profiles: the groups (the last one played in chosen,
+    unless the form says otherwise), and every profile's name for the player fields to offer."""
+    db = get_db()
+    chosen = form.get("group") if form else None
+    if chosen is None:
+        last = nights.last_group(db)
+        chosen = str(last) if last is not None else NO_GROUP
+    return {"groups": people.groups(db), "chosen_group": chosen, "new_group": (form or {}).get("new_group", "")[:40],
+            "profile_names": [p.name for p in people.profiles(db)]}
+
+
+def table_group(form) -> int | None:
+    """The group a new table is for, from its form: a group offered, or a new one named (made now);
+    None for none. Raises people.PeopleError naming the field."""
+    db = get_db()
+    new = (form.get("new_group") or "").strip()
+    if new:
+        return people.find_or_create_group(db, new).id
+    raw = form.get("group") or NO_GROUP
+    if raw == NO_GROUP:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12 or people.get_group(db, int(raw)) is None:
+        raise people.PeopleError("Group", "choose one of the groups offered.")
+    return int(raw)
+
+
+def link_table(match, group_id: int | None) -> None:
+    """The new table's players as profiles; with a group, the group's night of tonight."""
+    nights.link_match(get_db(), match, group_id)

@@ -1,0 +1,145 @@
+"""A group's history out and back in: the JSON round trip gives the same standings, importing twice
+changes nothing, a single transcript comes in as a finished match, the CSV has a row per player per
+round, and hostile files are refused naming the field (4xx on the web, never a 500)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from referee import db as dbmod
+from referee import exports, nights, people, stats
+from tests.conftest import SAME_ORIGIN
+from tests.web.nights_helpers import TIED_ROUND, example, play, renamed
+
+MON = datetime(2026, 11, 30, 21, 0, tzinfo=timezone.utc)
+TUE = datetime(2026, 12, 1, 21, 0, tzinfo=timezone.utc)
+
+
+def _standings(db, group_name):
+    group = people.find_or_create_group(db, group_name)
+    out = {}
+    for scope in (stats.Scope(group.id), *(stats.Scope(group.id, n.id) for n in nights.group_nights(db, group.id))):
+        night = nights.get_night(db, scope.night_id).day if scope.night_id else None
+        for t in stats.standings(db, scope):
+            out[(night, t.game, t.rules_key)] = [{k: v for k, v in r.items() if k != "profile_id"} for r in t.rows]
+    return out
+
+
+@pytest.fixture
+def history(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id, MON)
+    play(database, renamed(example("flag-at-reveal"), {"Ana": "Annie"}), g.id, TUE)
+    play(database, TIED_ROUND, g.id, TUE)
+    play(database, example("three-rounds"), g.id, TUE)
+    play(database, example("spite-malice-stock-out"), g.id, TUE)
+    play(database, example("tie"), g.id, TUE)  # not finished
+    people.merge(database, people.find_profile(database, "Annie").id, people.find_profile(database, "Ana").id)
+    return g
+
+
+def test_export_then_import_into_an_empty_database_gives_the_same_standings(history, database, tmp_path):
+    before = _standings(database, "Club")
+    data = json.loads(json.dumps(exports.export_group(database, history.id)))
+    assert data["format"] == "referee-group/1" and len(data["matches"]) == 6
+    assert {p["name"] for p in data["profiles"] if p["merged_into"]} == {"Annie"}
+    other = dbmod.connect(tmp_path / "empty.sqlite")
+    dbmod.migrate(tmp_path / "empty.sqlite")
+    try:
+        done = exports.import_data(other, data)
+        assert len(done.added) == 6
+        assert _standings(other, "Club") == before
+        again = exports.import_data(other, json.loads(json.dumps(data)))
+        assert (again.added, len(again.skipped)) == ([], 6)
+        assert _standings(other, "Club") == before
+        counts = [other.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                  for t in ("matches", "entries", "profiles", "profile_events", "nights", "groups")]
+        exports.import_data(other, data)
+        assert counts == [other.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                          for t in ("matches", "entries", "profiles", "profile_events", "nights", "groups")]
+    finally:
+        other.close()
+
+
+def test_csv_has_one_row_per_player_per_round(history, database):
+    rows = list(csv.DictReader(io.StringIO(exports.export_csv(database, history.id))))
+    three = [r for r in rows if r["house_rules"] == "{}" and r["game"] == "ratatat"]
+    assert len(three) == 9  # three rounds, three players
+    ana = [r for r in three if r["player"] == "Ana"]
+    assert [r["score"] for r in ana] == ["7", "12", "5"] and ana[0]["round_result"] == "won"
+    annie = [r for r in rows if r["player"] == "Annie"]
+    assert annie and all(r["profile"] == "Ana" for r in annie)  # merged: the person's name
+    assert {r["round_result"] for r in rows if r["match"] and r["player"] in ("Ana", "Ben")} >= {"won", "tied"}
+
+
+def test_csv_never_hands_a_spreadsheet_a_formula(database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, renamed(example("flag-at-reveal"), {"Ana": "=cmd()"}), g.id)
+    text = exports.export_csv(database, g.id)
+    assert ",'=cmd()," in text and ",=cmd()," not in text
+
+
+def test_a_single_transcript_is_imported_as_a_finished_match_once(database):
+    data = example("flag-at-reveal")
+    done = exports.import_data(database, data, "Club", "2026-11-29")
+    (match_id,) = done.added
+    assert exports.import_data(database, example("flag-at-reveal"), "Club", "2026-11-29").skipped == [match_id]
+    g = people.find_or_create_group(database, "Club")
+    assert [n.day for n in nights.group_nights(database, g.id)] == ["2026-11-29"]
+    (table,) = stats.standings(database, stats.Scope(g.id))
+    assert [(r["name"], r["won"]) for r in table.rows] == [("Ana", 1), ("Ben", 0)]
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, example("tie"))  # a match still being played
+    assert err.value.field == "entries"
+
+
+HOSTILE = [
+    (b"\xff\xfe", "(file)"),
+    (b"{", "line 1 column 2"),
+    (b"[1, 2]", "(top level)"),
+    (b"[" * 100000 + b"]" * 100000, "(top level)"),
+    (b'{"format": "nope"}', "format"),
+    (b'{"format": "referee-group/1", "group": {"name": ""}}', "group.name"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "profiles": [{"id": "x"}]}', "profiles[0].id"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "nights": [{"id": 1, "day": "2026-13-45"}]}', "nights[0].day"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "matches": [{"transcript": {"game": "chess", "entries": []}}]}',
+     "matches[0].transcript.game"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "matches": [{"transcript": {"game": "ratatat",'
+     b' "players": ["A", "B"], "entries": [{"move": "fly"}]}}]}', "matches[0].transcript.entries[0].move"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "matches": [{"night": 7, "transcript": {"game": "ratatat",'
+     b' "players": ["A", "B"], "entries": []}}]}', "matches[0].night"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "extra": 1}', "extra"),
+    (b'{"format": "referee-transcript/1", "game": "ratatat", "players": ["A", "A"], "entries": []}',
+     "(transcript).players"),
+]
+
+
+@pytest.mark.parametrize("body,field", HOSTILE)
+def test_hostile_import_files_name_the_field_and_change_nothing(database, body, field):
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, exports.read(body))
+    assert err.value.field == field
+    assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("body,field", HOSTILE[:6])
+def test_hostile_import_files_on_the_web_are_422(client, body, field):
+    response = client.post("/nights/import", data={"file": (io.BytesIO(body), "x.json")}, headers=SAME_ORIGIN,
+                           content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert field in response.get_data(as_text=True)
+
+
+def test_export_and_import_on_the_web(client, history, database):
+    response = client.get(f"/nights/g/{history.id}/export.json")
+    assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
+    assert client.get(f"/nights/g/{history.id}/export.csv").mimetype == "text/csv"
+    again = client.post("/nights/import", data={"file": (io.BytesIO(response.data), "club.json")},
+                        headers=SAME_ORIGIN, content_type="multipart/form-data")
+    assert again.status_code == 303 and "imported=0" in again.headers["Location"]
+    assert client.post("/nights/import", data={}, headers=SAME_ORIGIN).status_code == 422
+    assert client.get("/nights/g/9999/export.json").status_code == 404

@@ -1,0 +1,134 @@
+"""The game-night screens through the Flask test client: standings, a player's page, head-to-head,
+a match round by round, renames and merges, the new-table form's group and profiles, and hostile
+fields answered 4xx with a message."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee import people, stats
+from tests.conftest import SAME_ORIGIN
+from tests.web.nights_helpers import TIED_ROUND, example, play
+
+
+@pytest.fixture
+def club(app, database):
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)
+    play(database, TIED_ROUND, g.id)
+    play(database, example("three-rounds"), g.id)
+    return g
+
+
+def test_standings_page_shows_each_rule_set_apart_with_a_chart_and_its_table(client, club):
+    page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
+    assert page.count('<table class="standings"') == 2  # rounds_n 1, and the default rules
+    assert "Number of rounds: 1 round" in page and "the default house rules" in page
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page and "<title id=\"wins-by-night-title\">" in page
+    assert '<table class="chart-data">' in page
+    assert "<script" not in page.split("<main", 1)[1]
+
+
+def test_standings_filters_by_game_and_rules(client, club):
+    page = client.get(f"/nights/g/{club.id}", query_string={"game": "ratatat", "rules": "{}"}).get_data(as_text=True)
+    assert page.count('<table class="standings"') == 1 and ">Cy</a>" in page
+
+
+@pytest.mark.parametrize("query", [{"game": "chess"}, {"night": "x"}, {"night": "99999"}, {"rules": "\x00"},
+                                   {"rules": "x" * 3000}, {"night": "1" * 30}])
+def test_hostile_filters_are_4xx(client, club, query):
+    response = client.get(f"/nights/g/{club.id}", query_string=query)
+    assert 400 <= response.status_code < 500
+
+
+def test_player_page_history_and_form_chart(client, club, database):
+    ana = people.find_profile(database, "Ana")
+    page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    assert "Ana" in page and 'id="form"' in page and "won (shared)" in page
+    assert client.get("/nights/p/999999").status_code == 404
+
+
+def test_head_to_head_page(client, club, database):
+    ana, ben = people.find_profile(database, "Ana"), people.find_profile(database, "Ben")
+    page = client.get("/nights/h2h", query_string={"a": ana.id, "b": ben.id}).get_data(as_text=True)
+    assert "Ana ahead" in page and page.count('href="/nights/m/') == 3  # three finished matches together
+    assert page.count("<tr><th scope=\"row\">Rat-a-Tat Cat") == 2  # never mixed across house rules
+    assert client.get("/nights/h2h", query_string={"a": ana.id, "b": ana.id}).status_code == 422
+    assert client.get("/nights/h2h", query_string={"a": "-1", "b": "x"}).status_code == 400
+
+
+def test_match_page_running_totals(client, database, club):
+    match_id = database.execute("SELECT id FROM matches WHERE rules = '{}'").fetchone()[0]
+    page = client.get(f"/nights/m/{match_id}").get_data(as_text=True)
+    assert 'id="running-totals"' in page and "<td>3</td><td>24</td><td>27</td><td>30</td>" in page
+    assert client.get("/nights/m/nosuchid").status_code == 404
+
+
+def test_rename_merge_and_undo_through_the_forms(client, database, club):
+    ana = people.find_profile(database, "Ana")
+    other = people.create_profile(database, "Annie")
+    assert client.post(f"/nights/p/{ana.id}/rename", data={"name": "Anna"}, headers=SAME_ORIGIN).status_code == 303
+    assert people.get_profile(database, ana.id).name == "Anna"
+    assert client.post(f"/nights/p/{ana.id}/merge", data={"other": other.id}, headers=SAME_ORIGIN).status_code == 303
+    assert people.get_profile(database, other.id).canonical_id == ana.id
+    assert client.get(f"/nights/p/{other.id}").status_code == 303  # to the person's page
+    assert client.post(f"/nights/p/{other.id}/unmerge", headers=SAME_ORIGIN).status_code == 303
+    assert people.get_profile(database, other.id).canonical_id == other.id
+
+
+@pytest.mark.parametrize("path,data", [
+    ("rename", {"name": ""}), ("rename", {"name": "x" * 500}), ("rename", {"name": "Ben"}),
+    ("merge", {"other": "abc"}), ("merge", {"other": ""}), ("merge", {"other": "9" * 40}), ("merge", {}),
+    ("unmerge", {}),
+])
+def test_hostile_profile_forms_are_422_with_a_message(client, database, club, path, data):
+    ana = people.find_profile(database, "Ana")
+    response = client.post(f"/nights/p/{ana.id}/{path}", data=data, headers=SAME_ORIGIN)
+    assert response.status_code in (404, 422)
+    assert "<p" in response.get_data(as_text=True)
+
+
+def test_new_table_form_offers_groups_and_profiles_and_links_the_match(client, database, club):
+    form = client.get("/new/ratatat").get_data(as_text=True)
+    assert '<datalist id="profile-names">' in form and '<option value="Ana">' in form
+    assert f'<option value="{club.id}" selected>Club</option>' in form  # the last group played in
+    response = client.post("/new/ratatat", data={"player": ["ana", "Dee"], "group": str(club.id)}, headers=SAME_ORIGIN)
+    assert response.status_code == 303
+    match_id = response.headers["Location"].rstrip("/").split("/")[-1]
+    row = database.execute("SELECT group_id, night_id FROM matches WHERE id = ?", (match_id,)).fetchone()
+    assert row[0] == club.id and row[1] is not None
+    seats = database.execute("SELECT p.name FROM match_seats s JOIN profiles p ON p.id = s.profile_id"
+                             " WHERE match_id = ? ORDER BY seat", (match_id,)).fetchall()
+    assert seats == [("Ana",), ("Dee",)]  # "ana" is Ana's profile
+
+
+def test_new_table_with_a_new_group(client, database):
+    response = client.post("/new/ratatat", data={"player": ["A", "B"], "group": "none", "new_group": "Sunday lot"},
+                           headers=SAME_ORIGIN)
+    assert response.status_code == 303
+    assert [g.name for g in people.groups(database)] == ["Sunday lot"]
+
+
+@pytest.mark.parametrize("data", [{"group": "abc"}, {"group": "99999"}, {"group": "1" * 50},
+                                  {"new_group": "\u200b"}, {"new_group": "x\u0000"}])
+def test_hostile_group_fields_are_422_on_the_form(client, data):
+    response = client.post("/new/ratatat", data={"player": ["A", "B"], **data}, headers=SAME_ORIGIN)
+    assert response.status_code == 422
+    assert re.search(r'id="form-error"', response.get_data(as_text=True))
+
+
+def test_nights_index_and_a_new_group(client, database):
+    assert client.post("/nights/groups", data={"name": "Friday"}, headers=SAME_ORIGIN).status_code == 303
+    page = client.get("/nights/").get_data(as_text=True)
+    assert "Friday" in page and "Tonight is the evening of" in page
+    assert client.post("/nights/groups", data={"name": ""}, headers=SAME_ORIGIN).status_code == 422
+
+
+def test_play_again_stays_in_the_group(client, database, club):
+    match = play(database, example("flag-at-reveal"), club.id)
+    response = client.post(f"/m/{match.id}/again", headers=SAME_ORIGIN)
+    assert response.status_code == 303
+    rematch = database.execute("SELECT group_id FROM matches WHERE rematch_of = ?", (match.id,)).fetchone()
+    assert rematch == (club.id,)
+    assert stats.refresh(database) >= 1
