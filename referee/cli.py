@@ -104,6 +104,11 @@ from .transcript_cli import check_command  # noqa: E402  (commands of other modu
 
 main.add_command(check_command)
 
+from .nights_cli import backup_command, export_command, import_command, restore_command  # noqa: E402
+
+for _command in (backup_command, restore_command, export_command, import_command):
+    main.add_command(_command)
+
 from vision.cli import vision as vision_group  # noqa: E402
 
 main.add_command(vision_group)

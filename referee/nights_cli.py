@@ -1,0 +1,119 @@
+"""``referee backup FILE``, ``referee restore FILE``, ``referee export GROUP FILE`` and
+``referee import FILE``: a consistent copy of the database while the server runs, a checked restore,
+and a group's history out and in. A file that cannot be used exits with status 2 and says why (the
+field at fault, for an import)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False),
+                         help="SQLite file (default: instance/referee.sqlite).")
+
+
+def _database_path(db_path: str | None) -> str:
+    from . import create_app
+
+    overrides = {"MIGRATE_ON_START": False}
+    if db_path:
+        overrides["DATABASE"] = os.path.abspath(db_path)
+    return create_app(overrides).config["DATABASE"]
+
+
+def _fail(message: str) -> None:
+    from .transcript import printable
+
+    click.echo(printable(message), err=True)
+    sys.exit(2)
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False))
+@DB_OPTION
+def backup_command(file: str, db_path: str | None) -> None:
+    """Copy the database to FILE, consistently, even while `referee serve` runs."""
+    from .backup import BackupProblem, backup
+
+    path = _database_path(db_path)
+    try:
+        found = backup(path, file)
+    except BackupProblem as err:
+        _fail(str(err))
+    click.echo(f"Backed up {path} to {file}: {found['matches']} matches, {found['entries']} entries.")
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False))
+@DB_OPTION
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
+def restore_command(file: str, db_path: str | None, yes: bool) -> None:
+    """Check the backup FILE, then put it in place of the database (stop `referee serve` first; the
+    current database is kept beside it)."""
+    from .backup import BackupProblem, check, restore
+
+    path = _database_path(db_path)
+    try:
+        found = check(file)
+    except BackupProblem as err:
+        _fail(str(err))
+    if not yes:
+        click.confirm(f"Replace {path} with {file} ({found['matches']} matches)? Stop `referee serve` first.",
+                      abort=True)
+    try:
+        done = restore(file, path)
+    except BackupProblem as err:
+        _fail(str(err))
+    kept = f" The database it replaced is kept as {done['kept']}." if done["kept"] else ""
+    click.echo(f"Restored {file} to {path}: {done['matches']} matches, {done['entries']} entries.{kept}")
+
+
+@click.command("export")
+@click.argument("group")
+@click.argument("file", type=click.File("w", encoding="utf-8"))
+@click.option("--csv", "as_csv", is_flag=True, help="One row per player per round, instead of the whole history as JSON.")
+@DB_OPTION
+def export_command(group: str, file, as_csv: bool, db_path: str | None) -> None:
+    """Write the history of GROUP (its name) to FILE ('-' for the screen)."""
+    from . import db as dbmod
+    from . import exports, people
+    from .games.base import name_key
+
+    path = _database_path(db_path)
+    dbmod.migrate(path)
+    database = dbmod.connect(path)
+    try:
+        found = next((g for g in people.groups(database) if name_key(g.name) == name_key(group)), None)
+        if found is None:
+            _fail(f"No group is called {group!r}.")
+        if as_csv:
+            file.write(exports.export_csv(database, found.id))
+        else:
+            file.write(json.dumps(exports.export_group(database, found.id), ensure_ascii=False, indent=1) + "\n")
+    finally:
+        database.close()
+
+
+@click.command("import")
+@click.argument("file", type=click.File("rb"))
+@click.option("--group", default=None, help="For a single transcript: the group it was played in.")
+@click.option("--night", default=None, metavar="YYYY-MM-DD", help="For a single transcript: the night (with --group).")
+@DB_OPTION
+def import_command(file, group: str | None, night: str | None, db_path: str | None) -> None:
+    """Bring in a group's export, or one finished match's transcript. Importing again changes nothing."""
+    from . import db as dbmod
+    from . import exports
+
+    path = _database_path(db_path)
+    dbmod.migrate(path)
+    database = dbmod.connect(path)
+    try:
+        try:
+            done = exports.import_data(database, exports.read(file.read()), group, night)
+        except exports.ImportProblem as err:
+            _fail(f"{getattr(file, 'name', 'FILE')}: {err.field}: {err.message}")
+    finally:
+        database.close()
+    click.echo(done.words() + (f" (group {done.group.name})" if done.group else "") + ".")
