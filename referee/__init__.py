@@ -73,9 +73,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_or_create_secret_key(app.instance_path)
 
-    from . import db, live, security
+    from . import db, i18n, live, security
     from .views import register_blueprints
 
+    i18n.init_app(app)
     db.init_app(app)
     security.init_app(app)
     live.init_app(app)

@@ -6,6 +6,7 @@ the phone that held it learns it lost the seat: a session naming a seat another 
 counts as watching.
 """
 from __future__ import annotations
+from flask_babel import gettext
 
 from flask import abort, request, session
 
@@ -83,7 +84,14 @@ def can_enter(match_id: str) -> bool:
     return is_shared(match_id) or phone_seat(match_id) is not None
 
 
+_WATCHING = {  # what a watching phone is told, by what it tried
+    "play": lambda: gettext("You are watching this table. Take a seat to play."),
+    "correct an entry": lambda: gettext("You are watching this table. Take a seat to correct an entry."),
+    "scan cards": lambda: gettext("You are watching this table. Take a seat to scan cards."),
+}
+
+
 def require_entrant(match_id: str, to: str = "play") -> None:
     """403 for a phone that only watches this table."""
     if not can_enter(match_id):
-        abort(403, description=f"You are watching this table. Take a seat to {to}.")
+        abort(403, description=_WATCHING.get(to, _WATCHING["play"])())

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Request, abort, current_app, render_template, request, session
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext, lazy_gettext as _l
 from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -223,20 +224,20 @@ class _VerifiedCookies:
 # --- Friendly errors ----------------------------------------------------------
 
 FRIENDLY_TITLES = {
-    400: "That request made no sense",
-    403: "Not allowed",
-    404: "Not found",
-    405: "Not allowed here",
-    409: "The game moved on",
-    413: "That upload is too large",
-    422: "That move is not allowed",
-    500: "Something went wrong",
+    400: _l("That request made no sense"),
+    403: _l("Not allowed"),
+    404: _l("Not found"),
+    405: _l("Not allowed here"),
+    409: _l("The game moved on"),
+    413: _l("That upload is too large"),
+    422: _l("That move is not allowed"),
+    500: _l("Something went wrong"),
 }
 
 
 def render_error(code: int, message: str, headers: dict | None = None):
     """A small friendly page, or a fragment retargeted to #flash for htmx."""
-    title = FRIENDLY_TITLES.get(code, "Something went wrong" if code >= 500 else "Request refused")
+    title = str(FRIENDLY_TITLES.get(code) or (gettext("Something went wrong") if code >= 500 else gettext("Request refused")))
     headers = dict(headers or {})
     if request.headers.get("HX-Request") == "true":
         body = render_template("_error.html", code=code, title=title, message=message)
@@ -250,7 +251,7 @@ def handle_http_exception(exc: HTTPException):
     if exc.code is None or exc.code < 400:
         return exc
     if isinstance(exc, InternalServerError):
-        message = "The referee hit an unexpected problem. Your last move was not saved unless the screen shows it."
+        message = gettext("The referee hit an unexpected problem. Your last move was not saved unless the screen shows it.")
     else:
         message = exc.description or ""
     headers = {k: v for k, v in exc.get_headers() if k.lower() in {"allow", "retry-after"}}
@@ -258,12 +259,12 @@ def handle_http_exception(exc: HTTPException):
 
 
 def handle_unknown_match(exc: UnknownMatch):
-    return render_error(404, "There is no table with that id. Check the link or code.")
+    return render_error(404, gettext("There is no table with that id. Check the link or code."))
 
 
 def handle_stale_version(exc: StaleVersion):
     """Fallback only: game views should answer 409 with the fresh screen."""
-    return render_error(409, "Someone else moved first. Reload to see the table as it is now.")
+    return render_error(409, gettext("Someone else moved first. Reload to see the table as it is now."))
 
 
 # --- Seats ----------------------------------------------------------------------
@@ -290,7 +291,7 @@ def require_seat(match_id: str) -> int:
     """The caller's seat, or 403: spectators are read-only."""
     seat = seat_for(match_id)
     if seat is None:
-        abort(403, description="You are watching this table. Take a seat to play.")
+        abort(403, description=gettext("You are watching this table. Take a seat to play."))
     return seat
 
 

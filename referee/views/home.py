@@ -2,6 +2,8 @@
 link, show the QR; and play again with the same players and house rules."""
 
 from __future__ import annotations
+from flask_babel import gettext
+from ..i18n_rules import switch_label
 
 import segno
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -52,7 +54,7 @@ def join():
     code = request.form.get("code", "")
     match = find_match_by_code(get_db(), code) if code.strip() else None
     if match is None:
-        abort(404, description=f"No table has the code {code.strip()[:12]!r}. Check the code shown on the table's screen.")
+        abort(404, description=gettext("No table has the code %(code)s. Check the code shown on the table's screen.", code=repr(code.strip()[:12])))
     return redirect(url_for("play.table", match_id=match.id), code=303)
 
 
@@ -61,13 +63,13 @@ def join_link(code: str):
     """The link (and QR) a table shows: straight to its seat picker."""
     match = find_match_by_code(get_db(), code)
     if match is None:
-        abort(404, description="No table has that code. Check the link on the table's screen.")
+        abort(404, description=gettext("No table has that code. Check the link on the table's screen."))
     return redirect(url_for("play.table", match_id=match.id), code=303)
 
 
 def _engine(game: str):
     if game not in current_app.config["GAMES"]:
-        abort(404, description="There is no such game here. Pick one on the home page.")
+        abort(404, description=gettext("There is no such game here. Pick one on the home page."))
     return get_game(game)
 
 
@@ -94,22 +96,22 @@ def parse_rules(engine, form) -> dict:
         raw = raw.strip()
         if variant.choices and isinstance(variant.default, bool):
             if raw.lower() not in TRUE + FALSE:
-                raise FormProblem(f"{variant.label}: choose one of the choices offered.")
+                raise FormProblem(gettext("%(switch)s: choose one of the choices offered.", switch=switch_label(variant)))
             rules[variant.key] = raw.lower() in TRUE
         elif variant.choices:
             offered = {str(choice): choice for choice in variant.choices}  # 3, "auto", None as the form says them
             if raw not in offered:
-                raise FormProblem(f"{variant.label}: choose one of the choices offered ({variant.key}).")
+                raise FormProblem(gettext("%(switch)s: choose one of the choices offered (%(key)s).", switch=switch_label(variant), key=variant.key))
             rules[variant.key] = offered[raw]
         elif raw.lower() == "off" and variant.allow_none:
             rules[variant.key] = None
         else:
             if not (raw.isascii() and raw.isdigit()) or len(raw) > 6 or int(raw) > MAX_NUMBER:
-                raise FormProblem(f"{variant.label}: enter a whole number up to {MAX_NUMBER}.")
+                raise FormProblem(gettext("%(switch)s: enter a whole number up to %(max)s.", switch=switch_label(variant), max=MAX_NUMBER))
             if int(raw) < variant.minimum:
-                raise FormProblem(f"{variant.label}: enter a whole number of at least {variant.minimum}.")
+                raise FormProblem(gettext("%(switch)s: enter a whole number of at least %(min)s.", switch=switch_label(variant), min=variant.minimum))
             if int(raw) > variant.maximum:
-                raise FormProblem(f"{variant.label}: enter a whole number of at most {variant.maximum}.")
+                raise FormProblem(gettext("%(switch)s: enter a whole number of at most %(max)s.", switch=switch_label(variant), max=variant.maximum))
             rules[variant.key] = int(raw)
     return rules
 
@@ -125,7 +127,7 @@ def preset_rules(game: str, form) -> tuple[str, dict]:
         return "", {}
     key = form.get("preset") or next(iter(presets))
     if key not in presets:
-        raise FormProblem("Choose one of the rule sets offered.")
+        raise FormProblem(gettext("Choose one of the rule sets offered."))
     return key, dict(presets[key].rules)
 
 
@@ -193,7 +195,7 @@ def play_again(match_id: str):
 
         log = store.state_at(db, match, tables.replay)
         if not log.state.over:
-            abort(409, description="This match is still being played: play again once it is over.")
+            abort(409, description=gettext("This match is still being played: play again once it is over."))
         rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id)
         from ..nights import link_match, match_group
 

@@ -9,6 +9,7 @@ doorbell. The answer is always a fresh screen for that phone:
 * 400 — a malformed form, 403 — a spectator or another player's seat.
 """
 from __future__ import annotations
+from flask_babel import gettext
 
 import dataclasses
 import secrets
@@ -22,6 +23,8 @@ from werkzeug.routing import BuildError
 
 from .. import scans, store, tables, transcript
 from ..db import get_db
+from ..i18n import lang
+from ..i18n_rules import card_label
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
 from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
@@ -86,7 +89,7 @@ def last_standing(log) -> str:
     try:
         return log.game.describe(head.move, log.state.players)
     except Exception:  # noqa: BLE001 - words for a button; the undo itself is checked by the engine
-        return "the last entry"
+        return gettext("the last entry")
 
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
@@ -104,8 +107,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    if seat is not None or shared else [])
     lost = lost_seat(match.id)
     if lost is not None and not notice:
-        notice = (f"Another phone has taken {match.players[lost]}'s seat, so this phone now only watches. "
-                  "Take a seat again to play.")
+        notice = gettext("Another phone has taken %(name)s's seat, so this phone now only watches. "
+                   "Take a seat again to play.", name=match.players[lost])
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
         "watching": is_watching(match.id) or lost is not None,
@@ -117,7 +120,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
         "undo_words": last_standing(log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
-        "labels": {v: game.card_label(v) for v in game.cards(log.state)},
+        "labels": {v: card_label(game.card_label(v)) for v in game.cards(log.state)},
         "join_link": join_link(match), "shown": shown_token(match, seat, shared),
         "entry_url": url_for("play.post_entry", match_id=match.id),
         "pick_url": url_for("play.pick", match_id=match.id),
@@ -168,7 +171,7 @@ def fragment(context, template: str, *key) -> Markup:
     """A part of a screen that is the same for every phone until ``key`` changes (a round's result, the
     match so far): rendered once, then served from memory (every phone re-fetches its screen on every
     entry, so this is most of a screen's cost saved)."""
-    cache_key = (template, *key)
+    cache_key = (template, lang(), *key)  # the same words for every phone of one language
     html = _fragments.get(cache_key)
     if html is None:
         if len(_fragments) > 4096:
@@ -183,16 +186,17 @@ def pick_href(base: str, **args) -> str:
     return base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
 
 
-_rules_html: dict[str, str] = {}
+_rules_html: dict[tuple[str, str], str] = {}
 
 
 def rules_summary(match, view: dict, game) -> Markup:
     """The house rules in force, as HTML; cached, since a match's rules never change (GEN-11)."""
-    html = _rules_html.get(match.id)
+    cache_key = (match.id, lang())
+    html = _rules_html.get(cache_key)
     if html is None:
         if len(_rules_html) > 2048:
             _rules_html.clear()
-        html = _rules_html[match.id] = render_template(f"games/{game.TEMPLATES}/_rules.html", view=view,
+        html = _rules_html[cache_key] = render_template(f"games/{game.TEMPLATES}/_rules.html", view=view,
                                                        variants=game.VARIANTS, open=False, match=match)
     return Markup(html)
 
@@ -210,7 +214,7 @@ def entry_words(log, entry: dict) -> str:
         move = log.game.parse_move(entry, log.state.players, log.state.rules)
         return log.game.describe(move, log.state.players)
     except EntryError:
-        return f"A {str(entry.get('move', 'malformed'))[:20]} entry that could not be read."
+        return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
 
 def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
@@ -225,7 +229,7 @@ def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
         if 0 <= position < len(history):
             words = entry_words(log, history[position]["entry"])
         elif position == len(history):
-            words = "the entry just refused"
+            words = gettext("the entry just refused")
         else:
             continue
         out.append({"number": position, "words": words})
@@ -314,10 +318,10 @@ def take_seat(match_id: str):
         stand_up(match_id, choice)
         return redirect(url_for("play.table", match_id=match_id), code=303)
     if not choice.isascii() or not choice.isdigit() or len(choice) > 3:
-        abort(400, description="Choose a seat from the list.")
+        abort(400, description=gettext("Choose a seat from the list."))
     seat = int(choice)
     if not 0 <= seat < len(match.players):
-        abort(422, description="That seat does not exist at this table.")
+        abort(422, description=gettext("That seat does not exist at this table."))
     if holder_of(match_id, seat) is not None and request.form.get("confirm") != "1":
         return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat]), 409
     taken_from = sit(match_id, seat)
@@ -344,7 +348,7 @@ def pick(match_id: str):
     require_entrant(match_id)
     fields = {k: v[:40] for k, v in request.args.items() if k in PICK_FIELDS}
     if fields.get("move") not in log.game.PICK_MOVES:
-        abort(400, description="Nothing to choose for that entry.")
+        abort(400, description=gettext("Nothing to choose for that entry."))
     ctx = screen_context(match, log)
     ctx.update(pick=fields, pick_query=urlencode(fields))
     template = (f"games/{log.game.TEMPLATES}/pick.html" if is_htmx()
@@ -374,7 +378,7 @@ def _seat_claims(db, match) -> list[dict]:
         if claim.get("previous_device") and claim.get("device"):
             name = match.players[claim["seat"]] if 0 <= claim["seat"] < len(match.players) else "?"
             out.append({"kind": "seat", "created_at": claim["claimed_at"],
-                        "words": f"Another phone took over {name}'s seat."})
+                        "words": gettext("Another phone took over %(name)s's seat.", name=name)})
     return out
 
 
@@ -393,10 +397,10 @@ def correct_page(match_id: str, number: int):
     require_entrant(match_id, "correct an entry")
     history = store.entries(db, match_id)
     if not 0 <= number < len(history):
-        abort(404, description="There is no such entry.")
+        abort(404, description=gettext("There is no such entry."))
     original = log.game.redact(log.state, [e["entry"] for e in history], phone_seat(match_id))[number]
     if original.get("move") in LOG_MOVES:
-        abort(422, description="Undo that entry instead: it is about other entries, not about the cards.")
+        abort(422, description=gettext("Undo that entry instead: it is about other entries, not about the cards."))
     ctx = screen_context(match, log)
     ctx.update(number=number, original=original, words=entry_words(log, original))
     return render_template("table/correct.html", **ctx)
@@ -427,14 +431,14 @@ def post_entry(match_id: str):
     require_entrant(match_id)
     raw_version = request.form.get("version", "")
     if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
-        abort(400, description="The form is missing the version it was made for; reload the page.")
+        abort(400, description=gettext("The form is missing the version it was made for; reload the page."))
     expected = int(raw_version)
     key = request.form.get("key", "")[:64] or None
     try:
         entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
-        return render_screen(match, log, 400, notice=f"That entry is not readable: {err.message}")
+        return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
     try:
         done = _append(db, match_id, expected, entry, key)
     except store.StaleVersion:
@@ -444,7 +448,7 @@ def post_entry(match_id: str):
     except Ruling as ruling:
         return render_screen(match, log, 422, ruling=ruling, entry=entry)
     except EntryError as err:
-        return render_screen(match, log, 400, notice=f"That entry is not complete: {err.message} ({err.field}).")
+        return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"])
     then = request.form.get("then", "")
@@ -460,8 +464,10 @@ def _came_first(db, log, match_id: str, expected: int) -> str:
     """Why a phone's entry was not saved: the entries another phone made since its screen was drawn
     (two phones pressing "interrupt" at once: the second is told whose came first)."""
     came = [entry_words(log, item["entry"]).rstrip(".") for item in store.entries(db, match_id, after=expected)[:3]]
-    first = f": {'; '.join(came)}" if came else ""
-    return f"Someone else entered something first{first}. Nothing of yours was saved: here is the table as it is now."
+    if came:
+        return gettext("Someone else entered something first: %(entries)s. Nothing of yours was saved: here is the table as it is now.",
+                 entries="; ".join(came))
+    return gettext("Someone else entered something first. Nothing of yours was saved: here is the table as it is now.")
 
 
 def _then(db, match, game, done, entry: dict, then: str, key: str | None):

@@ -1,0 +1,148 @@
+"""The phone's language: English, Hebrew or Italian (Flask-Babel).
+
+Each phone chooses for itself: the language switch on every page (remembered in a cookie), else the
+browser's ``Accept-Language``, else English. Phones at one table may each use their own. Hebrew reads
+right to left (``dir="rtl"``); card faces, numbers and rule IDs stay left to right in the templates.
+
+The catalogues are ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the compiled ``.mo`` files
+sit beside them in the repository (a test checks they match the ``.po``), and an app that finds one
+missing compiles it at start. ``python -m referee.i18n`` recompiles them all after an edit.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask, Response, abort, g, redirect, request
+from flask_babel import Babel, get_locale, gettext
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+LANGUAGES: dict[str, str] = {"en": "English", "he": "עברית", "it": "Italiano"}  # each in its own words
+RTL = frozenset({"he"})
+DEFAULT = "en"
+COOKIE = "referee_lang"
+COOKIE_AGE = 400 * 24 * 3600  # the most a browser keeps a cookie
+
+
+def select_locale() -> str:
+    """The cookie when it names a language we have, else the best of Accept-Language, else English.
+    A cookie naming anything else is ignored (never an error: the phone would be locked out)."""
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    try:
+        best = request.accept_languages.best_match(LANGUAGES.keys())
+    except Exception:  # noqa: BLE001 - a malformed header is the same as none
+        best = None
+    return best or DEFAULT
+
+
+def lang() -> str:
+    """The language of this request's page ("en", "he" or "it")."""
+    cached = g.get("referee_lang")
+    if cached is None:
+        locale = get_locale()
+        cached = g.referee_lang = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+    return cached
+
+
+def text_dir() -> str:
+    return "rtl" if lang() in RTL else "ltr"
+
+
+def _safe_next(target: str) -> str:
+    """Where to go back after switching: a path on this server only (never another site)."""
+    if (not target or len(target) > 2000 or not target.startswith("/") or target.startswith("//")
+            or "\\" in target or any(ord(c) < 32 for c in target)):
+        return "/"
+    return target
+
+
+def switch_language() -> Response:
+    """POST /lang: remember this phone's language and go back to the page it was on."""
+    chosen = request.form.get("lang", "")
+    if chosen not in LANGUAGES:
+        abort(400, description=gettext("Choose one of the languages offered: %(list)s.",
+                                       list=", ".join(LANGUAGES.values())))
+    response = redirect(_safe_next(request.form.get("next", "")), code=303)
+    response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return response
+
+
+LARGE_COOKIE = "referee_large"
+
+
+def large_type() -> bool:
+    """The large-type table view (a shared phone or a tablet in the middle of the table): remembered
+    per phone by the switch, or asked for by a link with ``?large=1`` (``?large=0`` turns it off)."""
+    asked = request.args.get("large")
+    if asked in ("0", "1"):
+        return asked == "1"
+    return request.cookies.get(LARGE_COOKIE) == "1"
+
+
+def switch_large_type() -> Response:
+    """POST /large: remember whether this phone shows the large-type view."""
+    chosen = request.form.get("large", "")
+    if chosen not in ("0", "1"):
+        abort(400, description=gettext("The text size is either large (1) or normal (0)."))
+    target = _safe_next(request.form.get("next", ""))
+    if "large=" in target:  # the remembered choice wins over a ?large= in the page's address
+        path, _, query = target.partition("?")
+        kept = "&".join(p for p in query.split("&") if not p.startswith("large="))
+        target = path + ("?" + kept if kept else "")
+    response = redirect(target, code=303)
+    response.set_cookie(LARGE_COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return response
+
+
+def compile_catalogues(force: bool = False) -> list[Path]:
+    """Compile each ``messages.po`` to ``messages.mo`` (when missing, or always with ``force``)."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and not force:
+            continue
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=po.parent.parent.name)
+        tmp = mo.with_suffix(f".mo.{os.getpid()}")
+        with tmp.open("wb") as handle:
+            write_mo(handle, catalog)
+        os.replace(tmp, mo)  # atomic: screen processes may start at the same moment
+        written.append(mo)
+    return written
+
+
+def init_app(app: Flask) -> None:
+    try:
+        compile_catalogues()
+    except OSError:  # a read-only install keeps the committed .mo files
+        pass
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.add_extension("jinja2.ext.i18n")  # {% trans %} (Flask-Babel installs the callables)
+    app.add_url_rule("/lang", "lang", switch_language, methods=["POST"])
+    app.add_url_rule("/large", "large_type", switch_large_type, methods=["POST"])
+    app.jinja_env.globals.update(LANGUAGES=LANGUAGES, page_lang=lang, page_dir=text_dir, large_type=large_type)
+    app.after_request(_vary)
+    from .i18n_rules import template_globals
+
+    app.jinja_env.globals.update(template_globals())
+
+
+def _vary(response: Response) -> Response:
+    """A page's words depend on the phone's language cookie and Accept-Language."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
+if __name__ == "__main__":
+    for path in compile_catalogues(force=True):
+        print(f"compiled {path.relative_to(TRANSLATIONS.parent.parent)}")

@@ -1,0 +1,247 @@
+"""The engines' words in the phone's language, translated in the web layer by what they are.
+
+The rules engines (``referee/games/``) stay free of gettext: they state the rule book, the house-rule
+switches and the rulings in English, each under a stable key (a rule ID, a switch key and value, a preset
+key). Those keys are the message contexts of a second catalogue, ``rules``
+(``referee/translations/<lang>/LC_MESSAGES/rules.po``), generated from the engines by
+``python -m referee.i18n_rules`` (which writes ``rules.pot``; then ``pybabel update -D rules``). A message
+missing from it, or whose English changed (the catalogue then no longer matches), shows in English,
+marked ``lang="en"`` so a screen reader says it right.
+
+Rulings are sentences the engines build with names and cards in them: the phone shows the rule's own
+sentence in its language under the rule ID, and the engine's particular sentence as it was said.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+from flask_babel import Domain, lazy_gettext as _l
+from markupsafe import Markup, escape
+
+from .i18n import TRANSLATIONS, lang
+
+DOMAIN = "rules"
+_domain = Domain(translation_directories=str(TRANSLATIONS), domain=DOMAIN)
+
+
+def _rules_text(context: str, english: str) -> str:
+    """The translation of ``english`` said under ``context``, or "" when the catalogue lacks it."""
+    if not english or lang() == "en":
+        return english
+    translations = _domain.get_translations()
+    found = translations.upgettext(context, english) if hasattr(translations, "upgettext") else None
+    if found is None:
+        found = translations.pgettext(context, english)
+    return "" if found == english else found
+
+
+def _or_english(context: str, english: Any) -> str | Markup:
+    english = "" if english is None else str(english)
+    found = _rules_text(context, english)
+    if found or not english or lang() == "en":
+        return found or english
+    return Markup('<span lang="en" dir="ltr">{}</span>').format(english)
+
+
+def engine_words(text: Any) -> str | Markup:
+    """A sentence an engine built (an outcome, a round's explanation): as said, marked English when the
+    page is in another language."""
+    text = "" if text is None else str(text)
+    if not text or lang() == "en":
+        return text
+    return Markup('<bdi lang="en" dir="ltr">{}</bdi>').format(text)
+
+
+def rule_words(rule_id: str, english: str) -> str | Markup:
+    """A rule book sentence, by rule ID."""
+    return _or_english(rule_id, english)
+
+
+def ruling_words(rule_id: str, message: str) -> str | Markup:
+    """A ruling's particular sentence (the rule's own sentence, translated, is shown under it)."""
+    return engine_words(message)
+
+
+def section_title(title: str) -> str | Markup:
+    return _or_english("section", title)
+
+
+def _game_key(variant: Any) -> str:
+    from .games.rulebook import _owner
+
+    for name, game in _games().items():
+        if game is _owner(variant):
+            return name
+    return ""
+
+
+def _games() -> dict[str, Any]:
+    from .games import GAMES
+
+    return GAMES
+
+
+def switch_label(variant: Any) -> str | Markup:
+    return _or_english(f"{_game_key(variant)}|switch|{variant.key}", variant.label)
+
+
+def switch_help(variant: Any) -> str | Markup:
+    return _or_english(f"{_game_key(variant)}|help|{variant.key}", variant.help)
+
+
+def switch_value(variant: Any, value: Any) -> str | Markup:
+    """A switch's value in words (``describe_switch``), translated: a choice by its value, a number by
+    the words for one or many."""
+    from .games.rulebook import _owner, describe_switch
+
+    english = describe_switch(variant, value)
+    if lang() == "en":
+        return english
+    game = _owner(variant)
+    name = _game_key(variant)
+    words = game.SWITCH_WORDS.get(variant.key, {})
+    if value in words or value is None:
+        return _or_english(f"{name}|value|{variant.key}|{_show(value)}", english)
+    if variant.key in game.NUMBER_WORDS:
+        one, many = game.NUMBER_WORDS[variant.key]
+        form = one if value == 1 else many
+        found = _rules_text(f"{name}|number|{variant.key}|{'one' if value == 1 else 'many'}", form)
+        if found:
+            return found.replace("{n}", str(value))
+    return _or_english("", english) if english != str(value) else english
+
+
+def preset_name(game: str, preset: Any) -> str | Markup:
+    return _or_english(f"{game}|preset|{preset.key}", preset.name)
+
+
+def preset_help(game: str, preset: Any) -> str | Markup:
+    return _or_english(f"{game}|preset help|{preset.key}", preset.description)
+
+
+def _show(value: Any) -> str:
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+# --- Names of games and cards ----------------------------------------------------------------
+
+GAME_TITLES = {  # as the players of each language call them (the seeds)
+    "ratatat": _l("Rat-a-Tat Cat"),
+    "shithead": _l("Shithead"),
+    "spite_malice": _l("Spite & Malice"),
+    "cabo": _l("Cabo / Cambio"),
+}
+
+CARD_WORDS = {  # the engines' card labels that are words
+    "Draw 2": _l("Draw 2"), "Peek": _l("Peek"), "Swap": _l("Swap"), "Super Peek": _l("Super Peek"),
+    "Joker": _l("Joker"), "unknown": _l("unknown"),
+}
+_CODES = {"DRAW2": "Draw 2", "PEEK": "Peek", "SWAP": "Swap", "SUPERPEEK": "Super Peek", "JOKER": "Joker"}
+
+
+def game_title(game: str) -> str:
+    title = GAME_TITLES.get(game)
+    if title is not None:
+        return str(title)
+    return current_app.config["GAMES"].get(game, game)
+
+
+def card_label(label: Any) -> str:
+    """An engine's card label ("Draw 2", "7♥", "Joker") in the phone's language."""
+    word = CARD_WORDS.get(str(label))
+    return str(word) if word is not None else str(label)
+
+
+def card_name(code: Any) -> str:
+    """A card code ("DRAW2", "7", "JOKER") as the screen names it."""
+    code = str(code)
+    return card_label(_CODES.get(code, code))
+
+
+def time_of(stamp: str) -> str:
+    """The time of day of a stored timestamp (``2026-12-01T20:15:03...``), as the phone's language writes it."""
+    from datetime import datetime
+
+    from flask_babel import format_time
+
+    try:
+        return format_time(datetime.fromisoformat(stamp[:19]), "medium")
+    except (ValueError, TypeError):
+        return escape(stamp[11:19])
+
+
+def date_of(stamp: str) -> str:
+    from datetime import date
+
+    from flask_babel import format_date
+
+    try:
+        return format_date(date.fromisoformat(stamp[:10]), "medium")
+    except (ValueError, TypeError):
+        return escape(stamp[:10])
+
+
+def template_globals() -> dict[str, Any]:
+    return {"rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
+            "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
+            "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
+            "game_title": game_title, "card_name": card_name, "card_label": card_label,
+            "time_of": time_of, "date_of": date_of}
+
+
+# --- The catalogue template -----------------------------------------------------------------
+
+
+def messages() -> list[tuple[str, str, str]]:
+    """Every engine message a phone can read, as (context, English, where): rule sentences, section
+    titles, switches and their values, presets, for every game."""
+    from .games.rulebook import GENERAL
+
+    out: list[tuple[str, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(context: str, english: Any, where: str) -> None:
+        if english and (context, str(english)) not in seen:
+            seen.add((context, str(english)))
+            out.append((context, str(english), where))
+
+    for section in GENERAL:
+        add("section", section.title, "general")
+        for rule, text in section.rules:
+            add(rule, text, "general")
+    for name, game in _games().items():
+        for section in game.RULE_BOOK:
+            add("section", section.title, name)
+            for rule, text in section.rules:
+                add(rule, text, name)
+        for v in game.VARIANTS:
+            add(f"{name}|switch|{v.key}", v.label, name)
+            add(f"{name}|help|{v.key}", v.help, name)
+            for value, words in game.SWITCH_WORDS.get(v.key, {}).items():
+                add(f"{name}|value|{v.key}|{_show(value)}", words, name)
+        for key, (one, many) in game.NUMBER_WORDS.items():
+            add(f"{name}|number|{key}|one", one, name)
+            add(f"{name}|number|{key}|many", many, name)
+        for p in getattr(game, "PRESETS", ()):
+            add(f"{name}|preset|{p.key}", p.name, name)
+            add(f"{name}|preset help|{p.key}", p.description, name)
+    return out
+
+
+def write_pot(path: Path | None = None) -> Path:
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    path = path or TRANSLATIONS / f"{DOMAIN}.pot"
+    catalog = Catalog(project="referee", domain=DOMAIN, charset="utf-8")
+    for context, english, where in messages():
+        catalog.add(english, context=context, auto_comments=[where])
+    with path.open("wb") as handle:
+        write_po(handle, catalog, width=100, omit_header=False, sort_output=False)
+    return path
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_pot()}")
