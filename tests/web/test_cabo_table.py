@@ -327,3 +327,106 @@ def test_the_cabo_deck_is_read_only_once_taught_and_only_by_its_own_references(a
     fields = confirm_fields(html)
     assert ana.client.post(f"{ana.url}/entry", data=fields, headers=HX).status_code == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "turn_up", "card": "7"}
+
+
+# --- Each preset's rules page --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset, words", [
+    ("cabo_2e", ["the Cabo deck, 0 to 13 (52 cards)", "stays face up for the rest of the round",
+                 "drops to 50, once per player", "the round ends"]),
+    ("cabo_1e", ["the Cabo deck, 0 to 13 (52 cards)", "allowed; a wrong claim only loses the card kept",
+                 "the lowest sum scores 0; a caller who is not lowest scores their sum plus 5",
+                 "drops to 50 every time"]),
+    ("cambio_common", ["a standard deck with two jokers (54 cards)", "minus 1", "allowed, out of turn",
+                       "the two cards nearest them, secretly", "Number of rounds: 4 rounds", "the black kings"]),
+])
+def test_each_presets_rules_page_has_its_switches_in_words_and_every_rule(client, preset, words):
+    from html import unescape
+
+    from referee.games import cabo
+
+    html = client.get(f"/rules/cabo?preset={preset}").get_data(as_text=True)
+    chosen = next(p for p in cabo.PRESETS if p.key == preset)
+    section = unescape(html.split('id="presets"')[1].split("</section>")[0])
+    assert chosen.name in section and chosen.description in section
+    for other in cabo.PRESETS:  # every set of rules is one tap away
+        assert f"preset={other.key}" in section
+    for w in words:
+        assert w in section, (preset, w)
+    assert 'href="#CAB-V1">CAB-V1</a>' in section and 'href="#CAB-V9">CAB-V9</a>' in section
+    if preset == "cambio_common":
+        assert "CAB-V2" in section and "joker scores" in section  # the value map applies to a standard deck
+    else:
+        assert "A red king" not in section  # the standard deck's values do not apply to the Cabo deck
+    for rule_id in ("CAB-1", "CAB-6", "CAB-21", "CAB-40", "CAB-45", "CAB-V14", "CAB-K5", "GEN-3"):
+        assert f'id="{rule_id}"' in html and cabo.rule_text(rule_id), rule_id
+
+
+def test_an_unknown_preset_has_no_rules_page(client):
+    for value in ("nope", "<script>", "x" * 5000, "cabo_2e\x00"):
+        response = client.get("/rules/cabo", query_string={"preset": value})
+        assert response.status_code == 404 and "<script>" not in response.get_data(as_text=True)
+    assert 'id="presets"' in client.get("/rules/cabo").get_data(as_text=True)
+
+
+# --- A snap nobody could name, and a layout down to one card at the reveal ----------------------------
+
+
+def test_a_snap_without_naming_the_card_says_whether_it_matched(table, database):
+    """CAB-6: the snapped card goes face up on the pile, but nobody may have noted it. On a named discard
+    the table says whether it matched; on a discard never named it names the card or not, and says."""
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="5H")
+    ana.ok(move="draw")
+    ana.ok(move="replace", slot="1", out="9S")
+    picker = ben.pick(move="snap", slot="2", target="Cy")
+    assert 'id="snap-unrecorded"' in picker and "It matched" in picker and "It did not match" in picker
+    screen = ben.ok(move="snap", slot="2", owner="Cy", matched="1")
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "snap", "seat": "Ben", "slot": 2,
+                                                              "owner": "Cy", "matched": True}
+    assert "Give Cy one of your cards" in screen
+    ben.ok(move="give", slot="1")
+    ben.ok(move="draw")
+    ben.ok(move="replace", slot="2", out="unknown")  # the discard is not named
+    picker = cy.pick(move="snap", slot="3")
+    assert 'id="snap-unnamed"' in picker and 'name="matched" value="1"' in picker and "It matched" not in picker
+    assert 'option value="unknown" selected' in picker
+    screen = cy.ok(move="snap", slot="3", card="4D", matched="0")
+    entry = store.entries(database, match.id)[-1]["entry"]
+    assert entry == {"move": "snap", "seat": "Cy", "slot": 3, "card": "4D", "matched": False}
+    assert "4♦" in rows_of(screen)  # CAB-K2: it went back, known to all, and Cy took a penalty card
+    assert rows_of(screen).split('data-player="Cy"')[1].count('class="slot"') == 5
+    # Neither the card nor the outcome: the referee asks for one of them (CAB-6), nothing is saved.
+    before = entry_count(database, match.id)
+    ben_view = ben.screen()
+    assert "Snap!" in ben_view
+    response = ben.post(move="snap", slot="4")
+    assert response.status_code == 422 and "CAB-6" in text(response)
+    assert entry_count(database, match.id) == before
+
+
+def test_a_layout_snapped_down_to_one_card_is_revealed_with_one_card(app, database):
+    """CAB-K1, CAB-44: Ben snaps three of his own cards away; at the reveal his form asks only for his
+    place 4, and that one card is his whole score."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card="4C")
+    for place, (mine, his, out) in enumerate((("5S", "5H", "2D"), ("6S", "6H", "3D"), ("7S", "7H", "4D")), 1):
+        ana.ok(move="draw")
+        ana.ok(move="discard", card=mine)
+        ben.ok(move="snap", slot=str(place), card=his)
+        ben.ok(move="draw")
+        ben.ok(move="discard", card=out)
+    ana.ok(move="call")
+    ben.ok(move="draw")
+    screen = ben.ok(move="discard", card="8D")
+    assert "Round 1: reveal" in screen
+    form = screen.split('id="reveal-Ben"')[1].split("</form>")[0]
+    assert "Place 4" in form and 'name="card1"' in form and 'name="card2"' not in form
+    assert "Place 1" not in form and "Place 3" not in form
+    ben.ok(move="reveal", card1="9S")
+    screen = ana.ok(move="reveal", **{"for": "Ana"}, card1="AS", card2="2S", card3="3S", card4="4S")
+    assert store.entries(database, match.id)[-2]["entry"] == {"move": "reveal", "seat": "Ben", "cards": ["9S"]}
+    last = re.search(r'id="last-round">(.*?)</section>', screen, re.S).group(1)
+    assert ">9<" in last and ">10<" in last and "Ben win" in last
