@@ -2,6 +2,7 @@
 rules; ``/m/<id>/rules`` marks what this table chose. ``rule_url``/``rule_link`` link a ruling to its rule."""
 
 from __future__ import annotations
+from flask_babel import gettext
 
 from flask import Blueprint, abort, current_app, render_template, request, url_for
 from markupsafe import Markup, escape
@@ -17,7 +18,7 @@ bp = Blueprint("rules", __name__)
 
 def _game(game: str):
     if game not in current_app.config["GAMES"]:
-        abort(404, description="There is no such game here. Pick one on the home page.")
+        abort(404, description=gettext("There is no such game here. Pick one on the home page."))
     return get_game(game)
 
 
@@ -28,13 +29,13 @@ def _render(game: str, match=None, preset_key: str = ""):
     if preset_key:  # a set of house rules the game offers (a preset): its switches marked
         preset = next((p for p in engine.PRESETS if p.key == preset_key), None)
         if preset is None:
-            abort(404, description="There is no such set of house rules for this game.")
+            abort(404, description=gettext("There is no such set of house rules for this game."))
         chosen = resolve_rules(engine.VARIANTS, dict(preset.rules))
     if match is not None:
         try:
             chosen = resolve_rules(engine.VARIANTS, match.rules)
         except EntryError:
-            abort(404, description="This table's house rules are not ones this referee knows.")
+            abort(404, description=gettext("This table's house rules are not ones this referee knows."))
     groups: dict[str, list] = {}
     for v in engine.VARIANTS:
         groups.setdefault(v.rule, []).append(v)
