@@ -256,6 +256,65 @@ def m005_people_groups_and_nights(db: Database) -> None:
     )
 
 
+@migrations()
+def m006_summaries_as_columns(db: Database) -> None:
+    """The per-match summaries made quick to add up: each seat's row carries its match's group, night,
+    game, house rules and profile, and every counter in a column of its own. The summaries are a cache
+    of the log: the old ones are dropped and computed again on the next look."""
+    db.execute("DROP TABLE seat_summaries")
+    db.execute("DROP TABLE match_summaries")
+    db.execute(
+        """
+        CREATE TABLE match_summaries (
+            match_id TEXT PRIMARY KEY REFERENCES matches(id),
+            version INTEGER NOT NULL,             -- the match version it was computed at
+            tag TEXT NOT NULL,                    -- the summary format and the game's engine version
+            group_id INTEGER,
+            night_id INTEGER,
+            game TEXT NOT NULL,
+            rules_key TEXT NOT NULL,              -- the house rules off their defaults, as JSON
+            over INTEGER NOT NULL,
+            rounds TEXT NOT NULL DEFAULT '[]'     -- JSON: each round's score by seat (charts)
+        )
+        """
+    )
+    db.execute("CREATE INDEX match_summaries_by_group ON match_summaries (group_id, night_id)")
+    db.execute(
+        """
+        CREATE TABLE seat_summaries (
+            match_id TEXT NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            group_id INTEGER,
+            night_id INTEGER,
+            game TEXT NOT NULL,
+            rules_key TEXT NOT NULL,
+            over INTEGER NOT NULL,
+            profile_id INTEGER,                   -- who sat there (merges are followed when adding up)
+            place INTEGER NOT NULL,               -- 1 = first; tied players share a place
+            won INTEGER NOT NULL,                 -- 1: won the match alone
+            tied INTEGER NOT NULL,                -- 1: shared the win
+            total INTEGER NOT NULL,               -- the game's result tally
+            rounds INTEGER NOT NULL DEFAULT 0,    -- rounds scored in points, and their counters
+            round_points INTEGER NOT NULL DEFAULT 0,
+            best_round INTEGER,
+            rounds_won INTEGER NOT NULL DEFAULT 0,
+            rounds_tied INTEGER NOT NULL DEFAULT 0,
+            calls INTEGER NOT NULL DEFAULT 0,
+            calls_won INTEGER NOT NULL DEFAULT 0,
+            disputes INTEGER,                     -- NULL: the game keeps no flags
+            games INTEGER NOT NULL DEFAULT 0,     -- games of an evening (Shithead, Spite & Malice)
+            games_won INTEGER NOT NULL DEFAULT 0,
+            shitheads INTEGER NOT NULL DEFAULT 0,
+            placed INTEGER NOT NULL DEFAULT 0,    -- games with a finishing place, and their sum
+            place_points INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (match_id, seat)
+        )
+        """
+    )
+    db.execute("CREATE INDEX seat_summaries_by_group ON seat_summaries (group_id, night_id)")
+    db.execute("CREATE INDEX seat_summaries_by_profile ON seat_summaries (profile_id)")
+
+
 _made_dirs: set[str] = set()
 
 

@@ -36,7 +36,7 @@ from .games.base import changed_rules, resolve_rules
 from .games.rulebook import describe_switch
 from .store import write_transaction
 
-SUMMARY_FORMAT = 1  # bump when what a summary holds changes: every summary is computed again
+SUMMARY_FORMAT = 2  # bump when what a summary holds changes: every summary is computed again
 
 
 def tag_for(game_name: str) -> str:
@@ -61,6 +61,11 @@ def rules_words(game_name: str, key: str) -> str:
 
 # --- One match ----------------------------------------------------------------------------------
 
+COUNTERS = ("rounds", "round_points", "best_round", "rounds_won", "rounds_tied", "calls", "calls_won", "disputes",
+            "games", "games_won", "shitheads", "placed", "place_points")
+"""The counters a seat's summary keeps, each a column of ``seat_summaries`` (added up by SUM, but
+``best_round`` by MIN; ``disputes`` is NULL for a game that keeps no flags)."""
+
 
 @dataclass
 class SeatSummary:
@@ -69,7 +74,7 @@ class SeatSummary:
     won: int
     tied: int
     total: int
-    extras: dict[str, int] = field(default_factory=dict)
+    counters: dict[str, int | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -92,7 +97,7 @@ def _places(players: list[str], res: dict) -> dict[str, int]:
     """Place by name from the result's standings (best first): equal totals share a place."""
     out: dict[str, int] = {}
     standings = res.get("standings") or []
-    for i, row in enumerate(standings):
+    for row in standings:
         same = next(j for j, other in enumerate(standings) if other.get("total") == row.get("total"))
         out[row.get("player")] = same + 1
     for name in players:
@@ -100,7 +105,8 @@ def _places(players: list[str], res: dict) -> dict[str, int]:
     return out
 
 
-def _round_extras(name: str, rounds: list[dict]) -> dict[str, int]:
+def _round_counters(name: str, rounds: list[dict]) -> dict[str, int]:
+    """The player's counters from the rounds of a result, by what the rounds hold (not by game)."""
     x: dict[str, int] = defaultdict(int)
     for rnd in rounds:
         if "scores" in rnd and "winners" in rnd:  # rounds scored in points
@@ -110,7 +116,7 @@ def _round_extras(name: str, rounds: list[dict]) -> dict[str, int]:
             winners = rnd.get("winners") or []
             x["rounds"] += 1
             x["round_points"] += score
-            x["min_best_round"] = score if "min_best_round" not in x else min(x["min_best_round"], score)
+            x["best_round"] = score if "best_round" not in x else min(x["best_round"], score)
             if name in winners:
                 x["rounds_won" if len(winners) == 1 else "rounds_tied"] += 1
             if rnd.get("caller") == name:
@@ -136,13 +142,14 @@ def _round_extras(name: str, rounds: list[dict]) -> dict[str, int]:
 
 
 def summarise(match: store.Match, log: Any, stored: list[dict] | None = None) -> MatchSummary:
-    """The summary of a match from its replayed log (``stored``: its entries, to say who raised each
-    dispute; read from the flags' entries)."""
+    """The summary of a match from its replayed log (``stored``: its entries, to say whose entry
+    raised each dispute)."""
     game = log.game
     res = game.result(log.state)
     players = list(match.players)
     places = _places(players, res)
     winners = list(res.get("winners") or []) if res.get("over") else []
+    keeps_flags = hasattr(log.state, "flags")
     disputes: dict[str, int] = defaultdict(int)
     flags = getattr(log.state, "flags", ()) or ()
     if flags and stored is not None:
@@ -152,50 +159,66 @@ def summarise(match: store.Match, log: Any, stored: list[dict] | None = None) ->
             who = entry.get("seat") if isinstance(entry, dict) else None
             if isinstance(who, str):
                 disputes[who] += 1
-            elif isinstance(who, int) and 0 <= who < len(players):
+            elif isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(players):
                 disputes[players[who]] += 1
     rounds = res.get("rounds") or []
     seats = []
     for seat, name in enumerate(players):
-        extras = _round_extras(name, rounds)
-        if hasattr(log.state, "flags"):
-            extras["disputes"] = disputes.get(name, 0)
+        counters: dict[str, int | None] = dict(_round_counters(name, rounds))
+        counters["disputes"] = disputes.get(name, 0) if keeps_flags else None
         seats.append(SeatSummary(seat, places[name], int(name in winners and len(winners) == 1),
                                  int(name in winners and len(winners) > 1),
-                                 _int((res.get("totals") or {}).get(name)), extras))
-    chart = [[(_int(r["scores"][n]) if n in r.get("scores", {}) else None) for n in players]
+                                 _int((res.get("totals") or {}).get(name)), counters))
+    chart = [[(_int(r["scores"][n]) if n in r["scores"] else None) for n in players]
              for r in rounds if isinstance(r.get("scores"), dict)]
     return MatchSummary(match.id, match.version, tag_for(match.game), match.game, rules_key(match.rules),
                         bool(res.get("over")), chart, seats)
 
 
 def compute(db: Database, match: store.Match) -> MatchSummary:
-    log = store.state_at(db, match, tables.replay, tables.feed)
+    """The match's summary: from the state in memory (a table being played), else by replaying its log
+    (no snapshot is kept for it: a finished match is rarely opened again)."""
+    log = store.cached_state(db, match)
+    if log is None:
+        log = store.replay_all(db, match, tables.replay)
     stored = store.entries(db, match.id, upto=match.version) if getattr(log.state, "flags", None) else None
     return summarise(match, log, stored)
+
+
+_SEAT_COLUMNS = ("match_id", "seat", "group_id", "night_id", "game", "rules_key", "over", "profile_id", "place", "won",
+                 "tied", "total", *COUNTERS)
 
 
 def save(db: Database, summaries: list[MatchSummary]) -> None:
     if not summaries:
         return
+    insert = (f"INSERT INTO seat_summaries ({', '.join(_SEAT_COLUMNS)}) VALUES"
+              f" ({', '.join('?' * len(_SEAT_COLUMNS))})")
     with write_transaction(db) as conn:
         for s in summaries:
-            conn.execute("INSERT OR REPLACE INTO match_summaries (match_id, version, tag, game, rules_key, over, rounds)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (s.match_id, s.version, s.tag, s.game, s.rules_key, int(s.over), json.dumps(s.rounds)))
+            where = conn.execute("SELECT group_id, night_id FROM matches WHERE id = ?", (s.match_id,)).fetchone()
+            group_id, night_id = where if where else (None, None)
+            profiles = dict(conn.execute("SELECT seat, profile_id FROM match_seats WHERE match_id = ?", (s.match_id,)))
+            conn.execute("INSERT OR REPLACE INTO match_summaries (match_id, version, tag, group_id, night_id, game,"
+                         " rules_key, over, rounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         (s.match_id, s.version, s.tag, group_id, night_id, s.game, s.rules_key, int(s.over),
+                          json.dumps(s.rounds)))
             conn.execute("DELETE FROM seat_summaries WHERE match_id = ?", (s.match_id,))
-            conn.executemany("INSERT INTO seat_summaries (match_id, seat, place, won, tied, total, extras)"
-                             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             [(s.match_id, x.seat, x.place, x.won, x.tied, x.total, json.dumps(x.extras))
-                              for x in s.seats])
+            conn.executemany(insert, [
+                (s.match_id, x.seat, group_id, night_id, s.game, s.rules_key, int(s.over), profiles.get(x.seat),
+                 x.place, x.won, x.tied, x.total,
+                 *(x.counters.get(c, None if c in ("best_round", "disputes") else 0) for c in COUNTERS))
+                for x in s.seats])
 
 
 def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
-    """Compute the summaries that are missing or older than their match (in one group, or all);
-    returns how many. A match of a game this referee does not have is left out."""
+    """Compute the summaries that are missing or older than their match (in one group, or all): a
+    match whose version, engine, group or night moved on. Returns how many. A match of a game this
+    referee does not have is left out."""
     tags = [tag_for(name) for name in GAMES]
     sql = (f"SELECT m.id FROM matches m LEFT JOIN match_summaries s ON s.match_id = m.id WHERE"
-           f" (s.match_id IS NULL OR s.version != m.version OR s.tag NOT IN ({','.join('?' * len(tags))}))"
+           f" (s.match_id IS NULL OR s.version != m.version OR s.tag NOT IN ({','.join('?' * len(tags))})"
+           f" OR s.group_id IS NOT m.group_id OR s.night_id IS NOT m.night_id)"
            f" AND m.game IN ({','.join('?' * len(GAMES))})")
     args: list = [*tags, *GAMES]
     if group_id is not None:
@@ -206,9 +229,8 @@ def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
     for start in range(0, len(stale), batch):
         found = []
         for match_id in stale[start:start + batch]:
-            match = store.get_match(db, match_id)
             try:
-                found.append(compute(db, match))
+                found.append(compute(db, store.get_match(db, match_id)))
             except tables.GameNotInstalled:
                 continue
         save(db, found)
@@ -216,32 +238,32 @@ def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
     return done
 
 
+def refresh_one(db: Database, match: store.Match) -> None:
+    row = db.conn.execute("SELECT version, tag FROM match_summaries WHERE match_id = ?", (match.id,)).fetchone()
+    if row is None or row[0] != match.version or row[1] != tag_for(match.game):
+        save(db, [compute(db, match)])
+
+
 # --- Standings ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Scope:
-    """Which matches: a group (or every group), a night, a game and its house rules, a person."""
+    """Which matches: a group (or every group), a night, a game and its house rules."""
 
     group_id: int | None = None
     night_id: int | None = None
     game: str | None = None
     rules_key: str | None = None
 
-    def where(self, profile: int | None = None) -> tuple[str, list]:
-        clauses, args = ["ms.over = 1"], []
-        for column, value in (("m.group_id", self.group_id), ("m.night_id", self.night_id),
-                              ("ms.game", self.game), ("ms.rules_key", self.rules_key), ("p.canonical_id", profile)):
+    def where(self, table: str = "ss") -> tuple[str, list]:
+        clauses, args = [f"{table}.over = 1"], []
+        for column, value in (("group_id", self.group_id), ("night_id", self.night_id), ("game", self.game),
+                              ("rules_key", self.rules_key)):
             if value is not None:
-                clauses.append(f"{column} = ?")
+                clauses.append(f"{table}.{column} = ?")
                 args.append(value)
         return " AND ".join(clauses), args
-
-
-_FROM = ("FROM seat_summaries ss JOIN match_summaries ms ON ms.match_id = ss.match_id"
-         " JOIN matches m ON m.id = ss.match_id"
-         " JOIN match_seats st ON st.match_id = ss.match_id AND st.seat = ss.seat"
-         " JOIN profiles p ON p.id = st.profile_id")
 
 
 @dataclass(frozen=True)
@@ -255,8 +277,7 @@ class Table:
 
     @property
     def title(self) -> str:
-        game = GAMES.get(self.game)
-        return getattr(game, "TITLE", self.game)
+        return getattr(GAMES.get(self.game), "TITLE", self.game)
 
     @property
     def rules_words(self) -> str:
@@ -270,96 +291,120 @@ class Table:
 
 
 COLUMNS = (
-    ("matches", "Matches"), ("won", "Won"), ("tied", "Tied"), ("avg_place", "Avg place"),
-    ("total", "Total"),
+    ("matches", "Matches"), ("won", "Won"), ("tied", "Tied"), ("avg_place", "Avg place"), ("total", "Total"),
     ("rounds_won", "Rounds won"), ("rounds_tied", "Rounds tied"), ("avg_round", "Avg round"),
     ("best_round", "Best round"), ("calls", "Calls won"), ("disputes", "Disputes"),
-    ("shitheads", "Times Shithead"), ("avg_game_place", "Avg finish"),
-    ("games_won", "Games won"),
+    ("shitheads", "Times Shithead"), ("avg_game_place", "Avg finish"), ("games_won", "Games won"),
 )
 
+_SUMS = ("matches", "won", "tied", "place_sum", "total", *COUNTERS)
+_SELECT_SUMS = ("count(*), sum(ss.won), sum(ss.tied), sum(ss.place), sum(ss.total), "
+                + ", ".join(f"min(ss.{c})" if c == "best_round" else f"sum(ss.{c})" for c in COUNTERS))
 
-def _figures(base: tuple, extras: dict[str, tuple[int, int]]) -> dict:
-    matches, won, tied, place_sum, total = base
-    row: dict[str, Any] = {"matches": matches, "won": won, "tied": tied,
-                           "avg_place": round(place_sum / matches, 2) if matches else None, "total": total}
-    sums = {k: v[0] for k, v in extras.items()}
-    if "rounds" in sums:
-        row["rounds_won"] = sums.get("rounds_won", 0)
-        row["rounds_tied"] = sums.get("rounds_tied", 0)
-        row["avg_round"] = round(sums["round_points"] / sums["rounds"], 1) if sums["rounds"] else None
-        if "min_best_round" in extras:
-            row["best_round"] = extras["min_best_round"][1]
-        row["calls"] = f"{sums.get('calls_won', 0)} of {sums.get('calls', 0)}"
-        row["calls_won"], row["calls_made"] = sums.get("calls_won", 0), sums.get("calls", 0)
-    if "disputes" in sums:
-        row["disputes"] = sums["disputes"]
-    if "shitheads" in sums or ("games" in sums and "placed" in sums):
-        row["shitheads"] = sums.get("shitheads", 0)
-        row["avg_game_place"] = round(sums["place_points"] / sums["placed"], 2) if sums.get("placed") else None
-    if "games_won" in sums:
-        row["games_won"] = sums["games_won"]
+
+def _add(a: dict, b: dict) -> dict:
+    """Two profiles of one person added up."""
+    out = dict(a)
+    for k, v in b.items():
+        if v is None:
+            continue
+        if out.get(k) is None:
+            out[k] = v
+        else:
+            out[k] = min(out[k], v) if k == "best_round" else out[k] + v
+    return out
+
+
+def _figures(s: dict, kind: dict) -> dict:
+    """The figures shown for a person from their sums; ``kind``: what the table's game has."""
+    matches = s["matches"]
+    row: dict[str, Any] = {"matches": matches, "won": s["won"], "tied": s["tied"],
+                           "avg_place": round(s["place_sum"] / matches, 2) if matches else None, "total": s["total"]}
+    if kind["rounds"]:
+        row["rounds_won"], row["rounds_tied"] = s["rounds_won"] or 0, s["rounds_tied"] or 0
+        row["avg_round"] = round(s["round_points"] / s["rounds"], 1) if s["rounds"] else None
+        row["best_round"] = s["best_round"]
+        row["calls_won"], row["calls_made"] = s["calls_won"] or 0, s["calls"] or 0
+        row["calls"] = f"{row['calls_won']} of {row['calls_made']}"
+    if kind["disputes"]:
+        row["disputes"] = s["disputes"] or 0
+    if kind["shitheads"]:
+        row["shitheads"] = s["shitheads"] or 0
+        row["avg_game_place"] = round(s["place_points"] / s["placed"], 2) if s["placed"] else None
+    if kind["games"]:
+        row["games_won"] = s["games_won"] or 0
     return row
 
 
 def standings(db: Database, scope: Scope, profile: int | None = None, fresh: bool = True) -> list[Table]:
     """One table per game and set of house rules in ``scope`` (finished matches), best first: most wins
-    alone, then shared wins, then the better average place."""
+    alone, then shared wins, then the better average place. With ``profile``, only that person's rows."""
     if fresh:
         refresh(db, scope.group_id)
-    where, args = scope.where(profile)
-    base: dict[tuple, dict[int, tuple]] = defaultdict(dict)
-    for game, key, pid, *figures in db.conn.execute(
-            f"SELECT ms.game, ms.rules_key, p.canonical_id, count(*), sum(ss.won), sum(ss.tied), sum(ss.place),"
-            f" sum(ss.total) {_FROM} WHERE {where} GROUP BY ms.game, ms.rules_key, p.canonical_id", args):
-        base[(game, key)][pid] = tuple(figures)
-    extras: dict[tuple, dict[int, dict]] = defaultdict(lambda: defaultdict(dict))
-    for game, key, pid, name, total, least in db.conn.execute(
-            f"SELECT ms.game, ms.rules_key, p.canonical_id, j.key, sum(j.value), min(j.value)"
-            f" {_FROM}, json_each(ss.extras) j WHERE {where} GROUP BY ms.game, ms.rules_key, p.canonical_id, j.key",
-            args):
-        extras[(game, key)][pid][name] = (total, least)
-    counts = dict(((g, k), n) for g, k, n in db.conn.execute(
-        f"SELECT ms.game, ms.rules_key, count(DISTINCT ms.match_id) {_FROM} WHERE {where}"
-        " GROUP BY ms.game, ms.rules_key", args))
+    where, args = scope.where()
+    canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
+    if profile is not None:
+        ids = [pid for pid, c in canonical.items() if c == profile]
+        where += f" AND ss.profile_id IN ({','.join('?' * len(ids))})"
+        args = [*args, *ids]
+    people: dict[tuple, dict[int, dict]] = defaultdict(dict)
+    for game, key, pid, *sums in db.conn.execute(
+            f"SELECT ss.game, ss.rules_key, ss.profile_id, {_SELECT_SUMS} FROM seat_summaries ss WHERE {where}"
+            " GROUP BY ss.game, ss.rules_key, ss.profile_id", args):
+        person = canonical.get(pid, pid)
+        figures = dict(zip(_SUMS, sums))
+        table = people[(game, key)]
+        table[person] = _add(table[person], figures) if person in table else figures
+    mwhere, margs = scope.where("ms")
+    counts = {(g, k): n for g, k, n in db.conn.execute(
+        f"SELECT ms.game, ms.rules_key, count(*) FROM match_summaries ms WHERE {mwhere} GROUP BY ms.game, ms.rules_key",
+        margs)}
     names = dict(db.conn.execute("SELECT id, name FROM profiles"))
     out = []
-    for (game, key), people in base.items():
+    for (game, key), persons in people.items():
+        kind = {"rounds": any(p["rounds"] for p in persons.values()),
+                "disputes": any(p["disputes"] is not None for p in persons.values()),
+                "shitheads": any(p["placed"] or p["shitheads"] for p in persons.values()),
+                "games": any(p["games"] for p in persons.values())}
         rows = []
-        for pid, figures in people.items():
-            row = _figures(figures, extras[(game, key)][pid])
+        for pid, sums in persons.items():
+            row = _figures(sums, kind)
             row.update(profile_id=pid, name=names.get(pid, "?"))
             rows.append(row)
         rows.sort(key=lambda r: (-r["won"], -r["tied"], r["avg_place"] if r["avg_place"] is not None else 99,
                                  r["name"].casefold()))
-        out.append(Table(game, key, counts.get((game, key), 0), rows))
+        out.append(Table(game, key, counts.get((game, key), 0) if profile is None else
+                         sum(r["matches"] for r in rows), rows))
     out.sort(key=lambda t: (-t.matches, t.game, t.rules_key))
     return out
 
 
 def rule_sets(db: Database, scope: Scope) -> list[tuple[str, str, int]]:
-    """(game, rules_key, finished matches) in the scope, ignoring its game and rules filters."""
-    wide = Scope(scope.group_id, scope.night_id)
-    where, args = wide.where()
-    return list(db.conn.execute(
-        f"SELECT ms.game, ms.rules_key, count(*) FROM match_summaries ms JOIN matches m ON m.id = ms.match_id"
-        f" WHERE {where} GROUP BY ms.game, ms.rules_key ORDER BY count(*) DESC",
-        args))
+    """(game, rules_key, finished matches) in the scope's group and night, whatever its game filter."""
+    where, args = Scope(scope.group_id, scope.night_id).where("ms")
+    return list(db.conn.execute(f"SELECT ms.game, ms.rules_key, count(*) FROM match_summaries ms WHERE {where}"
+                                " GROUP BY ms.game, ms.rules_key ORDER BY count(*) DESC", args))
 
 
 # --- History, head-to-head and series for charts ---------------------------------------------------
 
 
+def _ids_of(db: Database, profile: int) -> list[int]:
+    return [r[0] for r in db.conn.execute("SELECT id FROM profiles WHERE canonical_id = ?", (profile,))]
+
+
 def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
     """The person's matches (merges followed), newest first: game, night, place, won, tied, players."""
+    ids = _ids_of(db, profile)
+    marks = ",".join("?" * len(ids))
     rows = db.conn.execute(
-        "SELECT m.id, m.game, m.created_at, m.players, m.group_id, n.day, ms.over, ss.place, ss.won, ss.tied, ss.total,"
-        " ms.rules_key FROM match_seats st JOIN profiles p ON p.id = st.profile_id JOIN matches m ON m.id = st.match_id"
-        " LEFT JOIN nights n ON n.id = m.night_id LEFT JOIN match_summaries ms ON ms.match_id = m.id"
-        " LEFT JOIN seat_summaries ss ON ss.match_id = m.id AND ss.seat = st.seat WHERE p.canonical_id = ?"
-        " ORDER BY m.created_at DESC, m.rowid DESC" + (" LIMIT ?" if limit else ""),
-        (profile, limit) if limit else (profile,))
-    keys = ("id", "game", "created_at", "players", "group_id", "day", "over", "place", "won", "tied", "total", "rules_key")
+        "SELECT m.id, m.game, m.created_at, m.players, m.group_id, n.day, ss.over, ss.place, ss.won, ss.tied,"
+        " ss.total, m.rules FROM match_seats st JOIN matches m ON m.id = st.match_id"
+        " LEFT JOIN nights n ON n.id = m.night_id"
+        " LEFT JOIN seat_summaries ss ON ss.match_id = m.id AND ss.seat = st.seat"
+        f" WHERE st.profile_id IN ({marks}) ORDER BY m.created_at DESC, m.rowid DESC" + (" LIMIT ?" if limit else ""),
+        [*ids, limit] if limit else ids)
+    keys = ("id", "game", "created_at", "players", "group_id", "day", "over", "place", "won", "tied", "total", "rules")
     out = []
     for r in rows:
         item = dict(zip(keys, r))
@@ -371,42 +416,41 @@ def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
 def head_to_head(db: Database, a: int, b: int) -> dict:
     """Finished matches where both sat: who finished ahead of whom, by game and house rules."""
     refresh(db)
+    ids_a, ids_b = _ids_of(db, a), _ids_of(db, b)
     rows = db.conn.execute(
-        "SELECT ms.game, ms.rules_key, m.id, m.created_at, sa.place, sb.place, sa.won + sa.tied, sb.won + sb.tied"
-        " FROM match_summaries ms JOIN matches m ON m.id = ms.match_id"
-        " JOIN match_seats xa ON xa.match_id = m.id JOIN profiles pa ON pa.id = xa.profile_id AND pa.canonical_id = ?"
-        " JOIN match_seats xb ON xb.match_id = m.id JOIN profiles pb ON pb.id = xb.profile_id AND pb.canonical_id = ?"
-        " JOIN seat_summaries sa ON sa.match_id = m.id AND sa.seat = xa.seat"
-        " JOIN seat_summaries sb ON sb.match_id = m.id AND sb.seat = xb.seat"
-        " WHERE ms.over = 1 ORDER BY m.created_at DESC", (a, b)).fetchall()
-    tables_: dict[tuple, dict] = {}
+        "SELECT sa.game, sa.rules_key, sa.match_id, m.created_at, sa.place, sb.place, sa.won + sa.tied,"
+        " sb.won + sb.tied FROM seat_summaries sa JOIN seat_summaries sb ON sb.match_id = sa.match_id"
+        " JOIN matches m ON m.id = sa.match_id"
+        f" WHERE sa.over = 1 AND sa.profile_id IN ({','.join('?' * len(ids_a))})"
+        f" AND sb.profile_id IN ({','.join('?' * len(ids_b))}) ORDER BY m.created_at DESC", [*ids_a, *ids_b]).fetchall()
+    by_table: dict[tuple, dict] = {}
     matches = []
     for game, key, mid, created, pa, pb, wa, wb in rows:
-        t = tables_.setdefault((game, key), {"game": game, "rules_key": key, "rules": rules_words(game, key),
-                                             "matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0,
-                                             "a_won": 0, "b_won": 0})
+        t = by_table.setdefault((game, key), {"game": game, "rules_key": key, "rules": rules_words(game, key),
+                                              "matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0,
+                                              "a_won": 0, "b_won": 0})
         t["matches"] += 1
         t["a_ahead" if pa < pb else "b_ahead" if pb < pa else "level"] += 1
         t["a_won"] += wa
         t["b_won"] += wb
         matches.append({"id": mid, "game": game, "created_at": created, "a_place": pa, "b_place": pb})
-    return {"tables": list(tables_.values()), "matches": matches}
+    return {"tables": list(by_table.values()), "matches": matches}
 
 
 def wins_by_night(db: Database, scope: Scope) -> tuple[list[str], dict[int, list[int]]]:
     """Running matches won (alone or shared) by each person after each of the group's nights, oldest
-    first: (night days, {profile: running totals})."""
-    wide = Scope(scope.group_id, None, scope.game, scope.rules_key)
-    where, args = wide.where()
+    first: (night days, {person: running totals})."""
+    where, args = Scope(scope.group_id, None, scope.game, scope.rules_key).where()
+    canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
     rows = db.conn.execute(
-        f"SELECT n.day, p.canonical_id, sum(ss.won + ss.tied) {_FROM} JOIN nights n ON n.id = m.night_id"
-        f" WHERE {where} GROUP BY n.day, p.canonical_id ORDER BY n.day", args).fetchall()
+        f"SELECT n.day, ss.profile_id, sum(ss.won + ss.tied) FROM seat_summaries ss JOIN nights n ON n.id = ss.night_id"
+        f" WHERE {where} GROUP BY ss.night_id, ss.profile_id", args).fetchall()
     days = sorted({r[0] for r in rows})
     index = {d: i for i, d in enumerate(days)}
     per: dict[int, list[int]] = defaultdict(lambda: [0] * len(days))
     for day, pid, wins in rows:
-        per[pid][index[day]] += wins
-    for pid, values in per.items():
+        per[canonical.get(pid, pid)][index[day]] += wins
+    for values in per.values():
         running = 0
         for i, v in enumerate(values):
             running += v
@@ -415,12 +459,11 @@ def wins_by_night(db: Database, scope: Scope) -> tuple[list[str], dict[int, list
 
 
 def form_by_night(db: Database, profile: int) -> list[tuple[str, int, int]]:
-    """(night, matches played, matches won alone or shared) for the person, oldest first."""
+    """(night, matches finished, matches won alone or shared) for the person, oldest first."""
+    ids = _ids_of(db, profile)
     return list(db.conn.execute(
-        "SELECT n.day, count(*), sum(ss.won + ss.tied) FROM seat_summaries ss JOIN match_summaries ms"
-        " ON ms.match_id = ss.match_id JOIN matches m ON m.id = ss.match_id JOIN nights n ON n.id = m.night_id"
-        " JOIN match_seats st ON st.match_id = ss.match_id AND st.seat = ss.seat JOIN profiles p ON p.id = st.profile_id"
-        " WHERE ms.over = 1 AND p.canonical_id = ? GROUP BY n.day ORDER BY n.day", (profile,)))
+        "SELECT n.day, count(*), sum(ss.won + ss.tied) FROM seat_summaries ss JOIN nights n ON n.id = ss.night_id"
+        f" WHERE ss.over = 1 AND ss.profile_id IN ({','.join('?' * len(ids))}) GROUP BY n.day ORDER BY n.day", ids))
 
 
 def running_totals(db: Database, match: store.Match) -> tuple[list[str], list[list[int]]]:
@@ -436,12 +479,6 @@ def running_totals(db: Database, match: store.Match) -> tuple[list[str], list[li
             values.append(total)
         series.append(values)
     return list(match.players), series
-
-
-def refresh_one(db: Database, match: store.Match) -> None:
-    row = db.conn.execute("SELECT version, tag FROM match_summaries WHERE match_id = ?", (match.id,)).fetchone()
-    if row is None or row[0] != match.version or row[1] != tag_for(match.game):
-        save(db, [compute(db, match)])
 
 
 def default_rules_key(game_name: str) -> str:

@@ -334,6 +334,12 @@ def state_at(db: Database, match: Match, replay_fn: ReplayFn, apply_fn: ApplyFn 
     return state
 
 
+def cached_state(db: Database, match: Match) -> Any:
+    """The state at `match.version` if this process holds it in memory, else None (nothing is read)."""
+    hit, state = state_cache.get((_db_key(db), match.id, match.version))
+    return state if hit else None
+
+
 def _from_cached(db: Database, match: Match, apply_fn: ApplyFn) -> Any:
     """The state at `match.version` from the newest cached state before it and the stored entries
     after that, each applied with `apply_fn` exactly as `append` applied it; None when no cached

@@ -99,8 +99,8 @@ def test_every_game_gets_its_result_tally(database):
 def test_shithead_times_shithead_and_average_finish():
     res = {"rounds": [{"number": 1, "order": ["A", "B"], "shithead": "C", "winner": None},
                       {"number": 2, "order": ["C", "A"], "shithead": "B", "winner": None}]}
-    assert stats._round_extras("C", res["rounds"]) == {"games": 2, "shitheads": 1, "placed": 2, "place_points": 4}
-    assert stats._round_extras("A", res["rounds"]) == {"games": 2, "placed": 2, "place_points": 3}
+    assert stats._round_counters("C", res["rounds"]) == {"games": 2, "shitheads": 1, "placed": 2, "place_points": 4}
+    assert stats._round_counters("A", res["rounds"]) == {"games": 2, "placed": 2, "place_points": 3}
 
 
 def test_head_to_head(database):
