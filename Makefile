@@ -9,7 +9,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-BENCHES := engine_bench server_bench vision_bench store_bench upload_bench check_bench
+BENCHES := engine_bench server_bench vision_bench store_bench upload_bench check_bench stats_bench
 PORT ?= 8000
 HOST ?= 0.0.0.0
 
