@@ -430,3 +430,55 @@ def test_a_layout_snapped_down_to_one_card_is_revealed_with_one_card(app, databa
     assert store.entries(database, match.id)[-2]["entry"] == {"move": "reveal", "seat": "Ben", "cards": ["9S"]}
     last = re.search(r'id="last-round">(.*?)</section>', screen, re.S).group(1)
     assert ">9<" in last and ">10<" in last and "Ben win" in last
+
+
+def standard_layout_photo(labels: list[str], seed: int = 7) -> bytes:
+    """A JPEG of a layout's standard-deck cards laid in a row, place by place, drawn in code."""
+    import cv2
+    import numpy as np
+
+    from vision import synth
+
+    rng = np.random.default_rng(seed)
+    scene = synth.background("cloth", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    for i, label in enumerate(labels):
+        x0, y0 = 100 + i * 370, 260 + int(rng.integers(-20, 20))
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
+        card = synth.render_standard_card(label[:-1], label[-1])
+        scene = synth.paste_card(scene, card, corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))
+    scene = synth.photo_effects(scene, rng, blur=0.6, glare=False)
+    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    return buf.tobytes()
+
+
+def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, database):
+    """At the reveal, a photo of the cards laid in a row, place by place, fills the player's reveal form
+    (only the places still holding a card); one tap reveals them."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card="4C")
+    ana.ok(move="draw")
+    ana.ok(move="discard", card="5S")
+    ben.ok(move="snap", slot="2", card="5H")  # Ben's place 2 is gone: three cards left
+    ben.ok(move="call")
+    ana.ok(move="draw")
+    screen = ana.ok(move="discard", card="8D")
+    assert "Round 1: reveal" in screen
+    block = ben.screen().split('id="reveal-Ben"')[1]
+    assert "Scan with the camera" in block and 'name="for" value="Ben"' in block
+    html = scan(ben, standard_layout_photo(["9S", "KD", "2C"]), move="reveal", **{"for": "Ben"})
+    assert html.lstrip().startswith('<div class="reveal-block scan-reveal" id="reveal-Ben">')
+    assert "Read Ben's 3 cards, left to right: 9♠, K♦, 2♣" in html
+    form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]
+    assert "Place 1" in form and "Place 3" in form and "Place 4" in form and "Place 2" not in form
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    for i, name in enumerate(re.findall(r'<select name="(card\d)"', form)):
+        fields[name] = re.search(rf'<select name="{name}".*?<option value="(\w+)" selected', form, re.S).group(1)
+    assert [fields[f"card{i}"] for i in (1, 2, 3)] == ["9S", "KD", "2C"]
+    assert entry_count(database, match.id) == 7  # nothing entered until the player confirms
+    response = ben.client.post(f"{ben.url}/entry", data=fields, headers=HX)
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ben",
+                                                              "cards": ["9S", "KD", "2C"]}
