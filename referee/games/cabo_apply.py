@@ -723,7 +723,8 @@ class _Entry(Entry):
                                            f"flag{'s' if len(waiting) > 1 else ''} "
                                            f"{', '.join(map(str, waiting))}."})
             return
-        cards = {seat: tuple(t.value for t in cards_in(r.rows[seat])) for seat in r.seats}
+        rows = r.rows
+        cards = {seat: tuple([t.value for t in rows[seat] if t is not None]) for seat in r.seats}
         sums, scores, winners, why, kamikaze = round_scores(cards, r.caller, s.rules, players, r.deck_out)
         totals = list(s.totals)
         for seat, score in scores.items():
