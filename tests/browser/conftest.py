@@ -36,8 +36,10 @@ def phone(browser):
     """A fresh phone-sized browser context (its own cookies = its own seat)."""
     contexts = []
 
-    def new_phone():
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    def new_phone(locale: str = "en-US"):
+        """The phone's own language (its Accept-Language): English unless a test says otherwise."""
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2,
+                                      locale=locale)
         contexts.append(context)
         page = context.new_page()
         page.console_messages = []

@@ -1,0 +1,145 @@
+"""A Rat-a-Tat Cat round at one table on three phones, each in its own language: Ana's in Hebrew (right to
+left), Ben's in Italian, Cy's in English (issue 14). Every entry is a tap in the phone's own words; the
+Hebrew screen mirrors while the slot rows keep the table's order (slot 1 leftmost, as it lies at the
+owner's left); the round ends in a reveal scored on every phone.
+
+Phone-sized screenshots of the Hebrew turn screen and the Italian reveal are written to /tmp/shots/
+(outside the repository)."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from referee import store
+
+from .conftest import wait_for_subscribers
+from .test_round import Phone
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/tmp/shots")
+
+
+@pytest.fixture
+def app_config(app_config):
+    return {**app_config, "SSE_MAX_LIFETIME": 60.0}
+
+
+def seated(phone, live_server, match, name: str, locale: str) -> Phone:
+    player = Phone(phone(locale), name)
+    player.page.goto(f"{live_server.url}/m/{match.id}")
+    player.page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
+    player.page.locator("#seat-picker").wait_for(state="detached")
+    return player
+
+
+def box(locator) -> dict:
+    found = locator.bounding_box()
+    assert found is not None
+    return found
+
+
+def reveal(p: Phone, seat: str, cards: list[str], button: str) -> int:
+    form = p.page.locator(f"form.reveal-form:has(input[name=for][value='{seat}'])")
+    for i, card in enumerate(cards, start=1):
+        form.locator(f"label.chip:has(input[name=card{i}][value='{card}'])").click()
+    return p._entry(form.get_by_role("button", name=button).click)
+
+
+def test_a_round_with_a_phone_in_hebrew_one_in_italian_one_in_english(live_server, phone, database):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 1})
+    ana = seated(phone, live_server, match, "Ana", "he-IL")
+    ben = seated(phone, live_server, match, "Ben", "it-IT")
+    cy = seated(phone, live_server, match, "Cy", "en-US")
+    wait_for_subscribers(match.id, 3)
+    assert ana.page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["he", "rtl"]
+    assert ben.page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["it", "ltr"]
+    assert "אתם רושמים בשם Ana" in ana.page.locator("#screen").inner_text()
+    assert "Registri per Ben" in ben.page.locator("#screen").inner_text()
+    assert "You enter for Cy" in cy.page.locator("#screen").inner_text()
+
+    # Ana turns up a 5, in Hebrew; the others see it live, each in their own words
+    ana.open("הפכו את הקלף העליון")
+    assert ana.choose("5") == 200
+    ana.status("תורך, Ana")
+    ben.status("Tocca a Ana")
+    cy.status("Ana's turn")
+
+    # Ana draws: the Hebrew turn screen, mirrored, with the slots in the table's order
+    assert ana.press("משכו מהקופה") == 200
+    ben.page.locator("section.status", has_text="Ana ha in mano una carta del mazzo").wait_for()
+    page = ana.page
+    assert page.evaluate("getComputedStyle(document.querySelector('#status')).direction") == "rtl"
+    card = box(page.locator("section.status"))
+    status = box(page.locator("#status"))
+    assert card["x"] + card["width"] - (status["x"] + status["width"]) < 24  # the heading starts at the right
+    row = page.locator("#rows .row[data-player='Ana']")
+    name, known = box(row.locator(".who bdi").first), box(row.locator(".who .muted"))
+    assert known["x"] < name["x"]  # the subtotal mirrors to the far (left) side
+    faces = row.locator("ol.faces")
+    assert faces.get_attribute("dir") == "ltr"
+    assert "מקום 1 משמאל ל־Ana" in faces.get_attribute("aria-label")
+    numbers = faces.locator(".slot-number")
+    assert numbers.all_inner_texts() == ["1", "2", "3", "4"]
+    xs = [box(numbers.nth(i))["x"] for i in range(4)]
+    assert xs == sorted(xs), "slot 1 is drawn leftmost, as it lies at the table"
+    buttons = page.locator("#actions .slots-grid a.button")
+    assert buttons.all_inner_texts() == ["מקום 1", "מקום 2", "מקום 3", "מקום 4"]
+    bx = [box(buttons.nth(i))["x"] for i in range(4)]
+    assert bx == sorted(bx)
+    assert "Slots are numbered" not in page.locator("#rows").inner_text()
+    assert "המקומות ממוספרים 1–4 משמאלו של כל שחקן" in page.locator("#rows").inner_text()
+    page.screenshot(path=str(SHOTS / "hebrew-turn.png"))
+
+    ana.open("מקום 2")
+    assert "איזה קלף יצא ממקום 2?" in ana.page.locator("#pick").inner_text()
+    assert ana.choose("8") == 200
+    ben.status("Tocca a te, Ben")
+
+    # Ben discards a 6, in Italian
+    assert ben.press("Pesca dal mazzo") == 200
+    ben.open("Scartala scoperta")
+    assert ben.choose("6") == 200
+    cy.status("Your turn, Cy")
+
+    # Cy discards a 7, in English
+    assert cy.press("Draw from the pile") == 200
+    cy.open("Discard it face up")
+    assert cy.choose("7") == 200
+    ana.status("תורך, Ana")
+
+    # Ana discards a 9 and calls, in Hebrew
+    assert ana.press("משכו מהקופה") == 200
+    ana.open("זרקו אותו גלוי")
+    assert ana.choose("9") == 200
+    ana.page.locator("#actions summary", has_text="לקרוא „חתחתול!”").click()
+    assert ana.press("כן, Ana קורא/ת חתחתול") == 200
+    ben.page.locator("#final-turns", has_text="Ana ha chiamato Rat-a-Tat Cat — restano 2 turni").wait_for()
+    cy.page.locator("#final-turns", has_text="Ana called Rat-a-Tat Cat — 2 turns left").wait_for()
+
+    assert ben.press("Pesca dal mazzo") == 200
+    ben.open("Scartala scoperta")
+    assert ben.choose("4") == 200
+    assert cy.press("Draw from the pile") == 200
+    cy.open("Discard it face up")
+    assert cy.choose("3") == 200
+
+    # The reveal: each phone enters its own four cards in its own language
+    ben.status("Giro 1: si scoprono le carte")
+    ana.status("סיבוב 1: חשיפה")
+    assert reveal(ana, "Ana", ["1", "2", "0", "1"], "לחשוף את Ana") == 200
+    assert reveal(cy, "Cy", ["2", "3", "0", "1"], "Reveal Cy") == 200
+    ben.page.locator(".reveal-block strong", has_text="Le carte di Ben, posizione 1 alla sinistra di Ben").wait_for()
+    assert reveal(ben, "Ben", ["0", "2", "3", "1"], "Scopri Ben") == 200
+    ben.status("Partita finita")
+    ben.page.locator("#last-round h2", has_text=re.compile(r"^Giro 1: vince Ana$")).wait_for()
+    ana.page.locator("#last-round h2", has_text="סיבוב 1: Ana מנצח/ת").wait_for()
+    cy.page.locator("#last-round h2", has_text="Round 1: Ana wins").wait_for()
+    assert "Totale" in ben.page.locator("#all-rounds").inner_text() if ben.page.locator("#all-rounds").count() else True
+    ben.page.locator("#last-round").scroll_into_view_if_needed()
+    ben.page.screenshot(path=str(SHOTS / "italian-reveal.png"))
+    assert (SHOTS / "hebrew-turn.png").stat().st_size > 10_000
+    assert (SHOTS / "italian-reveal.png").stat().st_size > 10_000
