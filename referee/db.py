@@ -315,6 +315,37 @@ def m006_summaries_as_columns(db: Database) -> None:
     db.execute("CREATE INDEX seat_summaries_by_profile ON seat_summaries (profile_id)")
 
 
+@migrations()
+def m007_standings_totals(db: Database) -> None:
+    """Each person's all-time totals per group, game and house rules, added up from the seat summaries
+    whenever one of theirs is saved (in the same transaction), so a group's standings read a few rows
+    however many nights it has played; and indexes for a night's standings and the charts."""
+    db.execute(
+        """
+        CREATE TABLE standings_totals (
+            group_id INTEGER,                     -- NULL: matches of no group
+            game TEXT NOT NULL,
+            rules_key TEXT NOT NULL,
+            profile_id INTEGER,
+            matches INTEGER NOT NULL, won INTEGER NOT NULL, tied INTEGER NOT NULL,
+            place_sum INTEGER NOT NULL, total INTEGER NOT NULL,
+            rounds INTEGER, round_points INTEGER, best_round INTEGER, rounds_won INTEGER, rounds_tied INTEGER,
+            calls INTEGER, calls_won INTEGER, disputes INTEGER, games INTEGER, games_won INTEGER,
+            shitheads INTEGER, placed INTEGER, place_points INTEGER
+        )
+        """
+    )
+    db.execute("CREATE UNIQUE INDEX standings_totals_key ON standings_totals (group_id, game, rules_key, profile_id)")
+    db.execute("CREATE INDEX seat_summaries_for_totals ON seat_summaries (group_id, game, rules_key, profile_id)")
+    db.execute("CREATE INDEX seat_summaries_for_charts ON seat_summaries"
+               " (group_id, game, rules_key, over, night_id, profile_id, won, tied)")
+    db.execute("CREATE INDEX match_summaries_for_counts ON match_summaries (group_id, game, rules_key, over)")
+    db.execute("CREATE INDEX match_summaries_for_freshness ON match_summaries (group_id, tag, version)")
+    db.execute("CREATE INDEX matches_for_freshness ON matches (group_id, game, version)")
+    db.execute("DELETE FROM seat_summaries")  # computed again on the next look, with their totals
+    db.execute("DELETE FROM match_summaries")
+
+
 _made_dirs: set[str] = set()
 
 

@@ -190,15 +190,19 @@ _SEAT_COLUMNS = ("match_id", "seat", "group_id", "night_id", "game", "rules_key"
 
 
 def save(db: Database, summaries: list[MatchSummary]) -> None:
+    """Keep the summaries, and the totals of every person whose figures they change (same transaction)."""
     if not summaries:
         return
     insert = (f"INSERT INTO seat_summaries ({', '.join(_SEAT_COLUMNS)}) VALUES"
               f" ({', '.join('?' * len(_SEAT_COLUMNS))})")
+    touched: set[tuple] = set()
     with write_transaction(db) as conn:
         for s in summaries:
             where = conn.execute("SELECT group_id, night_id FROM matches WHERE id = ?", (s.match_id,)).fetchone()
             group_id, night_id = where if where else (None, None)
             profiles = dict(conn.execute("SELECT seat, profile_id FROM match_seats WHERE match_id = ?", (s.match_id,)))
+            touched.update(conn.execute("SELECT group_id, game, rules_key, profile_id FROM seat_summaries"
+                                        " WHERE match_id = ?", (s.match_id,)).fetchall())
             conn.execute("INSERT OR REPLACE INTO match_summaries (match_id, version, tag, group_id, night_id, game,"
                          " rules_key, over, rounds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (s.match_id, s.version, s.tag, group_id, night_id, s.game, s.rules_key, int(s.over),
@@ -209,6 +213,19 @@ def save(db: Database, summaries: list[MatchSummary]) -> None:
                  x.place, x.won, x.tied, x.total,
                  *(x.counters.get(c, None if c in ("best_round", "disputes") else 0) for c in COUNTERS))
                 for x in s.seats])
+            touched.update((group_id, s.game, s.rules_key, profiles.get(x.seat)) for x in s.seats)
+        for key in touched:
+            _retotal(conn, key)
+
+
+def _retotal(conn, key: tuple) -> None:
+    """One person's totals in one group, game and house rules, added up again from their summaries."""
+    conn.execute("DELETE FROM standings_totals WHERE group_id IS ? AND game = ? AND rules_key = ? AND profile_id IS ?",
+                 key)
+    conn.execute(f"INSERT INTO standings_totals (group_id, game, rules_key, profile_id, {', '.join(_SUMS)})"
+                 f" SELECT ss.group_id, ss.game, ss.rules_key, ss.profile_id, {_SELECT_SUMS} FROM seat_summaries ss"
+                 " WHERE ss.group_id IS ? AND ss.game = ? AND ss.rules_key = ? AND ss.profile_id IS ? AND ss.over = 1"
+                 " GROUP BY ss.group_id, ss.game, ss.rules_key, ss.profile_id", key)
 
 
 def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
@@ -216,6 +233,8 @@ def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
     match whose version, engine, group or night moved on. Returns how many. A match of a game this
     referee does not have is left out."""
     tags = [tag_for(name) for name in GAMES]
+    if _looks_fresh(db, group_id, tags):
+        return 0
     sql = (f"SELECT m.id FROM matches m LEFT JOIN match_summaries s ON s.match_id = m.id WHERE"
            f" (s.match_id IS NULL OR s.version != m.version OR s.tag NOT IN ({','.join('?' * len(tags))})"
            f" OR s.group_id IS NOT m.group_id OR s.night_id IS NOT m.night_id)"
@@ -236,6 +255,19 @@ def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
         save(db, found)
         done += len(found)
     return done
+
+
+def _looks_fresh(db: Database, group_id: int | None, tags: list[str]) -> bool:
+    """A quick look (two index-only counts) that every match of the group has a summary of its current
+    version and engine: versions only grow, so equal counts and equal sums of versions mean every
+    summary is at its match's version. When it says no, `refresh` compares match by match."""
+    where = "group_id IS ?" if group_id is not None else "1"
+    args: tuple = (group_id,) if group_id is not None else ()
+    matches = db.conn.execute(f"SELECT count(*), total(version) FROM matches WHERE {where}"
+                              f" AND game IN ({','.join('?' * len(GAMES))})", (*args, *GAMES)).fetchone()
+    kept = db.conn.execute(f"SELECT count(*), total(version) FROM match_summaries WHERE {where}"
+                           f" AND tag IN ({','.join('?' * len(tags))})", (*args, *tags)).fetchone()
+    return matches == kept
 
 
 def refresh_one(db: Database, match: store.Match) -> None:
@@ -341,16 +373,21 @@ def standings(db: Database, scope: Scope, profile: int | None = None, fresh: boo
     alone, then shared wins, then the better average place. With ``profile``, only that person's rows."""
     if fresh:
         refresh(db, scope.group_id)
-    where, args = scope.where()
     canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
-    if profile is not None:
-        ids = [pid for pid, c in canonical.items() if c == profile]
-        where += f" AND ss.profile_id IN ({','.join('?' * len(ids))})"
-        args = [*args, *ids]
+    if scope.night_id is None and profile is None:  # all time: the totals kept as summaries are saved
+        where, args = scope.where("st")
+        where = where.replace("st.over = 1", "1")
+        sql = f"SELECT st.game, st.rules_key, st.profile_id, {', '.join(_SUMS)} FROM standings_totals st WHERE {where}"
+    else:
+        where, args = scope.where()
+        if profile is not None:
+            ids = [pid for pid, c in canonical.items() if c == profile]
+            where += f" AND ss.profile_id IN ({','.join('?' * len(ids))})"
+            args = [*args, *ids]
+        sql = (f"SELECT ss.game, ss.rules_key, ss.profile_id, {_SELECT_SUMS} FROM seat_summaries ss WHERE {where}"
+               " GROUP BY ss.game, ss.rules_key, ss.profile_id")
     people: dict[tuple, dict[int, dict]] = defaultdict(dict)
-    for game, key, pid, *sums in db.conn.execute(
-            f"SELECT ss.game, ss.rules_key, ss.profile_id, {_SELECT_SUMS} FROM seat_summaries ss WHERE {where}"
-            " GROUP BY ss.game, ss.rules_key, ss.profile_id", args):
+    for game, key, pid, *sums in db.conn.execute(sql, args):
         person = canonical.get(pid, pid)
         figures = dict(zip(_SUMS, sums))
         table = people[(game, key)]
@@ -442,9 +479,11 @@ def wins_by_night(db: Database, scope: Scope) -> tuple[list[str], dict[int, list
     first: (night days, {person: running totals})."""
     where, args = Scope(scope.group_id, None, scope.game, scope.rules_key).where()
     canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
-    rows = db.conn.execute(
-        f"SELECT n.day, ss.profile_id, sum(ss.won + ss.tied) FROM seat_summaries ss JOIN nights n ON n.id = ss.night_id"
-        f" WHERE {where} GROUP BY ss.night_id, ss.profile_id", args).fetchall()
+    day_of = dict(db.conn.execute("SELECT id, day FROM nights" + (" WHERE group_id = ?" if scope.group_id else ""),
+                                  (scope.group_id,) if scope.group_id else ()))
+    rows = [(day_of.get(night), pid, wins) for night, pid, wins in db.conn.execute(
+        f"SELECT ss.night_id, ss.profile_id, sum(ss.won + ss.tied) FROM seat_summaries ss"
+        f" WHERE {where} AND ss.night_id IS NOT NULL GROUP BY ss.night_id, ss.profile_id", args) if night in day_of]
     days = sorted({r[0] for r in rows})
     index = {d: i for i, d in enumerate(days)}
     per: dict[int, list[int]] = defaultdict(lambda: [0] * len(days))

@@ -79,8 +79,14 @@ def _wins_chart(db, scope: stats.Scope, names: dict[int, str]):
         return None
     ranked = sorted(per.items(), key=lambda kv: (-kv[1][-1], names.get(kv[0], "")))[:charts.MAX_SERIES]
     series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
-    title = f"Matches won, night by night: {stats.Table(scope.game, scope.rules_key or '{}', 0, []).title}"
-    svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id="wins-by-night")
+    game = stats.Table(scope.game, scope.rules_key or "{}", 0, []).title
+    if len(days) < 2:  # one night: a bar for each player
+        title = f"Matches won on the night of {nights.night_title(days[0])}: {game}"
+        svg = charts.bar_chart(title, [s.name for s in series], [s.values[-1] for s in series],
+                               chart_id="wins-by-night")
+    else:
+        title = f"Matches won, night by night: {game}"
+        svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id="wins-by-night")
     rows = [[day, *(s.values[i] for s in series)] for i, day in enumerate(days)]
     return {"svg": svg, "title": title, "headings": ["Night", *(s.name for s in series)], "rows": rows}
 

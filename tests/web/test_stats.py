@@ -111,3 +111,26 @@ def test_head_to_head(database):
     h2h = stats.head_to_head(database, ana, ben)
     (table,) = h2h["tables"]
     assert (table["matches"], table["a_ahead"], table["b_ahead"], table["level"]) == (2, 1, 0, 1)
+
+
+def test_all_time_totals_are_the_nights_added_up(database):
+    """The totals kept per person agree with the summaries they are made of, after undo and merge."""
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id, MON)
+    play(database, TIED_ROUND, g.id, TUE)
+    match = play(database, example("flag-at-reveal"), g.id, TUE)
+    play(database, renamed(example("three-rounds"), {"Ana": "Annie"}), g.id, TUE)
+    tables.append(database, match.id, match.version, {"seat": "Ben", "move": "undo"}, None)
+    people.merge(database, people.find_profile(database, "Annie").id, people.find_profile(database, "Ana").id)
+    from referee import nights
+
+    def figures(tables_):
+        return {(t.game, t.rules_key, r["name"]): {k: v for k, v in r.items() if k in ("matches", "won", "tied", "total")}
+                for t in tables_ for r in t.rows}
+
+    all_time = figures(stats.standings(database, stats.Scope(g.id)))
+    added: dict = {}
+    for night in nights.group_nights(database, g.id):
+        for key, row in figures(stats.standings(database, stats.Scope(g.id, night.id))).items():
+            added[key] = {k: added.get(key, {}).get(k, 0) + v for k, v in row.items()}
+    assert all_time == added and all_time[("ratatat", '{"rounds_n":1}', "Ana")]["matches"] == 2
