@@ -712,3 +712,19 @@ def test_a_four_card_wrong_claim_costs_two_penalty_cards():
     state = play(state, Match(ANA, (1, 2, 3, 4), ("6", "6", "6", "9")))
     assert len(state.round.rows[ANA]) == 7 and state.round.draw == draw - 2
     assert all(state.round.rows[ANA][i].face_up for i in range(4)) and deck_total(state) == 52
+
+
+def test_the_worked_examples_play_the_presets_as_documented():
+    """docs/transcripts.md: the Cambio example's rules are the cambio_common preset written out, and the
+    Cabo examples play the 2nd edition's defaults (the examples' reports are checked in test_transcript)."""
+    import json
+    from pathlib import Path
+
+    from referee.games.cabo_presets import BY_KEY
+
+    examples = Path(__file__).resolve().parents[2] / "docs" / "examples"
+    cambio = json.loads((examples / "cambio-snap.json").read_text())
+    assert cambio["game"] == "cabo" and cambio["rules"] == dict(BY_KEY["cambio_common"].rules)
+    for name in ("cabo-peek-spy-swap.json", "cabo-scoring.json"):
+        doc = json.loads((examples / name).read_text())
+        assert doc["game"] == "cabo" and doc.get("rules", {}) == dict(BY_KEY["cabo_2e"].rules) == {}
