@@ -99,12 +99,12 @@ def switch_large_type() -> Response:
 
 
 def compile_catalogues(force: bool = False) -> list[Path]:
-    """Compile each ``messages.po`` to ``messages.mo`` (when missing, or always with ``force``)."""
+    """Compile each catalogue (``messages.po``, ``rules.po``) to its ``.mo`` (when missing, or always with ``force``)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     written = []
-    for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
+    for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
         if mo.exists() and not force:
             continue

@@ -183,6 +183,86 @@ def date_of(stamp: str) -> str:
         return escape(stamp[:10])
 
 
+# --- Entries in words ---------------------------------------------------------------------------
+
+
+def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Markup:
+    """An entry in words for the undo button and the history: Rat-a-Tat Cat's in the phone's language
+    (from the move's fields), the other games' as their engine says them."""
+    if lang() == "en" or getattr(game, "TEMPLATES", "") != "ratatat":
+        english = game.describe(move, players)
+        return english if lang() == "en" else engine_words(english)
+    try:
+        return _ratatat_words(move, players)
+    except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
+        return engine_words(game.describe(move, players))
+
+
+def _ratatat_words(move: Any, players: tuple[str, ...]) -> str:
+    from flask_babel import gettext as _
+
+    from .games import base
+    from .games import ratatat_moves as m
+
+    seat = getattr(move, "seat", None)
+    who = players[seat] if seat is not None else _("The table")
+
+    def card(code: Any) -> str:
+        return card_name(code) if code not in (None, "unknown") else str(CARD_WORDS["unknown"])
+
+    match move:
+        case m.TurnUp(card=c):
+            return _("%(card)s is turned up on the discard pile.", card=card(c))
+        case m.InitialPeek(slots=slots):
+            return _("%(name)s looks at slots %(slots)s.", name=who, slots=", ".join(map(str, slots)))
+        case m.Draw(shown=True, card=c):
+            return _("%(name)s draws %(card)s and shows it.", name=who, card=card(c))
+        case m.Draw():
+            return _("%(name)s draws a card.", name=who)
+        case m.TakeDiscard():
+            return _("%(name)s takes the top card of the discard pile.", name=who)
+        case m.Replace(slot=slot, out=out):
+            return _("%(name)s puts the card into slot %(slot)s and discards %(card)s.", name=who, slot=slot,
+                     card=card(out))
+        case m.Discard(card=c):
+            return _("%(name)s discards %(card)s.", name=who, card=card(c))
+        case m.UsePower(card=c):
+            return _("%(name)s shows %(card)s and uses it.", name=who, card=card(c))
+        case m.Peek(slot=slot, target=target) if target in (None, seat):
+            return _("%(name)s peeks at their own slot %(slot)s.", name=who, slot=slot)
+        case m.Peek(slot=slot, target=target):
+            return _("%(name)s peeks at %(other)s's slot %(slot)s.", name=who, other=players[target], slot=slot)
+        case m.Swap(slot=None):
+            return _("%(name)s chooses not to swap.", name=who)
+        case m.Swap(slot=slot, target=target, target_slot=target_slot):
+            return _("%(name)s swaps slot %(slot)s with %(other)s's slot %(other_slot)s.", name=who, slot=slot,
+                     other=players[target], other_slot=target_slot)
+        case m.Call():
+            return _("%(name)s calls Rat-a-Tat Cat!", name=who)
+        case m.Reshuffle():
+            return _("The discard pile is shuffled into a new draw pile.")
+        case m.Reveal(cards=cards):
+            return _("%(name)s reveals %(cards)s.", name=who, cards=", ".join(card(c) for c in cards))
+        case m.RevealDraw(slot=slot, card=c):
+            return _("%(name)s's slot %(slot)s power card is replaced by %(card)s.", name=who, slot=slot, card=card(c))
+        case m.TimeUp():
+            return _("Time is up: this is the last round.")
+        case m.Stalemate():
+            return _("The table ends the round without a call (stalemate).")
+        case base.Override(entry=entry, rule=rule):
+            return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=_ratatat_words(entry, players))
+        case base.ResolveFlag(flag=flag, decision="accept"):
+            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
+        case base.ResolveFlag(flag=flag):
+            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
+        case base.Undo():
+            return _("%(name)s undoes the last entry.", name=who)
+        case base.Correct(target=target, entry=entry):
+            return _("%(name)s corrects entry %(number)s: %(entry)s", name=who, number=target,
+                     entry=_ratatat_words(entry, players))
+    raise LookupError(type(move).__name__)
+
+
 def template_globals() -> dict[str, Any]:
     return {"rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,

@@ -1,4 +1,4 @@
-"""``referee check FILE [--json]``: replay a transcript and print its rulings and result.
+"""``referee check FILE [--json] [--lang en|he|it]``: replay a transcript and print its rulings and result.
 
 Exit status 0 whenever the file was read (rulings or not); 2 when it is not valid JSON or not a valid
 transcript, with the field and position at fault. Nothing is printed before the whole file has been
@@ -16,7 +16,9 @@ from .transcript import TranscriptError, check_stream, json_chunks, open_spill, 
 @click.command("check")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
-def check_command(file, as_json: bool) -> None:
+@click.option("--lang", type=click.Choice(["en", "he", "it"]), default="en", show_default=True,
+              help="The language of the text report's words (rule IDs, cards and the JSON stay as they are).")
+def check_command(file, as_json: bool, lang: str) -> None:
     """Replay a table log (transcript) and print every ruling and the result."""
     name = printable(getattr(file, "name", "FILE"))
     try:
@@ -37,7 +39,12 @@ def check_command(file, as_json: bool) -> None:
                 out.write(chunk)
             out.write("\n")
         else:
-            for line in text_lines(checked.rulings, checked.count, checked.result, checked.entries,
-                                   checked.accepted, checked.game):
+            from .i18n_report import text_lines as report_lines
+
+            lines = (text_lines(checked.rulings, checked.count, checked.result, checked.entries, checked.accepted,
+                                checked.game) if lang == "en" else
+                     report_lines(checked.rulings, checked.count, checked.result, checked.entries, checked.accepted,
+                                  checked.game, lang))
+            for line in lines:
                 out.write(line + "\n")
         out.flush()

@@ -24,7 +24,7 @@ from werkzeug.routing import BuildError
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..i18n import lang
-from ..i18n_rules import card_label
+from ..i18n_rules import card_label, describe_move
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
 from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
@@ -87,7 +87,7 @@ def last_standing(log) -> str:
     if head.parent is None or head.move is None:
         return ""
     try:
-        return log.game.describe(head.move, log.state.players)
+        return describe_move(log.game, head.move, log.state.players)
     except Exception:  # noqa: BLE001 - words for a button; the undo itself is checked by the engine
         return gettext("the last entry")
 
@@ -212,7 +212,7 @@ def entry_words(log, entry: dict) -> str:
     """An entry in words, or its move name when it does not parse (a refused entry)."""
     try:
         move = log.game.parse_move(entry, log.state.players, log.state.rules)
-        return log.game.describe(move, log.state.players)
+        return describe_move(log.game, move, log.state.players)
     except EntryError:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 

@@ -1,0 +1,116 @@
+"""The engines' words in the phone's language (referee/i18n_rules.py): the rule book by rule ID, the
+house-rule switches, presets, card names and Rat-a-Tat Cat's entries; the engines stay free of gettext."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from markupsafe import escape
+
+from referee import i18n, i18n_rules, store
+from referee.games import GAMES
+from referee.games.rulebook import GENERAL
+
+HX = {"Origin": "http://localhost", "HX-Request": "true"}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def _catalogue(path: Path):
+    with path.open("rb") as handle:
+        return read_po(handle, locale=path.parent.parent.name if path.suffix == ".po" else None)
+
+
+def test_the_engines_never_import_a_translation_library():
+    for path in (ROOT / "referee" / "games").glob("*.py"):
+        source = path.read_text()
+        assert not re.search(r"^\s*(from|import)\s+(flask|flask_babel|babel)\b", source, re.M), path.name
+
+
+def test_the_rules_catalogue_template_is_current():
+    """rules.pot holds every sentence the engines can show (python -m referee.i18n_rules rewrites it)."""
+    pot = _catalogue(i18n.TRANSLATIONS / "rules.pot")
+    in_pot = {(m.context, m.id) for m in pot if m.id}
+    assert {(c, e) for c, e, _ in i18n_rules.messages()} == in_pot
+
+
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_the_general_rules_and_rat_a_tat_cat_are_complete(lang):
+    """Every GEN and Rat-a-Tat Cat sentence, switch, value and preset has a translation."""
+    catalogue = _catalogue(i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "rules.po")
+    wanted = {(c, e) for c, e, where in i18n_rules.messages() if where in ("general", "ratatat")}
+    done = {(m.context, m.id) for m in catalogue if m.id and m.string and "fuzzy" not in m.flags}
+    assert wanted <= done, sorted(wanted - done)[:5]
+    for m in catalogue:
+        if m.string:
+            assert set(re.findall(r"\{\w+\}", m.string)) <= set(re.findall(r"\{\w+\}", m.id)), m.id
+
+
+def test_the_rules_page_in_hebrew_states_each_rule_in_hebrew_with_its_id_left_to_right(client):
+    page = text(client.get("/rules/ratatat", headers={"Accept-Language": "he"}))
+    assert '<dt dir="ltr">RTC-34</dt><dd>משוך 2: מושכים קלף מהקופה.' in page
+    assert "<h2>קלפי פקודה</h2>" in page
+    assert "Rat-a-Tat Cat is for 2 to 6 players." not in page
+    for section in GENERAL:
+        for rule, _ in section.rules:
+            assert re.search(rf'<dt dir="ltr">{rule}</dt><dd>[^<A-Za-z]', page), rule
+
+
+def test_a_sentence_without_a_translation_shows_in_english_marked_as_english(client):
+    catalogue = _catalogue(i18n.TRANSLATIONS / "it" / "LC_MESSAGES" / "rules.po")
+    missing = next(((c, e) for c, e, where in i18n_rules.messages() if where == "shithead" and c.startswith("SH-")
+                    and not (catalogue.get(e, c) and catalogue.get(e, c).string)), None)
+    if missing is None:
+        pytest.skip("every Shithead rule is translated into Italian")
+    page = text(client.get("/rules/shithead", headers={"Accept-Language": "it"}))
+    assert f'<dd><span lang="en" dir="ltr">{escape(missing[1])}</span></dd>' in page
+
+
+def test_the_new_table_form_offers_the_house_rules_in_italian(client):
+    page = text(client.get("/new/ratatat", headers={"Accept-Language": "it"}))
+    assert '<label for="rule-tie_policy">Pareggi in un giro</label>' in page
+    assert "vince il giro chiunque abbia il punteggio più basso (editore)" in page
+    assert "Le regole dell&#39;editore" in page or "Le regole dell'editore" in page
+
+
+def test_number_switches_say_their_number_in_the_language(app):
+    rounds = next(v for v in GAMES["ratatat"].VARIANTS if v.key == "rounds_n")
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert i18n_rules.switch_value(rounds, 3) == "3 giri"
+        assert i18n_rules.switch_value(rounds, 1) == "1 giro"
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        assert i18n_rules.switch_value(rounds, 3) == "3 סיבובים"
+        assert i18n_rules.switch_value(rounds, 1) == "סיבוב אחד"
+    with app.test_request_context():
+        assert i18n_rules.switch_value(rounds, 3) == "3 rounds"
+
+
+def test_game_and_card_names_as_each_table_calls_them(app):
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        assert i18n_rules.game_title("ratatat") == "חתחתול"
+        assert i18n_rules.game_title("shithead") == "שיטהד"
+        assert [i18n_rules.card_name(c) for c in ("DRAW2", "PEEK", "SWAP", "7")] == ["משוך 2", "הצץ", "החלף", "7"]
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert i18n_rules.game_title("spite_malice") == "Gatto e topo"
+        assert i18n_rules.card_name("JOKER") == "Jolly"
+
+
+def test_rat_a_tat_cat_entries_in_words_of_the_phone(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    phone = app.test_client()
+    phone.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    phone.set_cookie(i18n.COOKIE, "it")
+    for version, fields in enumerate([{"move": "turn_up", "card": "5"}, {"move": "draw"},
+                                      {"move": "replace", "slot": "2", "out": "8"}]):
+        assert phone.post(f"/m/{match.id}/entry", data={"version": version, **fields}, headers=HX).status_code == 200
+    screen = text(phone.get(f"/m/{match.id}/screen"))
+    assert "Annulla «Ana mette la carta nella posizione 2 e scarta 8.»" in screen
+    history = text(phone.get(f"/m/{match.id}/history"))
+    assert "Si scopre 5 sugli scarti." in history and "Ana pesca una carta." in history
+    phone.set_cookie(i18n.COOKIE, "en")
+    assert "Ana puts the card into slot 2 and discards an 8." in text(phone.get(f"/m/{match.id}/history"))
