@@ -17,6 +17,7 @@ WIDTH, HEIGHT = 360, 220
 LEFT, RIGHT, TOP, BOTTOM = 36, 10, 10, 40
 MAX_SERIES = 10
 MAX_POINTS = 200
+MAX_MARKED = 60  # points along a line marked with a dot (and its figure) up to this many steps
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ def line_chart(title: str, labels: list[str], series: list[Series], chart_id: st
         points = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.values) if v is not None]
         if len(points) > 1:
             body.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{colour}" stroke-width="2"/>')
-        for i, v in enumerate(s.values):
+        for i, v in enumerate(s.values if len(labels) <= MAX_MARKED else ()):  # long series: the line alone
             if v is not None:
                 body.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
                             f'<title>{escape(s.name)}, {escape(str(labels[i]) if i < len(labels) else "")}: '

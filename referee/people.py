@@ -101,11 +101,10 @@ def get_group(db: Database, group_id: int) -> Group | None:
 
 
 def group_members(db: Database, group_id: int) -> list[Profile]:
-    """The people (merges followed) who sat at a match of the group."""
+    """The people (merges followed) who finished a match of the group (from the standings' totals)."""
     rows = db.conn.execute(
-        f"{_PROFILE} WHERE id IN (SELECT p.canonical_id FROM match_seats s JOIN matches m ON m.id = s.match_id"
-        " JOIN profiles p ON p.id = s.profile_id WHERE m.group_id = ?) ORDER BY name COLLATE NOCASE, id",
-        (group_id,))
+        f"{_PROFILE} WHERE id IN (SELECT p.canonical_id FROM standings_totals t JOIN profiles p ON p.id = t.profile_id"
+        " WHERE t.group_id = ?) ORDER BY name COLLATE NOCASE, id", (group_id,))
     return [_profile(r) for r in rows]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
@@ -20,21 +21,21 @@ def _int_arg(name: str) -> int | None:
     if raw == "":
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        abort(400, description=f"{name}: expected a number from a link of this page.")
+        abort(400, description=_("%(field)s: expected a number from a link of this page.", field=name))
     return int(raw)
 
 
 def _group(group_id: int) -> people.Group:
     group = people.get_group(get_db(), group_id)
     if group is None:
-        abort(404, description="There is no such group.")
+        abort(404, description=_("There is no such group."))
     return group
 
 
 def _profile(profile_id: int) -> people.Profile:
     profile = people.get_profile(get_db(), profile_id)
     if profile is None:
-        abort(404, description="There is no such player.")
+        abort(404, description=_("There is no such player."))
     return profile
 
 
@@ -44,13 +45,13 @@ def _scope(group_id: int | None) -> stats.Scope:
     if night_id is not None:
         night = nights.get_night(get_db(), night_id)
         if night is None or night.group_id != group_id:
-            abort(404, description="night: this group has no such night.")
+            abort(404, description=_("night: this group has no such night."))
     game = request.args.get("game") or None
     if game is not None and game not in GAMES:
-        abort(400, description=f"game: choose one of {', '.join(GAMES)}.")
+        abort(400, description=_("game: choose one of %(games)s.", games=", ".join(GAMES)))
     key = request.args.get("rules")
     if key is not None and (len(key) > MAX_KEY or not key.isprintable()):
-        abort(400, description="rules: choose one of the house rules offered.")
+        abort(400, description=_("rules: choose one of the house rules offered."))
     return stats.Scope(group_id, night_id, game, key or None)
 
 
@@ -68,7 +69,7 @@ def create_group():
     try:
         group = people.find_or_create_group(get_db(), request.form.get("name", ""))
     except people.PeopleError as err:
-        abort(422, description=f"Group name: {err.message}")
+        abort(422, description=_("Group name: %(message)s", message=err.message))
     return redirect(url_for("nights.group", group_id=group.id), code=303)
 
 
@@ -81,14 +82,14 @@ def _wins_chart(db, scope: stats.Scope, names: dict[int, str]):
     series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
     game = stats.Table(scope.game, scope.rules_key or "{}", 0, []).title
     if len(days) < 2:  # one night: a bar for each player
-        title = f"Matches won on the night of {nights.night_title(days[0])}: {game}"
+        title = _("Matches won on the night of %(night)s: %(game)s", night=nights.night_title(days[0]), game=game)
         svg = charts.bar_chart(title, [s.name for s in series], [s.values[-1] for s in series],
                                chart_id="wins-by-night")
     else:
-        title = f"Matches won, night by night: {game}"
+        title = _("Matches won, night by night: %(game)s", game=game)
         svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id="wins-by-night")
     rows = [[day, *(s.values[i] for s in series)] for i, day in enumerate(days)]
-    return {"svg": svg, "title": title, "headings": ["Night", *(s.name for s in series)], "rows": rows}
+    return {"svg": svg, "title": title, "headings": [_("Night"), *(s.name for s in series)], "rows": rows}
 
 
 @bp.get("/g/<int:group_id>")
@@ -108,7 +109,8 @@ def group(group_id: int):
                            nights=nights.group_nights(db, group_id), night=night, chart=chart,
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=stats.rules_words, title_of=nights.night_title,
-                           matches=_night_matches(db, scope.night_id) if scope.night_id else [])
+                           matches=_night_matches(db, scope.night_id) if scope.night_id else [],
+                           imported=_int_arg("imported"))
 
 
 def _night_matches(db, night_id: int) -> list[dict]:
@@ -132,10 +134,10 @@ def player(profile_id: int):
     form = stats.form_by_night(db, profile.id)
     chart = None
     if form:
-        title = f"{profile.name}'s form: matches won each night"
+        title = _("%(name)s's form: matches won each night", name=profile.name)
         chart = {"svg": charts.bar_chart(title, [d[5:] for d, _, _ in form], [w for _, _, w in form],
-                                         chart_id="form", name="won"), "title": title,
-                 "headings": ["Night", "Matches", "Won"], "rows": [list(r) for r in form]}
+                                         chart_id="form", name=_("won")), "title": title,
+                 "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=stats.history(db, profile.id), games=GAMES, rules_words=stats.rules_words,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
@@ -145,7 +147,7 @@ def player(profile_id: int):
 def _profile_form_field(name: str) -> int:
     raw = request.form.get(name, "")
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        abort(422, description=f"{name}: choose a player from the list.")
+        abort(422, description=_("%(field)s: choose a player from the list.", field=name))
     return int(raw)
 
 
@@ -155,7 +157,7 @@ def rename(profile_id: int):
     try:
         people.rename(get_db(), profile_id, request.form.get("name", ""))
     except people.PeopleError as err:
-        abort(422, description=f"New name: {err.message}")
+        abort(422, description=_("New name: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
 
 
@@ -167,7 +169,7 @@ def merge(profile_id: int):
     try:
         people.merge(get_db(), other, profile_id)
     except people.PeopleError as err:
-        abort(422, description=f"Merge: {err.message}")
+        abort(422, description=_("Merge: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
 
 
@@ -179,7 +181,7 @@ def unmerge(profile_id: int):
     try:
         people.unmerge(get_db(), profile_id)
     except people.PeopleError as err:
-        abort(422, description=f"Undo the merge: {err.message}")
+        abort(422, description=_("Undo the merge: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=into), code=303)
 
 
@@ -192,7 +194,7 @@ def head_to_head():
     result = None
     if pa and pb:
         if pa.canonical_id == pb.canonical_id:
-            abort(422, description="b: choose two different players.")
+            abort(422, description=_("b: choose two different players."))
         pa, pb = _profile(pa.canonical_id), _profile(pb.canonical_id)
         result = stats.head_to_head(db, pa.id, pb.id)
     return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES)
@@ -204,12 +206,12 @@ def match(match_id: str):
     try:
         m = store.get_match(db, match_id)
     except store.UnknownMatch:
-        abort(404, description="There is no such match.")
+        abort(404, description=_("There is no such match."))
     if m.game not in GAMES:
-        abort(404, description="This referee does not have that match's game.")
+        abort(404, description=_("This referee does not have that match's game."))
     players, series = stats.running_totals(db, m)
     rounds = len(series[0]) if series else 0
-    title = f"Running totals round by round: {', '.join(players)}"
+    title = _("Running totals round by round: %(players)s", players=", ".join(players))
     svg = charts.line_chart(title, [str(i + 1) for i in range(rounds)],
                             [charts.Series(n, v) for n, v in zip(players, series)], chart_id="running-totals") \
         if rounds else None
@@ -248,12 +250,12 @@ def import_file():
     """A group's export, or one finished match's transcript (into the group named on the form)."""
     upload = request.files.get("file")
     if upload is None:
-        abort(422, description="file: choose a JSON file to import.")
+        abort(422, description=_("file: choose a JSON file to import."))
     try:
         data = exports.read(upload.read())
         done = exports.import_data(get_db(), data, request.form.get("group") or None)
     except exports.ImportProblem as err:
-        abort(422, description=f"The file was not imported. {err.field}: {err.message}")
+        abort(422, description=_("The file was not imported. %(field)s: %(message)s", field=err.field, message=err.message))
     if done.group is not None:
         return redirect(url_for("nights.group", group_id=done.group.id, imported=len(done.added)), code=303)
     if done.added:
