@@ -263,12 +263,73 @@ def _ratatat_words(move: Any, players: tuple[str, ...]) -> str:
     raise LookupError(type(move).__name__)
 
 
+def _names(names: list[str]) -> str:
+    from flask_babel import gettext as _
+
+    if len(names) <= 2:
+        return _(" and ").join(names)
+    return ", ".join(names[:-1]) + _(" and ") + names[-1]
+
+
+def round_words(view: dict, last: dict) -> str | Markup:
+    """Why a Rat-a-Tat Cat round went as it did (RTC-51, the tie rule RTC-V1), in the phone's language:
+    said again from the round's scores, its caller and the table's tie rule; the engine's own sentence
+    whenever the two could disagree."""
+    from flask_babel import gettext as _
+
+    english = last.get("explanation", "")
+    if lang() == "en":
+        return english
+    try:
+        scores, winners, caller = last["scores"], list(last["winners"]), last.get("caller")
+        policy = view["rules"]["tie_policy"]
+        low = min(scores.values())
+        lowest = [name for name, score in scores.items() if score == low]
+        if len(lowest) == 1 and winners == lowest:
+            return _("%(name)s has the lowest score, %(score)s, and wins the round (RTC-51).", name=lowest[0], score=low)
+        tie = _("%(names)s tie on %(score)s.", names=_names(lowest), score=low)
+        if policy == "no_winner" and not winners:
+            return tie + " " + _("Under this table's tie rule (RTC-V1) a tied round has no winner.")
+        if sorted(winners) == sorted(lowest):
+            return tie + " " + _("Under this table's tie rule (RTC-V1) they all win.")
+        if caller in lowest and winners == [caller]:
+            return tie + " " + _("Under this table's tie rule (RTC-V1) the caller, %(name)s, wins the tie.", name=caller)
+        if caller in lowest and caller not in winners and sorted(winners + [caller]) == sorted(lowest):
+            return tie + " " + _("Under this table's tie rule (RTC-V1) the caller, %(name)s, loses the tie.",
+                                 name=caller)
+    except (KeyError, TypeError, ValueError):
+        pass
+    return engine_words(english)
+
+
+def match_words(view: dict) -> str | Markup:
+    """Who won a Rat-a-Tat Cat match and on what total, with the rule the engine named."""
+    import re
+
+    from flask_babel import gettext as _
+
+    english = view.get("outcome") or ""
+    if lang() == "en" or not view.get("winners"):
+        return engine_words(english)
+    rules = re.findall(r"RTC-\d+", english)
+    try:
+        totals = dict(zip(view["players"], view["totals"]))
+        winners = [view["players"][w] if isinstance(w, int) else w for w in view["winners"]]
+        total = totals[winners[0]]
+        rule = rules[0] if rules else "RTC-53"
+    except (KeyError, IndexError, TypeError):
+        return engine_words(english)
+    if len(winners) == 1:
+        return _("%(name)s wins the match with %(total)s (%(rule)s).", name=winners[0], total=total, rule=rule)
+    return _("%(names)s share the win on %(total)s (%(rule)s).", names=_names(winners), total=total, rule=rule)
+
+
 def template_globals() -> dict[str, Any]:
     return {"rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,
-            "time_of": time_of, "date_of": date_of}
+            "time_of": time_of, "date_of": date_of, "round_words": round_words, "match_words": match_words}
 
 
 # --- The catalogue template -----------------------------------------------------------------

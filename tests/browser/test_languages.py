@@ -139,6 +139,8 @@ def test_a_round_with_a_phone_in_hebrew_one_in_italian_one_in_english(live_serve
     ana.page.locator("#last-round h2", has_text="סיבוב 1: Ana מנצח/ת").wait_for()
     cy.page.locator("#last-round h2", has_text="Round 1: Ana wins").wait_for()
     assert "Totale" in ben.page.locator("#all-rounds").inner_text() if ben.page.locator("#all-rounds").count() else True
+    ben.page.locator("#last-round p", has_text="Ana ha il punteggio più basso, 4, e vince il giro (RTC-51).").wait_for()
+    ana.page.locator(".outcome", has_text="Ana מנצח/ת במשחק עם 4 (RTC-53).").wait_for()
     ben.page.locator("#last-round").scroll_into_view_if_needed()
     ben.page.screenshot(path=str(SHOTS / "italian-reveal.png"))
     assert (SHOTS / "hebrew-turn.png").stat().st_size > 10_000

@@ -114,3 +114,21 @@ def test_rat_a_tat_cat_entries_in_words_of_the_phone(app, database):
     assert "Si scopre 5 sugli scarti." in history and "Ana pesca una carta." in history
     phone.set_cookie(i18n.COOKIE, "en")
     assert "Ana puts the card into slot 2 and discards an 8." in text(phone.get(f"/m/{match.id}/history"))
+
+
+@pytest.mark.parametrize("policy", ["all_lowest", "all_lowest_except_caller", "no_winner", "caller_wins_ties"])
+@pytest.mark.parametrize("scores, caller", [((4, 9, 6), 0), ((4, 4, 6), 0), ((4, 4, 6), 2), ((5, 5, 5), 1)])
+def test_a_round_said_again_in_hebrew_agrees_with_the_engine(app, policy, scores, caller):
+    from referee.games.ratatat_scoring import round_winners
+
+    players = ("Ana", "Ben", "Cy")
+    winners, english = round_winners(dict(enumerate(scores)), caller, policy, players)
+    last = {"scores": dict(zip(players, scores)), "winners": [players[s] for s in winners],
+            "caller": players[caller], "explanation": english}
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        words = str(i18n_rules.round_words({"rules": {"tie_policy": policy}}, last))
+    assert 'lang="en"' not in words and "RTC-" in words
+    low = min(scores)
+    assert str(low) in words
+    if len(winners) == 1 and scores.count(low) == 1:
+        assert words.startswith(f"ל־{players[winners[0]]} הניקוד הנמוך ביותר")
