@@ -67,6 +67,9 @@ def test_a_round_with_a_phone_in_hebrew_one_in_italian_one_in_english(live_serve
     ana.status("תורך, Ana")
     ben.status("Tocca a Ana")
     cy.status("Ana's turn")
+    # Screen readers are told of the turn change by a region the redraw never replaces
+    ben.page.wait_for_function("document.getElementById('announcer').textContent.includes('Tocca a Ana')")
+    cy.page.wait_for_function("document.getElementById('announcer').textContent.includes(\"Ana's turn\")")
 
     # Ana draws: the Hebrew turn screen, mirrored, with the slots in the table's order
     assert ana.press("משכו מהקופה") == 200

@@ -1,0 +1,43 @@
+// Screen readers: say what changed when a live update redraws the table screen.
+//
+// The table screen is replaced whole (htmx) when any phone enters something, and a live region that is
+// itself replaced is not reliably read out. So one region that is never replaced (#announcer, in every
+// page) is told, after each redraw, the new turn heading, a ruling and the scores when they changed.
+// It never touches the screen itself, so nothing a player is typing is disturbed.
+(function () {
+  "use strict";
+  var last = {};
+
+  function text(root, selector) {
+    var el = root.querySelector(selector);
+    return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function announce(root) {
+    var region = document.getElementById("announcer");
+    if (!region) return;
+    var now = {
+      status: text(root, "#status"),
+      ruling: text(root, "#ruling p"),
+      banner: text(root, "#final-turns"),
+      result: text(root, "#last-round h2, #last-game h2"),
+    };
+    var said = [];
+    ["status", "banner", "ruling", "result"].forEach(function (key) {
+      if (now[key] && now[key] !== last[key]) said.push(now[key]);
+    });
+    last = now;
+    if (said.length) region.textContent = said.join(". ");
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var screen = document.getElementById("screen");
+    if (screen) announce(screen);  // remember what the page opened with, without saying it
+    var region = document.getElementById("announcer");
+    if (region) region.textContent = "";
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "screen") announce(target);
+  });
+})();
