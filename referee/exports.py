@@ -356,4 +356,8 @@ def _write(db: Database, group: people.Group | None, matches: list[_Match], prof
             people.merge(db, ids[source], ids[into])
         except people.PeopleError:
             pass
+    if done.added:  # summed up now, not at the first look at the standings
+        from . import stats
+
+        stats.refresh(db, group.id if group is not None else None)
     return done

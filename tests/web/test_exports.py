@@ -134,6 +134,15 @@ def test_hostile_import_files_on_the_web_are_422(client, body, field):
     assert field in response.get_data(as_text=True)
 
 
+@pytest.mark.parametrize("group", ["\u200b", "x" * 300, "a\u0000b"])
+def test_a_hostile_group_for_a_transcript_is_422(client, database, group):
+    body = json.dumps(example("flag-at-reveal")).encode()
+    response = client.post("/nights/import", data={"file": (io.BytesIO(body), "t.json"), "group": group},
+                           headers=SAME_ORIGIN, content_type="multipart/form-data")
+    assert response.status_code == 422 and "group" in response.get_data(as_text=True)
+    assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+
+
 def test_export_and_import_on_the_web(client, history, database):
     response = client.get(f"/nights/g/{history.id}/export.json")
     assert response.status_code == 200 and "attachment" in response.headers["Content-Disposition"]
