@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from referee import people, stats, tables
+import pytest
+
+from referee import people, stats, store, tables
+from referee.games import GAMES
 from tests.web.nights_helpers import TIED_ROUND, example, play, renamed
 
 MON = datetime(2026, 11, 30, 21, 0, tzinfo=timezone.utc)
@@ -134,3 +137,16 @@ def test_all_time_totals_are_the_nights_added_up(database):
         for key, row in figures(stats.standings(database, stats.Scope(g.id, night.id))).items():
             added[key] = {k: added.get(key, {}).get(k, 0) + v for k, v in row.items()}
     assert all_time == added and all_time[("ratatat", '{"rounds_n":1}', "Ana")]["matches"] == 2
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_registered_game_is_summed_up_from_its_result(database, game):
+    """A game added later needs no stats code: its result tally is read through the game interface."""
+    engine = GAMES[game]
+    players = ["Ana", "Ben", "Cy", "Dee"][:max(engine.MIN_PLAYERS, 2)]
+    match = store.create_match(database, game, players, {})
+    summary = stats.compute(database, match)
+    assert [s.place for s in summary.seats] == [1] * len(players)  # nobody ahead yet
+    assert not summary.over and summary.game == game
+    stats.save(database, [summary])
+    assert stats.refresh(database) == 0
