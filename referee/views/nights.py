@@ -25,15 +25,18 @@ def _int_arg(name: str) -> int | None:
     return int(raw)
 
 
+MAX_ID = 2 ** 63 - 1  # SQLite's largest integer: a longer number in a link names nothing
+
+
 def _group(group_id: int) -> people.Group:
-    group = people.get_group(get_db(), group_id)
+    group = people.get_group(get_db(), group_id) if group_id <= MAX_ID else None
     if group is None:
         abort(404, description=_("There is no such group."))
     return group
 
 
 def _profile(profile_id: int) -> people.Profile:
-    profile = people.get_profile(get_db(), profile_id)
+    profile = people.get_profile(get_db(), profile_id) if profile_id <= MAX_ID else None
     if profile is None:
         abort(404, description=_("There is no such player."))
     return profile

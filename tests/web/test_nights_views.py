@@ -132,3 +132,16 @@ def test_play_again_stays_in_the_group(client, database, club):
     rematch = database.execute("SELECT group_id FROM matches WHERE rematch_of = ?", (match.id,)).fetchone()
     assert rematch == (club.id,)
     assert stats.refresh(database) >= 1
+
+
+@pytest.mark.parametrize("path", ["/nights/g/99999999999999999999999", "/nights/p/99999999999999999999999",
+                                  "/nights/g/99999999999999999999999/export.json", "/nights/m/%00", "/nights/g/-1",
+                                  "/nights/h2h?a=99999999999&b=1"])
+def test_links_to_nothing_are_404(client, path):
+    assert client.get(path).status_code == 404
+
+
+@pytest.mark.parametrize("path", ["/nights/p/99999999999999999999999/rename", "/nights/p/99999999999999999999999/merge",
+                                  "/nights/p/99999999999999999999999/unmerge"])
+def test_forms_for_nobody_are_404(client, path):
+    assert client.post(path, data={"name": "x", "other": "1"}, headers=SAME_ORIGIN).status_code == 404
