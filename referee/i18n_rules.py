@@ -60,8 +60,150 @@ def rule_words(rule_id: str, english: str) -> str | Markup:
 
 
 def ruling_words(rule_id: str, message: str) -> str | Markup:
-    """A ruling's particular sentence (the rule's own sentence, translated, is shown under it)."""
+    """A ruling's particular sentence in the phone's language: the engines say it in English with names
+    and cards in it, so the web layer reads it back by its shape (Rat-a-Tat Cat's and the general rules'
+    rulings) and says it again; any other stays as said, marked English (the rule's own sentence,
+    translated, is shown under it either way)."""
+    message = "" if message is None else str(message)
+    if lang() == "en" or not message:
+        return message
+    for pattern, words in _rulings():
+        found = pattern.fullmatch(message)
+        if found:
+            fields = {k: (_card_phrase(v) if k.startswith("card") else v) for k, v in found.groupdict().items()}
+            return str(words) % fields
     return engine_words(message)
+
+
+_CARD = r"(?:[Aa]n? )?(?:Peek|Swap|Draw 2|Super Peek|\d+)"
+_RULINGS_EN: tuple[tuple[str, Any], ...] = (
+    (r"It is (?P<name>.+)'s turn, not (?P<other>.+)'s\.", _l("It is %(name)s's turn, not %(other)s's.")),
+    (r"It is (?P<name>.+)'s turn, not (?P<other>.+)'s(?P<hint>.+)\.", _l("It is %(name)s's turn, not %(other)s's.")),
+    (r"(?P<name>.+) is in the middle of a turn\.", _l("%(name)s is in the middle of a turn.")),
+    (r"(?P<name>.+) is not playing this round\.", _l("%(name)s is not playing this round.")),
+    (r"The deck has only (?P<copies>\d+) × (?P<card>.+), and (?P<seen>\d+) are already known on the table: "
+     r"this sighting would be one too many \(a misread or a wrong card\?\)\.",
+     _l("The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table: this sighting "
+        "would be one too many (a misread or a wrong card?).")),
+    (r"This card was known to be (?P<card>.+) \(entry (?P<entry>\d+)\) but shows (?P<card2>.+) now "
+     r"\(entry (?P<now>\d+)\)\.",
+     _l("This card was known to be %(card)s (entry %(entry)s) but shows %(card2)s now (entry %(now)s).")),
+    (r"The match is over: no more entries can be played\.", _l("The match is over: no more entries can be played.")),
+    (r"(?P<rule>[A-Z]+-[A-Z0-9]+) does not refuse this entry, so there is nothing to override\.",
+     _l("%(rule)s does not refuse this entry, so there is nothing to override.")),
+    (r"There is no open flag (?P<flag>\d+) to decide\.", _l("There is no open flag %(flag)s to decide.")),
+    (r"Turn up the top card of the draw pile to start the discard pile first\.",
+     _l("Turn up the top card of the draw pile to start the discard pile first.")),
+    (r"(?P<name>.+) called and gets no more turns; the round is over, reveal the cards\.",
+     _l("%(name)s called and gets no more turns; the round is over, reveal the cards.")),
+    (r"The final turns are over: reveal the cards\.", _l("The final turns are over: reveal the cards.")),
+    (r"(?P<name>.+) called: the caller takes no more turns, every other player takes one\.",
+     _l("%(name)s called: the caller takes no more turns, every other player takes one.")),
+    (r"(?P<name>.+)'s Draw 2 is over: the card drawn was used or both draws were taken, so there is no "
+     r"further draw\.", _l("%(name)s's Draw 2 is over: the card drawn was used or both draws were taken, so there "
+                           "is no further draw.")),
+    (r"Resolve the (?P<card>Peek|Swap|Draw 2|Super Peek) first\.", _l("Resolve the %(card)s first.")),
+    (r"(?P<name>.+) holds no card to (?P<what>.+): draw or take one first\.",
+     _l("%(name)s holds no card to use: draw or take one first.")),
+    (r"The discard pile has already been started\.", _l("The discard pile has already been started.")),
+    (r"The draw pile is empty: reshuffle the discard pile first\.",
+     _l("The draw pile is empty: reshuffle the discard pile first.")),
+    (r"The draw pile is empty: reshuffle the discard pile first \(RTC-A8\)\.",
+     _l("The draw pile is empty: reshuffle the discard pile first.")),
+    (r"The draw pile is empty: shuffle the discard pile into a new draw pile \(enter a reshuffle\) and turn up "
+     r"a new discard first\.", _l("The draw pile is empty: shuffle the discard pile into a new draw pile (enter a "
+                                  "reshuffle) and turn up a new discard first.")),
+    (r"(?P<name>.+) already holds a card: replace a card with it or discard it\.",
+     _l("%(name)s already holds a card: replace a card with it or discard it.")),
+    (r"(?P<name>.+) already holds a card: take exactly one card per turn\.",
+     _l("%(name)s already holds a card: take exactly one card per turn.")),
+    (r"Both Draw 2 draws come from the draw pile, never from the discard pile\.",
+     _l("Both Draw 2 draws come from the draw pile, never from the discard pile.")),
+    (r"The discard pile is empty: turn up a card to start it first\.",
+     _l("The discard pile is empty: turn up a card to start it first.")),
+    (r"(?P<card>" + _CARD + r") on the discard pile cannot be taken: a discarded power card is out of play\.",
+     _l("%(card)s on the discard pile cannot be taken: a discarded power card is out of play.")),
+    (r"Under this table's rules \(RTC-V5 forbidden\) a drawn power card may only be used or discarded, not put "
+     r"into the row\.", _l("Under this table's rules (RTC-V5) a drawn power card may only be used or discarded, "
+                           "not put into the row.")),
+    (r"Under this table's rules \(RTC-V6\) a drawn power card must be used\.",
+     _l("Under this table's rules (RTC-V6) a drawn power card must be used.")),
+    (r"Under this table's rules \(RTC-V6\) a drawn Swap must be used\.",
+     _l("Under this table's rules (RTC-V6) a drawn Swap must be used.")),
+    (r"A card taken from the discard pile must replace one of your cards; it cannot be put straight back\.",
+     _l("A card taken from the discard pile must replace one of your cards; it cannot be put straight back.")),
+    (r"A power card in a row has no power: powers work only for a card just drawn from the draw pile "
+     r"\(RTC-19\)\.", _l("A power card in a row has no power: powers work only for a card just drawn from the "
+                          "draw pile (RTC-19).")),
+    (r"Powers work only for a card just drawn from the draw pile during your turn\.",
+     _l("Powers work only for a card just drawn from the draw pile during your turn.")),
+    (r"(?P<card>" + _CARD + r") is not a power card\.", _l("%(card)s is not a power card.")),
+    (r"A card taken from the discard pile gives no power \(RTC-11\); powers work only for a card drawn from "
+     r"the draw pile\.", _l("A card taken from the discard pile gives no power (RTC-11); powers work only for a "
+                           "card drawn from the draw pile.")),
+    (r"There is no Peek to resolve: a Peek is used right after it is drawn\.",
+     _l("There is no Peek to resolve: a Peek is used right after it is drawn.")),
+    (r"(?P<name>.+) has no cards this round\.", _l("%(name)s has no cards this round.")),
+    (r"A Peek looks at one of your own cards\.", _l("A Peek looks at one of your own cards.")),
+    (r"There is no Swap to resolve: a Swap is used right after it is drawn\.",
+     _l("There is no Swap to resolve: a Swap is used right after it is drawn.")),
+    (r"Name your card and the other player's card to swap\.", _l("Name your card and the other player's card to swap.")),
+    (r"A Swap exchanges one of your cards with a card of another player, not two of your own\.",
+     _l("A Swap exchanges one of your cards with a card of another player, not two of your own.")),
+    (r"Under this table's rules \(RTC-V11\) the caller (?P<name>.+)'s cards are locked after the call\.",
+     _l("Under this table's rules (RTC-V11) the caller %(name)s's cards are locked after the call.")),
+    (r"With the outer cards face up \(RTC-V8 outer_face_up\) only face-down cards may be swapped\.",
+     _l("With the outer cards face up (RTC-V8) only face-down cards may be swapped.")),
+    (r"(?P<name>.+) has already called this round: only one call per round\.",
+     _l("%(name)s has already called this round: only one call per round.")),
+    (r"The round is already over\.", _l("The round is already over.")),
+    (r"Under this table's rules \(RTC-V9\) a player calls instead of taking a turn, at the start of their own "
+     r"turn\.", _l("Under this table's rules (RTC-V9) a player calls instead of taking a turn, at the start of "
+                   "their own turn.")),
+    (r"A player calls at the end of their own turn, after taking a card \(RTC-20: calling is not a turn\)\.",
+     _l("A player calls at the end of their own turn, after taking a card (RTC-20: calling is not a turn).")),
+    (r"A player calls only at the end of their own turn, before the next player acts\.",
+     _l("A player calls only at the end of their own turn, before the next player acts.")),
+    (r"Under this table's rules \(RTC-V10\) nobody may call before (?P<num>\d+) full round\(s\) of turns\.",
+     _l("Under this table's rules (RTC-V10) nobody may call before %(num)s full round(s) of turns.")),
+    (r"The draw pile still has (?P<num>\d+) card\(s\): reshuffle only when it is empty\.",
+     _l("The draw pile still has %(num)s card(s): reshuffle only when it is empty.")),
+    (r"There is no discard pile to reshuffle\.", _l("There is no discard pile to reshuffle.")),
+    (r"This match is not timed\.", _l("This match is not timed.")),
+    (r"Time was already called\.", _l("Time was already called.")),
+    (r"Cards are revealed only when the round is over: after the call and the final turns \(RTC-42\)\.",
+     _l("Cards are revealed only when the round is over: after the call and the final turns (RTC-42).")),
+    (r"(?P<name>.+)'s cards are already revealed \(correct that entry instead\)\.",
+     _l("%(name)s's cards are already revealed (correct that entry instead).")),
+    (r"Name all (?P<num>\d+) cards: the round is scored from them\.",
+     _l("Name all %(num)s cards: the round is scored from them.")),
+    (r"(?P<name>.+)'s slot (?P<slot>\d) holds no revealed power card to replace\.",
+     _l("%(name)s's slot %(slot)s holds no revealed power card to replace.")),
+    (r"Name the card drawn to replace the power card\.", _l("Name the card drawn to replace the power card.")),
+    (r"The discard pile is empty\.", _l("The discard pile is empty.")),
+    (r"The initial peek happens once, before the player's first turn\.",
+     _l("The initial peek happens once, before the player's first turn.")),
+    (r"The initial peek is at the two outer cards, slots 1 and 4\.",
+     _l("The initial peek is at the two outer cards, slots 1 and 4.")),
+)
+
+
+def _rulings() -> tuple:
+    import re
+
+    global _COMPILED
+    if _COMPILED is None:
+        _COMPILED = tuple((re.compile(pattern, re.S), words) for pattern, words in _RULINGS_EN)
+    return _COMPILED
+
+
+_COMPILED: tuple | None = None
+
+
+def _card_phrase(phrase: str) -> str:
+    """ "a Peek", "an 8", "A Draw 2" -> the card as the screen names it."""
+    word = phrase.split(" ", 1)[1] if phrase[:2].lower() in ("a ", "an") and " " in phrase else phrase
+    return card_label(word)
 
 
 def section_title(title: str) -> str | Markup:

@@ -132,3 +132,36 @@ def test_a_round_said_again_in_hebrew_agrees_with_the_engine(app, policy, scores
     assert str(low) in words
     if len(winners) == 1 and scores.count(low) == 1:
         assert words.startswith(f"ל־{players[winners[0]]} הניקוד הנמוך ביותר")
+
+
+def _ratatat_rulings() -> list[tuple[str, str]]:
+    from referee.transcript import check, loads
+
+    found = []
+    for path in sorted((ROOT / "docs" / "examples").glob("*.json")):
+        transcript = loads(path.read_text())
+        if transcript.game.NAME != "ratatat":
+            continue
+        _, _, report = check(transcript)
+        found += [(r["rule"], r["message"]) for r in report["rulings"]]
+    return found
+
+
+def test_the_examples_have_rulings_to_say():
+    assert len(_ratatat_rulings()) >= 3
+
+
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_rat_a_tat_cat_rulings_are_said_in_the_phones_language(app, lang):
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        for rule, message in _ratatat_rulings():
+            words = i18n_rules.ruling_words(rule, message)
+            assert 'lang="en"' not in str(words) and words != message, message
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        assert i18n_rules.ruling_words("GEN-7", "It is Ana's turn, not Ben's.") == "זה התור של Ana, לא של Ben."
+        assert i18n_rules.ruling_words("RTC-12", "A Peek on the discard pile cannot be taken: a discarded power "
+                                       "card is out of play.").startswith("אי אפשר לקחת הצץ מערימת הזריקה")
+        unknown = i18n_rules.ruling_words("SH-1", "Something only Shithead says.")
+        assert str(unknown) == '<bdi lang="en" dir="ltr">Something only Shithead says.</bdi>'
+    with app.test_request_context():
+        assert i18n_rules.ruling_words("GEN-7", "It is Ana's turn, not Ben's.") == "It is Ana's turn, not Ben's."
