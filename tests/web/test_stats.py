@@ -150,3 +150,37 @@ def test_every_registered_game_is_summed_up_from_its_result(database, game):
     assert not summary.over and summary.game == game
     stats.save(database, [summary])
     assert stats.refresh(database) == 0
+
+
+def _shithead_evening(seed: int) -> tuple[dict, dict]:
+    """A whole Shithead match played at a simulated true table (tests/games/shithead_sim.py): its
+    transcript and the engine's result."""
+    import random
+
+    from referee.games import shithead as sh
+    from tests.games.shithead_sim import Table
+
+    table, rng, entries = Table(("Ari", "Bea", "Cal"), {}, seed), random.Random(seed), []
+    while not table.state.over and len(entries) < 5000:
+        move = rng.choice(table.honest_entries())
+        entries.append(sh.move_to_dict(move, table.state.players))
+        table.enter(move)
+    assert table.state.over
+    return {"format": "referee-transcript/1", "game": "shithead", "players": ["Ari", "Bea", "Cal"], "rules": {},
+            "entries": entries}, sh.result(table.state)
+
+
+def test_shithead_times_shithead_and_average_finish_from_a_whole_match(database):
+    from referee import exports
+
+    transcript, result = _shithead_evening(3)
+    exports.import_data(database, transcript, "Club", "2026-11-30")
+    g = people.find_or_create_group(database, "Club")
+    rows = _rows(database, stats.Scope(g.id), game="shithead")
+    (game,) = result["rounds"]
+    places = {name: i + 1 for i, name in enumerate(game["order"])}
+    places[game["shithead"]] = 3
+    for name in ("Ari", "Bea", "Cal"):
+        assert rows[name]["shitheads"] == (name == game["shithead"])
+        assert rows[name]["avg_game_place"] == places[name]
+    assert sum(r["won"] + r["tied"] for r in rows.values()) == len(result["winners"])
