@@ -221,9 +221,10 @@ def test_the_compiled_catalogues_match_their_sources(path):
         compiled = read_mo(handle)
     source = _catalogue(path)
     expected = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string
-                for m in source if m.id and m.string}
+                for m in source if m.id and (all(m.string) if isinstance(m.string, (list, tuple)) else m.string)}
     got = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string
-           for m in compiled if m.id}
+           for m in compiled if m.id and (m.context, m.id if isinstance(m.id, str) else m.id[0]) in expected}
+    assert len(got) == len(expected)
     assert got == expected
 
 
@@ -260,7 +261,7 @@ def _text_outside_gettext(source: str) -> list[str]:
 
 
 # Screens still being written by others today; their words are wrapped once they settle.
-NOT_YET = ("games/cabo/", "scan/", "nights/", "rules/_preset.html", "home.html", "new_table.html")
+NOT_YET = ("games/cabo/", "scan/")
 TEMPLATE_FILES = sorted(p for p in TEMPLATES.rglob("*.html")
                         if not str(p.relative_to(TEMPLATES)).startswith(NOT_YET))
 
