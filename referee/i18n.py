@@ -137,9 +137,14 @@ def init_app(app: Flask) -> None:
 
 
 def _vary(response: Response) -> Response:
-    """A page's words depend on the phone's language cookie and Accept-Language."""
+    """A page's words depend on the phone's language cookie and Accept-Language. A link asking for the
+    large-type view (``?large=1``, say the tablet's bookmark) is remembered like the switch."""
     response.vary.add("Accept-Language")
     response.vary.add("Cookie")
+    asked = request.args.get("large")
+    if asked in ("0", "1") and request.cookies.get(LARGE_COOKIE) != asked and request.method == "GET":
+        response.set_cookie(LARGE_COOKIE, asked, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
+                            secure=request.is_secure)
     return response
 
 

@@ -151,6 +151,9 @@ def test_a_turn_in_hebrew_and_a_refusal_names_its_rule(app, database):
 def test_the_large_type_view_is_a_remembered_switch_or_a_link(client):
     assert 'class="large"' not in html_tag(text(client.get("/")))
     assert 'class="large"' in html_tag(text(client.get("/?large=1")))
+    assert 'class="large"' in html_tag(text(client.get("/rules/ratatat")))  # the link is remembered
+    assert 'class="large"' not in html_tag(text(client.get("/?large=0")))
+    assert 'class="large"' not in html_tag(text(client.get("/")))
     response = client.post("/large", data={"large": "1", "next": "/rules/ratatat?large=0"}, headers=POST)
     assert response.status_code == 303 and response.headers["Location"].endswith("/rules/ratatat")
     assert 'class="large"' in html_tag(text(client.get("/")))
