@@ -40,10 +40,12 @@ def test_the_rules_catalogue_template_is_current():
 
 
 @pytest.mark.parametrize("lang", ["he", "it"])
-def test_the_general_rules_and_rat_a_tat_cat_are_complete(lang):
-    """Every GEN and Rat-a-Tat Cat sentence, switch, value and preset has a translation."""
+def test_the_rule_books_are_complete_but_cabos(lang):
+    """Every general, Rat-a-Tat Cat, Shithead and Spite & Malice sentence, switch, value and preset has a
+    translation (Cabo / Cambio's rule book is not translated yet: it shows in English, marked so)."""
     catalogue = _catalogue(i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "rules.po")
-    wanted = {(c, e) for c, e, where in i18n_rules.messages() if where in ("general", "ratatat")}
+    wanted = {(c, e) for c, e, where in i18n_rules.messages()
+              if where in ("general", "ratatat", "shithead", "spite_malice")}
     done = {(m.context, m.id) for m in catalogue if m.id and m.string and "fuzzy" not in m.flags}
     assert wanted <= done, sorted(wanted - done)[:5]
     for m in catalogue:
@@ -63,11 +65,11 @@ def test_the_rules_page_in_hebrew_states_each_rule_in_hebrew_with_its_id_left_to
 
 def test_a_sentence_without_a_translation_shows_in_english_marked_as_english(client):
     catalogue = _catalogue(i18n.TRANSLATIONS / "it" / "LC_MESSAGES" / "rules.po")
-    missing = next(((c, e) for c, e, where in i18n_rules.messages() if where == "shithead" and c.startswith("SH-")
+    missing = next(((c, e) for c, e, where in i18n_rules.messages() if where == "cabo" and c.startswith("CAB-")
                     and not (catalogue.get(e, c) and catalogue.get(e, c).string)), None)
     if missing is None:
-        pytest.skip("every Shithead rule is translated into Italian")
-    page = text(client.get("/rules/shithead", headers={"Accept-Language": "it"}))
+        pytest.skip("every Cabo rule is translated into Italian")
+    page = text(client.get("/rules/cabo", headers={"Accept-Language": "it"}))
     assert f'<dd><span lang="en" dir="ltr">{escape(missing[1])}</span></dd>' in page
 
 
