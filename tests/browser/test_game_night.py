@@ -105,3 +105,55 @@ def test_two_matches_on_one_night_in_the_standings_and_the_chart(live_server, ph
     assert "won" in page.locator("table.history").inner_text()
     if shots:
         page.screenshot(path=os.path.join(shots, "player-phone.png"), full_page=True)
+
+
+FITS = """() => {
+  const width = window.innerWidth, out = [];
+  for (const card of document.querySelectorAll('main .card')) {
+    const r = card.getBoundingClientRect();
+    if (r.left < 0 || r.right > width || card.scrollWidth > card.clientWidth) out.push(card.querySelector('h1, h2')?.textContent || card.className);
+  }
+  return {page: document.documentElement.scrollWidth, width, overflowing: out};
+}"""
+
+LAST_COLUMN_REACHABLE = """(wrapper) => {
+  const box = wrapper.getBoundingClientRect();
+  const cells = wrapper.querySelectorAll('thead th');
+  const last = cells[cells.length - 1];
+  last.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = last.getBoundingClientRect(), name = wrapper.querySelector('tbody th').getBoundingClientRect();
+  return {scrolls: wrapper.scrollWidth > wrapper.clientWidth, inside: r.left >= box.left - 1 && r.right <= box.right + 1,
+          nameShown: name.left >= box.left - 1 && name.right <= box.right + 1, text: last.textContent};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "he-IL"])
+def test_wide_standings_scroll_inside_their_card_on_a_phone(live_server, phone, database, locale):
+    """Rat-a-Tat Cat's standings have a dozen columns: on a 390 px phone every card stays within the
+    screen, the table slides sideways inside its card to its last column, the names staying in view."""
+    from referee import people
+    from tests.web.nights_helpers import TIED_ROUND, example, play
+
+    club = people.find_or_create_group(database, "Friday club with a rather long name")
+    for transcript in (example("flag-at-reveal"), TIED_ROUND, example("three-rounds")):
+        play(database, transcript, club.id)
+    ana, ben = people.find_profile(database, "Ana"), people.find_profile(database, "Ben")
+    page = phone(locale)
+    shots = os.environ.get("REFEREE_SHOTS")
+    for name, path in (("standings", f"/nights/g/{club.id}"), ("player", f"/nights/p/{ana.id}"),
+                       ("h2h", f"/nights/h2h?a={ana.id}&b={ben.id}")):
+        page.goto(live_server.url + path)
+        fits = page.evaluate(FITS)
+        assert fits["overflowing"] == [] and fits["page"] <= fits["width"] == 390, (name, fits)
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            page.screenshot(path=os.path.join(shots, f"{name}-wide-{locale}.png"), full_page=True)
+        if name == "h2h":
+            continue
+        wrapper = page.locator(".standings-card .scroll").first
+        assert wrapper.get_attribute("tabindex") == "0"  # a keyboard can scroll it too
+        seen = wrapper.evaluate(LAST_COLUMN_REACHABLE)
+        assert seen["scrolls"] and seen["inside"] and seen["nameShown"], (name, seen)
+        assert fits == page.evaluate(FITS)  # scrolling the table moved nothing else
+        if shots and name == "standings":
+            page.locator(".standings-card").first.screenshot(path=os.path.join(shots, f"standings-scrolled-{locale}.png"))
