@@ -1,8 +1,9 @@
 """Lasting player profiles and groups of friends.
 
 A profile is a person who plays over many evenings. Its history is the append-only table
-``profile_events`` (create, rename, merge, unmerge); the ``profiles`` table is what those events add
+``profile_events`` (create, rename, unrename, merge, unmerge); the ``profiles`` table is what those events add
 up to (the current name, the profile a merge leads to), kept in the same transaction as each event.
+A rename is undone by another event (``unrename``), as a merge is (``unmerge``): nothing is edited in place.
 Two profiles of one person are merged (the merge is an event, and undoing it is another); a merged
 profile's matches count for the profile it was merged into, wherever it leads.
 
@@ -168,6 +169,45 @@ def rename(db: Database, profile_id: int, new_name) -> Profile:
             raise PeopleError("name", f"There is already a player called {name}.")
         conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
         _event(conn, "rename", profile_id, name=name)
+    return get_profile(db, profile_id)
+
+
+def _names_standing(conn, profile_id: int) -> list[tuple[int, str]]:
+    """The profile's names that stand, oldest first, as (event id, name): its create, then each rename
+    not undone (an ``unrename`` names the rename it undoes; the last name standing is the current one)."""
+    stack: list[tuple[int, str]] = []
+    for eid, kind, name, undoes in conn.execute(
+            "SELECT id, kind, name, undoes FROM profile_events WHERE profile_id = ? AND kind IN"
+            " ('create', 'rename', 'unrename') ORDER BY id", (profile_id,)):
+        if kind == "unrename":
+            stack = [item for item in stack if item[0] != undoes]
+        else:
+            stack.append((eid, name))
+    return stack
+
+
+def last_rename(db: Database, profile_id: int) -> tuple[int, str] | None:
+    """(the rename that gave the profile its current name, the name it had before), if one stands."""
+    stack = _names_standing(db.conn, profile_id)
+    return (stack[-1][0], stack[-2][1]) if len(stack) > 1 else None
+
+
+def undo_rename(db: Database, profile_id: int) -> Profile:
+    """Give the profile back the name it had before its last rename: an ``unrename`` event naming the
+    rename it undoes (the rename stays in the record). Refused when there is no rename to undo, or when
+    the old name is now another player's."""
+    with write_transaction(db) as conn:
+        row = conn.execute("SELECT merged_into FROM profiles WHERE id = ?", (profile_id,)).fetchone()
+        if row is None:
+            raise PeopleError("profile", "There is no such player.")
+        found = last_rename(db, profile_id)
+        if found is None:
+            raise PeopleError("name", "This player has no rename to undo.")
+        event, name = found
+        if row[0] is None and _taken(conn, name, but=profile_id) is not None:
+            raise PeopleError("name", f"There is already a player called {name}: rename one of them first.")
+        conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
+        _event(conn, "unrename", profile_id, name=name, undoes=event)
     return get_profile(db, profile_id)
 
 

@@ -144,7 +144,8 @@ def player(profile_id: int):
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=stats.history(db, profile.id), games=GAMES, rules_words=stats.rules_words,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
-                           events=people.profile_events(db, profile.id))
+                           events=people.profile_events(db, profile.id),
+                           last_rename=people.last_rename(db, profile.id))
 
 
 def _profile_form_field(name: str) -> int:
@@ -161,6 +162,17 @@ def rename(profile_id: int):
         people.rename(get_db(), profile_id, request.form.get("name", ""))
     except people.PeopleError as err:
         abort(422, description=_("New name: %(message)s", message=err.message))
+    return redirect(url_for("nights.player", profile_id=profile_id), code=303)
+
+
+@bp.post("/p/<int:profile_id>/unrename")
+def unrename(profile_id: int):
+    """Undo the last rename: the name before it comes back (recorded as an event of its own)."""
+    _profile(profile_id)
+    try:
+        people.undo_rename(get_db(), profile_id)
+    except people.PeopleError as err:
+        abort(422, description=_("Undo the rename: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
 
 

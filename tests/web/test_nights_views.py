@@ -70,6 +70,13 @@ def test_rename_merge_and_undo_through_the_forms(client, database, club):
     other = people.create_profile(database, "Annie")
     assert client.post(f"/nights/p/{ana.id}/rename", data={"name": "Anna"}, headers=SAME_ORIGIN).status_code == 303
     assert people.get_profile(database, ana.id).name == "Anna"
+    page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    assert "Undo the rename: back to “Ana”" in page and "renamed “Anna”" in page
+    assert client.post(f"/nights/p/{ana.id}/unrename", headers=SAME_ORIGIN).status_code == 303
+    assert people.get_profile(database, ana.id).name == "Ana"
+    page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    assert "Undo the rename" not in page and "rename undone: “Ana” again" in page
+    assert client.post(f"/nights/p/{ana.id}/rename", data={"name": "Anna"}, headers=SAME_ORIGIN).status_code == 303
     assert client.post(f"/nights/p/{ana.id}/merge", data={"other": other.id}, headers=SAME_ORIGIN).status_code == 303
     assert people.get_profile(database, other.id).canonical_id == ana.id
     assert client.get(f"/nights/p/{other.id}").status_code == 303  # to the person's page
@@ -80,7 +87,7 @@ def test_rename_merge_and_undo_through_the_forms(client, database, club):
 @pytest.mark.parametrize("path,data", [
     ("rename", {"name": ""}), ("rename", {"name": "x" * 500}), ("rename", {"name": "Ben"}),
     ("merge", {"other": "abc"}), ("merge", {"other": ""}), ("merge", {"other": "9" * 40}), ("merge", {}),
-    ("unmerge", {}),
+    ("unmerge", {}), ("unrename", {}),
 ])
 def test_hostile_profile_forms_are_422_with_a_message(client, database, club, path, data):
     ana = people.find_profile(database, "Ana")
@@ -142,6 +149,6 @@ def test_links_to_nothing_are_404(client, path):
 
 
 @pytest.mark.parametrize("path", ["/nights/p/99999999999999999999999/rename", "/nights/p/99999999999999999999999/merge",
-                                  "/nights/p/99999999999999999999999/unmerge"])
+                                  "/nights/p/99999999999999999999999/unmerge", "/nights/p/99999999999999999999999/unrename"])
 def test_forms_for_nobody_are_404(client, path):
     assert client.post(path, data={"name": "x", "other": "1"}, headers=SAME_ORIGIN).status_code == 404

@@ -36,6 +36,34 @@ def test_rename_is_recorded_and_refuses_a_name_in_use(database):
     assert kinds == ["create", "rename"]
 
 
+def test_a_rename_is_undone_by_an_event_of_its_own(database):
+    ana = people.create_profile(database, "Ana")
+    people.rename(database, ana.id, "Anna")
+    people.rename(database, ana.id, "Annie")
+    assert people.undo_rename(database, ana.id).name == "Anna"
+    assert people.find_profile(database, "anna").id == ana.id and people.find_profile(database, "Annie") is None
+    assert people.undo_rename(database, ana.id).name == "Ana"  # the renames undone last first
+    with pytest.raises(people.PeopleError) as err:
+        people.undo_rename(database, ana.id)  # back at the name it was made with
+    assert err.value.field == "name"
+    events = people.profile_events(database, ana.id)
+    assert [e["kind"] for e in events] == ["create", "rename", "rename", "unrename", "unrename"]
+    assert [e["undoes"] for e in events[3:]] == [events[2]["id"], events[1]["id"]]  # each names the rename it undoes
+    people.rename(database, ana.id, "Ann")  # a rename after the undos: undone, the name before it comes back
+    assert people.undo_rename(database, ana.id).name == "Ana"
+
+
+def test_undoing_a_rename_refuses_a_name_another_player_took_meanwhile(database):
+    ana = people.create_profile(database, "Ana")
+    people.rename(database, ana.id, "Anna")
+    other = people.create_profile(database, "ana")  # the old name is free: someone else takes it
+    with pytest.raises(people.PeopleError) as err:
+        people.undo_rename(database, ana.id)
+    assert err.value.field == "name" and "rename one of them first" in err.value.message
+    assert people.get_profile(database, ana.id).name == "Anna" and people.get_profile(database, other.id).name == "ana"
+    assert [e["kind"] for e in people.profile_events(database, ana.id)] == ["create", "rename"]  # nothing written
+
+
 def test_merge_and_undo_are_events_and_the_record_is_never_edited(database):
     a = people.create_profile(database, "Robert")
     b = people.create_profile(database, "Bob")
