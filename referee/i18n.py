@@ -6,7 +6,8 @@ right to left (``dir="rtl"``); card faces, numbers and rule IDs stay left to rig
 
 The catalogues are ``referee/translations/<lang>/LC_MESSAGES/messages.po``; the compiled ``.mo`` files
 sit beside them in the repository (a test checks they match the ``.po``), and an app that finds one
-missing compiles it at start. ``python -m referee.i18n`` recompiles them all after an edit.
+missing compiles it at start. ``python -m referee.i18n`` recompiles them all after an edit;
+``python -m referee.i18n update`` first gathers the messages again (see docs/languages.md).
 """
 from __future__ import annotations
 
@@ -148,6 +149,28 @@ def _vary(response: Response) -> Response:
     return response
 
 
+def update_catalogues() -> None:
+    """After changing words: gather every message again (templates and views with babel.cfg; the
+    engines' words by key), merge them into each language's catalogues (new ones empty, to translate;
+    changed ones marked fuzzy), and compile. The tests then list what is left to translate."""
+    from babel.messages.frontend import CommandLineInterface
+
+    from .i18n_rules import DOMAIN as RULES, write_pot
+
+    os.chdir(TRANSLATIONS.parent.parent)  # the catalogues name files relative to the repository
+    cli = CommandLineInterface()
+    cli.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "_l", "--no-wrap", "--sort-by-file",
+             "--project=referee", "-o", str(TRANSLATIONS / "messages.pot"), "."])
+    write_pot()
+    for domain in ("messages", RULES):
+        cli.run(["pybabel", "-q", "update", "-i", str(TRANSLATIONS / f"{domain}.pot"), "-d", str(TRANSLATIONS),
+                 "-D", domain, "--no-wrap", "--ignore-obsolete"])
+
+
 if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["update"]:
+        update_catalogues()
     for path in compile_catalogues(force=True):
         print(f"compiled {path.relative_to(TRANSLATIONS.parent.parent)}")
