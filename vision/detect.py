@@ -19,7 +19,12 @@ import numpy as np
 DETECT_LONG_SIDE = 512
 MIN_AREA_FRACTION = 0.004
 MAX_AREA_FRACTION = 0.9
-ASPECT_RANGE = (1.18, 1.8)
+# long side / short side of a card as it appears: 1.4 from above; seen from a seated player's
+# angle (foreshortened to about half along the line of sight) anything from a square to 2.6
+ASPECT_RANGE = (1.0, 2.6)
+USUAL_ASPECT = (1.18, 1.8)  # ... and from above
+MAX_PROPOSALS = 400  # best-scoring proposals merged per photo
+SIDE_RATIO = 0.5  # a side may appear this much shorter than the opposite one (perspective)
 MIN_HULL_IOU = 0.85
 _NEXT = [1, 2, 3, 0]  # index of each corner's successor
 
@@ -82,7 +87,8 @@ def _card_shaped(quad: np.ndarray) -> float | None:
     aspect = long_ / max(short, 1e-6)
     if not ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]:
         return None
-    if min(sides[0], sides[2]) / max(sides[0], sides[2]) < 0.6 or min(sides[1], sides[3]) / max(sides[1], sides[3]) < 0.6:
+    if min(sides[0], sides[2]) / max(sides[0], sides[2]) < SIDE_RATIO \
+            or min(sides[1], sides[3]) / max(sides[1], sides[3]) < SIDE_RATIO:
         return None
     return aspect
 
@@ -103,7 +109,9 @@ def _quad_from_contour(contour: np.ndarray, mask: np.ndarray) -> tuple[np.ndarra
             continue
         support = _border_support(quad, mask)
         if support >= 0.8:
-            return quad, support - abs(aspect - 1.4) * 0.3
+            # a shape seen from above first; foreshortened ones (a square, a strip) after them
+            usual = USUAL_ASPECT[0] <= aspect <= USUAL_ASPECT[1]
+            return quad, support - abs(aspect - 1.4) * 0.3 - (0 if usual else 0.3)
     return None
 
 
@@ -168,30 +176,33 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
 
 
 def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
-    """Best-scoring quads first; drop any that half overlaps a kept one or sits inside it."""
+    """Best-scoring quads first (the result keeps that order); drop any that half overlaps a
+    kept one or sits inside it."""
     kept: list[np.ndarray] = []
-    for quad, _score in sorted(cands, key=lambda c: -c[1]):
+    kept_centre: list[np.ndarray] = []
+    kept_area: list[float] = []
+    for quad, _score in sorted(cands, key=lambda c: -c[1])[:MAX_PROPOSALS]:
+        centre, area = quad.mean(axis=0), cv2.contourArea(quad)
         clash = False
-        for other in kept:
-            inter, a, b = _overlap(quad, other)
-            # (the intersection routine can return 0 for two nearly identical quads)
-            near = np.linalg.norm(quad.mean(axis=0) - other.mean(axis=0)) < 0.25 * np.sqrt(min(a, b))
-            if near or inter / min(a, b) > 0.5:
+        for other, oc, oa in zip(kept, kept_centre, kept_area):
+            d = np.hypot(*(centre - oc))
+            if d > 1.3 * (np.sqrt(area) + np.sqrt(oa)):
+                continue  # too far apart to overlap
+            inter, _ = cv2.intersectConvexConvex(quad, other)
+            if area > 1.3 * oa and inter > 0.85 * oa:
+                continue  # a panel of this card's face (or its pips) came first
+            if d < 0.25 * np.sqrt(min(area, oa)) or inter / max(min(area, oa), 1e-6) > 0.5:
+                # (the intersection routine can return 0 for two nearly identical quads)
                 clash = True
                 break
-        if not clash:
-            kept.append(quad)
-    # an inner frame (face-card picture box) sits inside a bigger accepted card
-    final = []
-    for quad in kept:
-        inner = any(
-            o is not quad and _overlap(quad, o)[0] / cv2.contourArea(quad) > 0.85
-            and cv2.contourArea(o) > 1.3 * cv2.contourArea(quad)
-            for o in kept
-        )
-        if not inner:
-            final.append(quad)
-    return final
+        if clash:
+            continue
+        kept.append(quad)
+        kept_centre.append(centre)
+        kept_area.append(area)
+    # A whole card (white all round) that came after a panel of its face or its pips is kept
+    # beside it: which of the two is the card is left to the readers (vision.recognise.nested).
+    return kept
 
 
 def find_cards(image: np.ndarray) -> list[np.ndarray]:
@@ -233,3 +244,12 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     for edge_map in (thin_edges, edges):
         collect(cv2.bitwise_not(edge_map), masks[0], cv2.RETR_LIST)
     return [q / scale for q in _suppress(cands)]
+
+
+def outermost(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The quads not lying inside a larger one (a panel of a card's face inside the card)."""
+    areas = [cv2.contourArea(np.float32(q)) for q in quads]
+    return [q for i, q in enumerate(quads)
+            if not any(areas[j] > 1.3 * areas[i]
+                       and cv2.intersectConvexConvex(np.float32(q), np.float32(o))[0] > 0.85 * areas[i]
+                       for j, o in enumerate(quads))]

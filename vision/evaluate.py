@@ -15,6 +15,8 @@ first, then rank-only expectations ("Q*") against the rank of what is left. Figu
 from __future__ import annotations
 
 import csv
+import hashlib
+import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -59,6 +61,33 @@ def count_correct(expected: list[str], answered: list[str]) -> int:
     return correct
 
 
+def unmatched(expected: list[str], answered: list[str]) -> tuple[list[str], list[str]]:
+    """The ranks of the expected cards no answer matched, and of the answers that matched none
+    (matching as count_correct)."""
+    left = Counter(answered)
+    missed = []
+    for exp in [e for e in expected if not e.endswith("*")]:
+        if left[exp] > 0:
+            left[exp] -= 1
+        else:
+            missed.append(_rank(exp))
+    ranks = Counter()
+    for label, n in left.items():
+        ranks[_rank(label)] += n
+    for exp in [e for e in expected if e.endswith("*")]:
+        if ranks[exp[:-1]] > 0:
+            ranks[exp[:-1]] -= 1
+        else:
+            missed.append(exp[:-1])
+    return missed, list(ranks.elements())
+
+
+def turned_confusions(expected: list[str], answered: list[str]) -> int:
+    """Answers of 6 where a 9 lay (or 9 for 6): a card read upside down."""
+    missed, wrong = map(Counter, unmatched(expected, answered))
+    return min(missed["6"], wrong["9"]) + min(missed["9"], wrong["6"])
+
+
 def teach_folder(folder: Path) -> References:
     """References from a folder of one-card photos (labels.csv names the card in each)."""
     refs = References()
@@ -68,9 +97,27 @@ def teach_folder(folder: Path) -> References:
     return refs
 
 
-def folder_samples(folder: Path) -> Iterator[tuple[bytes, list[str]]]:
+PARTS = ("tuning", "held-out")
+SHOT_RUN = 10  # photos numbered within this many of each other are one sitting: kept on one side
+
+
+def part_of(name: str) -> str:
+    """'tuning' or 'held-out' for a photo, from its file name alone (deterministic, about a third
+    held out). Photos taken in one sitting (IMG_2385 … IMG_2394, or every copy of one card in
+    a folder of designs: ace_of_clubs_1 … _5) fall on the same side, so a near-copy of a
+    held-out photo is never tuned on."""
+    stem = name.rsplit(".", 1)[0]
+    m = re.match(r"(.*?)(\d+)(\D*)$", stem)
+    key = f"{m.group(1)}{int(m.group(2)) // SHOT_RUN}{m.group(3)}" if m else stem
+    return "held-out" if int(hashlib.sha1(key.encode()).hexdigest(), 16) % 3 == 0 else "tuning"
+
+
+def folder_samples(folder: Path, part: str | None = None) -> Iterator[tuple[bytes, list[str]]]:
+    """(photo bytes, expected cards) of a labelled folder; `part` keeps only the 'tuning' or
+    the 'held-out' photos (see part_of)."""
     for name, cards in read_labels(folder):
-        yield (folder / name).read_bytes(), cards
+        if part is None or part_of(name) == part:
+            yield (folder / name).read_bytes(), cards
 
 
 def composed_samples(folder: Path, count: int, seed: int = 0) -> Iterator[tuple[bytes, list[str]]]:
@@ -103,7 +150,7 @@ def drawn_standard_samples(count: int, seed: int = 0) -> Iterator[tuple[bytes, l
 
 def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: References | None = None) -> dict:
     warm_up()  # as a server does at its start: loading is not a photo's latency
-    images = expected = found = correct = detected = unknown = 0
+    images = expected = found = correct = detected = unknown = turned = 0
     latencies, cpu_times = [], []
     for data, cards in samples:
         start, cpu_start = time.perf_counter(), time.process_time()
@@ -117,6 +164,7 @@ def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: 
         detected += len(reads)
         unknown += len(reads) - len(answered)
         correct += count_correct(cards, answered)
+        turned += turned_confusions(cards, answered)
     return {
         "images": images,
         "cards_expected": expected,
@@ -126,6 +174,7 @@ def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: 
         "recall": round(correct / expected, 4) if expected else 0.0,
         "card_accuracy": round(correct / detected, 4) if detected else 0.0,
         "unknown_rate": round(unknown / detected, 4) if detected else 0.0,
+        "six_nine_confusions": turned,
         "latency_p50_ms": round(float(np.percentile(latencies, 50)), 1) if latencies else 0.0,
         "latency_p95_ms": round(float(np.percentile(latencies, 95)), 1) if latencies else 0.0,
         # CPU time of this process: the latency without other processes competing for the core

@@ -11,14 +11,14 @@ a card already found by its outline are left to that card's reader.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from .glyphs import RANKS
 from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
-from .standard import labelled
+from .standard import TURNED_DOUBT, labelled
 
 WORK_SIDE = 800  # long side of the image searched (px)
 WORK_CARD_HEIGHT = 220  # ... or smaller, so that a card of the size found is this tall (px)
@@ -226,16 +226,34 @@ def same_card(a: IndexHit, b: IndexHit) -> bool:
     return float(np.linalg.norm(b.centre - a.centre)) < 1.4 * np.hypot(150, 235) * k
 
 
+def turned_pair(a: IndexHit, b: IndexHit) -> bool:
+    """True when two hits read as a 6 and a 9 of one suit may be the two opposite corners of one
+    card: one of them was read upside down, and nothing here says which."""
+    ranks = {a.label[:-1], b.label[:-1]}
+    if ranks != {"6", "9"} or a.label[-1] != b.label[-1]:
+        return False
+    return same_card(a, replace(b, label=a.label))
+
+
 def merge_pairs(hits: list[IndexHit]) -> list[IndexHit]:
-    """Hits with the two corners of one card merged: of the two, the first is kept."""
+    """Hits with the two corners of one card merged: of the two, the first is kept. A 6 and a 9
+    that may be one card's two corners are one card whose rank is in doubt: held below the
+    level at which a label is given (unknown), never answered either way."""
     used = set()
     out = []
     for i, a in enumerate(hits):
         if i in used:
             continue
         for j in range(i + 1, len(hits)):
-            if j not in used and (same_card(a, hits[j]) or same_card(hits[j], a)):
+            if j in used:
+                continue
+            if same_card(a, hits[j]) or same_card(hits[j], a):
                 used.add(j)
+                break
+            if turned_pair(a, hits[j]):
+                used.add(j)
+                a = replace(a, confidence=min(a.confidence, TURNED_DOUBT),
+                            alternatives=[(lab, min(c, TURNED_DOUBT)) for lab, c in a.alternatives])
                 break
         out.append(a)
     return out

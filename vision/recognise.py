@@ -8,15 +8,17 @@ import cv2
 import numpy as np
 
 from . import glyphs, index_net, standard
-from .detect import find_cards, whiteness
+from .detect import find_cards, outermost, whiteness
 from .errors import UploadError
 from .index_search import find_indices, inside, merge_pairs
-from .rectify import CARD_H, CARD_W, order_portrait, rectify
+from .rectify import CARD_H, CARD_W, FORESHORTENED, apparent_aspect, order_portrait, rectify, turned_quarter
 from .taught import References
 from .types import ACCEPT, CardRead
 
 DECKS = ("standard", "ratatat")
 OUTLINE_SLACK = 0.12  # an index this far (as a share of the card's size) outside an outline is its card's
+MAX_OUTLINES = 24  # outlines read per photo, the likeliest cards first (a tiled floor makes many)
+USUAL_ASPECT = (1.18, 1.8)  # a card's outline seen from above, perspective and rounding included
 PAPER_CHECK_SIDE = 320  # px, the copy on which paper outside the cards found is looked for
 PAPER_ELSEWHERE = 0.05  # ... and more than this share of a card's area of it means: search for indices
 
@@ -40,13 +42,45 @@ def _allowed(label: str, allowed: set[str]) -> bool:
     return label in allowed or (label[:-1] + "*") in allowed
 
 
-def _identify(card: np.ndarray, deck: str, references: References | None) -> list[tuple[str, float]]:
-    cands: list[tuple[str, float]] = []
+def _identify(card: np.ndarray, deck: str, references: References | None,
+              both_corners: bool = False) -> list[tuple[str, float]]:
+    return _identify_many([card], deck, references, [both_corners])[0]
+
+
+def _identify_many(cards: list[np.ndarray], deck: str, references: References | None,
+                   both_corners: list[bool]) -> list[list[tuple[str, float]]]:
+    """Candidates for each rectified card: taught references first, then (standard deck) the
+    index reader, whose network reads every card's corners in one batch."""
+    out: list[list[tuple[str, float]]] = [[] for _ in cards]
     if references is not None and len(references):
-        cands = references.candidates(card)
-    if deck == "standard" and (not cands or cands[0][1] < ACCEPT):
-        cands = standard.card_candidates(card) or cands
-    return cands
+        out = [references.candidates(card) for card in cards]
+    if deck == "standard":
+        todo = [i for i, c in enumerate(out) if not c or c[0][1] < ACCEPT]
+        corners = standard.corner_reads_many([cards[i] for i in todo])
+        for i, reads in zip(todo, corners):
+            out[i] = standard.card_candidates(cards[i], both_corners[i], reads) or out[i]
+    return out
+
+
+def _read_outlines(image: np.ndarray, quads: list[np.ndarray], deck: str, references: References | None
+                   ) -> list[tuple[np.ndarray, list[tuple[str, float]]]]:
+    """Each outline ordered as read, with its card's candidates. Seen from a low angle, a card
+    lying along the line of sight looks wider than tall: when an outline's shape leaves it open
+    which sides are the long ones and the first reading is not sure, the card is read the
+    other way too and the surer reading kept. An outline of a shape a card seen from above
+    does not have (a square, a long strip) is read only at both corners: it may be a panel of a
+    card's face. At most MAX_OUTLINES are read, the likeliest cards first."""
+    quads = [order_portrait(q) for q in quads[:MAX_OUTLINES]]
+    aspects = [apparent_aspect(q) for q in quads]
+    unusual = [not USUAL_ASPECT[0] <= a <= USUAL_ASPECT[1] for a in aspects]
+    cands = _identify_many([rectify(image, q) for q in quads], deck, references, unusual)
+    redo = [i for i, c in enumerate(cands) if not (c and c[0][1] >= ACCEPT) and aspects[i] < FORESHORTENED]
+    others = [turned_quarter(quads[i]) for i in redo]
+    again = _identify_many([rectify(image, q) for q in others], deck, references, [True] * len(redo))
+    for i, other, other_cands in zip(redo, others, again):
+        if other_cands and (not cands[i] or other_cands[0][1] > cands[i][0][1]):
+            quads[i], cands[i] = other, other_cands
+    return list(zip(quads, cands))
 
 
 def _whole_frame(image: np.ndarray) -> np.ndarray:
@@ -71,13 +105,12 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
         raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
     allowed = None if allowed is None else list(allowed)
     reads = []
-    for quad in find_cards(image):
-        quad = order_portrait(quad)
-        cands = _identify(rectify(image, quad), deck, references)
+    for quad, cands in _read_outlines(image, find_cards(image), deck, references):
         if deck == "standard" and not cands:
             continue  # a white rectangle without any index: not shown to be a card
         label, conf = decide(cands, allowed)
         reads.append(CardRead(label, conf, quad, cands))
+    reads = nested(reads)
     close_up = None
     # perhaps a close-up, the whole photo one card: nothing found, or only unread outlines in a
     # photo whose edges are card margin (panels of the card's face, such as an index box)
@@ -94,6 +127,22 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     if deck == "standard":
         reads = _with_index_hits(image, reads, allowed)
     return reads or ([close_up] if close_up else [])
+
+
+def nested(reads: list[CardRead]) -> list[CardRead]:
+    """Of two outlines one inside the other (a card, and a panel of its face or the block of its
+    pips), one is the card: the outer one when it was read, else the inner one when that was
+    read, else the outer one (unknown)."""
+    areas = [cv2.contourArea(np.float32(r.outline)) for r in reads]
+    drop = set()
+    for i, inner in enumerate(reads):
+        for j, outer in enumerate(reads):
+            if i == j or areas[j] <= 1.3 * areas[i] or i in drop or j in drop:
+                continue
+            inter, _ = cv2.intersectConvexConvex(np.float32(inner.outline), np.float32(outer.outline))
+            if inter > 0.85 * areas[i]:
+                drop.add(j if inner.label and not outer.label else i)
+    return [r for k, r in enumerate(reads) if k not in drop]
 
 
 def warm_up() -> None:
@@ -182,7 +231,7 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
     if len(labels) == 1 and _frame_is_card(image):
         quads = [order_portrait(_whole_frame(image))]
     else:
-        found = [order_portrait(q) for q in find_cards(image)]
+        found = [order_portrait(q) for q in outermost(find_cards(image))]
         quads = [found[i] for i in reading_order(found)]
     if len(quads) != len(labels):
         raise TeachError(f"Found {len(quads)} card(s) in the photo but {len(labels)} name(s) were given; "

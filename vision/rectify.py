@@ -33,3 +33,20 @@ def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CARD_W
     dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
     m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+FORESHORTENED = 1.5  # below this apparent aspect, the card's long side may be the one that looks short
+
+
+def apparent_aspect(quad: np.ndarray) -> float:
+    """Long over short side of a quad (ordered), as it appears in the photo."""
+    pts = np.asarray(quad, np.float32)
+    e0 = np.linalg.norm(pts[1] - pts[0]) + np.linalg.norm(pts[3] - pts[2])
+    e1 = np.linalg.norm(pts[2] - pts[1]) + np.linalg.norm(pts[0] - pts[3])
+    return max(e0, e1) / max(min(e0, e1), 1e-6)
+
+
+def turned_quarter(quad: np.ndarray) -> np.ndarray:
+    """The other portrait reading of an ordered quad: its long sides taken as the short ones (a
+    card seen along its length from a low angle looks wider than tall)."""
+    return np.roll(np.asarray(quad, np.float32), -1, axis=0)

@@ -22,6 +22,10 @@ SINGLE_CORNER = 0.9  # weight of a card read at one corner only (the other cover
 AGREE_FIRM = 0.95  # a corner this sure of its rank is confirmed by the other corner's agreeing
 AGREE_FLOOR = 0.2  # top choice, if that gives it at least this much
 JOKER_CONFIDENCE = 0.9  # both corners show a joker's stacked letters
+SIX, NINE = glyphs.RANKS.index("6"), glyphs.RANKS.index("9")
+TURNABLE = {SIX: NINE, NINE: SIX}  # ranks that read as each other upside down
+PIPS = {SIX: 6, NINE: 9}
+TURNED_DOUBT = 0.5  # a 6 or 9 whose orientation evidence disagrees is held at most this sure
 NO_INDEX, JOKER = index_net.CLASSES.index("NONE"), index_net.CLASSES.index("JOKER")
 
 
@@ -99,15 +103,25 @@ def _ink_mask(region: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
 def corner_reads(card: np.ndarray) -> list[CornerRead]:
     """Both index corners of a rectified portrait card (the top-left one, and the bottom-right one
     turned round) read by the index network; a corner where it sees no index is left out."""
-    patches = [index_net.index_patch(card), index_net.index_patch(cv2.rotate(card, cv2.ROTATE_180))]
+    return corner_reads_many([card])[0]
+
+
+def corner_reads_many(cards: list[np.ndarray]) -> list[list[CornerRead]]:
+    """corner_reads of several cards, their corners read by the network in one batch."""
+    patches = []
+    for card in cards:
+        patches += [index_net.index_patch(card), index_net.index_patch(cv2.rotate(card, cv2.ROTATE_180))]
     classes, suits = index_net.read_patches(patches)
-    reads = []
-    for cp, sp in zip(classes, suits):
-        if cp[NO_INDEX] >= 0.5:
-            continue
-        red = float(sp[1] + sp[2]) > 0.5  # hearts, diamonds
-        reads.append(CornerRead(cp[: len(glyphs.RANKS)], sp, red, joker=bool(cp[JOKER] >= 0.5)))
-    return reads
+    out = []
+    for i in range(len(cards)):
+        reads = []
+        for cp, sp in zip(classes[2 * i:2 * i + 2], suits[2 * i:2 * i + 2]):
+            if cp[NO_INDEX] >= 0.5:
+                continue
+            red = float(sp[1] + sp[2]) > 0.5  # hearts, diamonds
+            reads.append(CornerRead(cp[: len(glyphs.RANKS)], sp, red, joker=bool(cp[JOKER] >= 0.5)))
+        out.append(reads)
+    return out
 
 
 def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
@@ -151,7 +165,55 @@ def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
     return np.mean(votes, axis=0)
 
 
-def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
+def pip_count(card: np.ndarray) -> int | None:
+    """How many big pips of like size lie in the middle of a rectified card (outside its index
+    corners), or None when the middle holds no such marks (a face card, a blank)."""
+    h, w = card.shape[:2]
+    y0, x0 = int(h * 0.05), int(w * 0.1)
+    ink = _ink_mask(card[y0:h - y0, x0:w - x0])
+    if ink is None:
+        return None
+    mask = ink[0]
+    rh, rw = mask.shape
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = []
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if not 0.003 * h * w <= area <= 0.06 * h * w or not 0.45 <= cw / ch <= 1.6:
+            continue
+        if x == 0 or y == 0 or x + cw >= rw or y + ch >= rh:
+            continue
+        cx, cy = x0 + x + cw / 2, y0 + y + ch / 2
+        if min(cx, w - cx) < CORNER_W * w * 0.7 and min(cy, h - cy) < CORNER_H * h:
+            continue  # the index itself
+        areas.append(area)
+    if len(areas) < 2:
+        return None
+    median = float(np.median(areas))
+    return sum(1 for a in areas if 0.5 * median <= a <= 2 * median)
+
+
+def turned_check(rank: np.ndarray, card: np.ndarray, reads: list[CornerRead]) -> np.ndarray:
+    """A 6 is a 9 turned round: a card read as either is answered only when its orientation
+    evidence agrees — the pips counted in its middle, or both index corners (each read in the
+    card's own orientation, opposite each other) putting the same rank first. Otherwise, and
+    whenever the pips count the other rank, the rank is held below ACCEPT (unknown)."""
+    top = int(np.argmax(rank))
+    if top not in TURNABLE:
+        return rank
+    other = TURNABLE[top]
+    count = pip_count(card)
+    corners_agree = len(reads) == 2 and all(int(np.argmax(r.rank_probs)) == top for r in reads)
+    if count == PIPS[top]:
+        return rank
+    if count == PIPS[other] or not corners_agree:
+        rank = rank.copy()
+        rank[top] = min(rank[top], TURNED_DOUBT)
+    return rank
+
+
+def card_candidates(card: np.ndarray, both_corners: bool = False,
+                    reads: list[CornerRead] | None = None) -> list[tuple[str, float]]:
     """(label, confidence) best first for a rectified card, read at both index corners.
 
     Empty when no index could be read at either corner. The two corners are independent
@@ -160,10 +222,12 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     blank) is discounted by SINGLE_CORNER, so it is answered only when the reader is sure. A corner
     sure of its rank (AGREE_FIRM) whose rank the other corner also puts first (with at least
     AGREE_FLOOR) is confirmed: the geometric mean is renormalised, up to the surer corner's
-    own probability.
+    own probability. With `both_corners`, a card is read only when both its corners are
+    (an outline of unusual shape may be a panel of a card's face, not a card).
     """
-    reads = corner_reads(card)
-    if not reads:
+    if reads is None:
+        reads = corner_reads(card)
+    if not reads or (both_corners and len(reads) < 2):
         return []
     if all(r.joker for r in reads):  # a vertical word at every readable corner
         return [("JOKER", JOKER_CONFIDENCE * (1 if len(reads) == 2 else SINGLE_CORNER))]
@@ -181,6 +245,7 @@ def card_candidates(card: np.ndarray) -> list[tuple[str, float]]:
             rank = np.maximum(rank, np.minimum(rank / rank.sum(), max(tops)))
     else:
         rank, suit = reads[0].rank_probs * SINGLE_CORNER, reads[0].suit_probs
+    rank = turned_check(rank, card, reads)
     if rank.max() >= 0.5 and suit.max() < 0.95:  # the suit decides whether to answer
         pips = pip_suit_probs(card, reads[0].red)
         if pips is not None:

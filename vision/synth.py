@@ -217,3 +217,145 @@ def fanned_hand(cards: list[np.ndarray], rng: np.random.Generator, size: tuple[i
         rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         scene = paste_card(scene, card, base @ rot.T + pivot)
     return photo_effects(scene, rng, blur=0.8, glare=False)
+
+
+# --- Scenes for measuring the outline finder: tables, views and layouts ---------------------------
+
+TABLE_KINDS = ("dark-wood", "light-wood", "cloth", "felt", "patterned", "carpet", "tiles", "mat")
+LAYOUTS = ("spread", "row", "fan", "overlap")
+
+
+def table(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A table top: the textures of ``background`` and ordinary ones besides (dark and light
+    wood, green felt, a patterned cloth)."""
+    w, h = size
+    if kind in ("wood", "cloth", "carpet", "tiles", "mat"):
+        return background(kind, size, rng)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    noise = rng.normal(0, 1, (h, w)).astype(np.float32)
+    if kind in ("dark-wood", "light-wood"):
+        warp = cv2.GaussianBlur(noise, (0, 0), 25) * 60
+        grain = np.sin((yy + warp) / rng.uniform(4, 9)) * 0.5 + 0.5
+        planks = (np.floor(xx / rng.uniform(180, 320)) % 2) * rng.uniform(-12, 12)
+        base = (np.array([25, 45, 70]) if kind == "dark-wood" else np.array([120, 170, 205])) * rng.uniform(0.85, 1.1)
+        img = base * (0.78 + 0.22 * grain[..., None]) + planks[..., None] + noise[..., None] * 4
+    elif kind == "felt":
+        fuzz = cv2.GaussianBlur(noise, (0, 0), 1.5) * 25
+        base = np.array([rng.choice([[40, 110, 20], [110, 50, 20], [30, 30, 120]])], np.float32).reshape(3)
+        img = base * rng.uniform(0.8, 1.2) + fuzz[..., None]
+    elif kind == "patterned":  # a checked or flowered tablecloth
+        step = rng.uniform(40, 90)
+        check = ((np.floor(xx / step) + np.floor(yy / step)) % 2)[..., None]
+        a, b = rng.uniform(30, 200, 3), rng.uniform(30, 200, 3)
+        img = a * check + b * (1 - check) + noise[..., None] * 6
+        for _ in range(int(w * h / 25000)):
+            c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+            cv2.circle(img, c, int(rng.uniform(4, 14)), rng.uniform(0, 255, 3).tolist(), -1)
+    else:
+        raise ValueError(f"unknown table {kind!r}")
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def card_quad(centre: tuple[float, float], height: float, angle: float) -> np.ndarray:
+    """Corners of a card `height` tall turned by `angle` (radians), clockwise from its top left."""
+    w = height / 1.4
+    corners = np.array([[-w / 2, -height / 2], [w / 2, -height / 2], [w / 2, height / 2], [-w / 2, height / 2]])
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    return (corners @ rot.T + centre).astype(np.float32)
+
+
+def layout_quads(layout: str, n: int, size: tuple[int, int], rng: np.random.Generator,
+                 angle: float | None = None) -> list[np.ndarray]:
+    """Where n cards lie (each quad clockwise from the card's own top left), later ones on top:
+    spread apart, in a row, fanned in a hand, or overlapping in a row so each index shows."""
+    w, h = size
+    base = rng.uniform(0, 2 * np.pi) if angle is None else angle
+    if layout == "spread":
+        cols = int(np.ceil(np.sqrt(n * w / h)))
+        rows = int(np.ceil(n / cols))
+        cw, chh = w / cols, h / rows
+        height = min(chh, cw * 1.4) * rng.uniform(0.5, 0.62)
+        quads = []
+        for k, slot in enumerate(rng.permutation(rows * cols)[:n]):
+            r, c = divmod(int(slot), cols)
+            centre = ((c + 0.5) * cw + rng.uniform(-0.08, 0.08) * cw, (r + 0.5) * chh + rng.uniform(-0.08, 0.08) * chh)
+            a = rng.uniform(0, 2 * np.pi) if angle is None else angle + rng.uniform(-0.15, 0.15)
+            quads.append(card_quad(centre, height, a))
+        return quads
+    if layout == "row":
+        height = min(h * 0.5, w / (n * 1.25 / 1.4 + 0.4))
+        pitch = height / 1.4 * rng.uniform(1.15, 1.35)
+        x0 = w / 2 - pitch * (n - 1) / 2
+        a0 = 0.0 if angle is None else angle
+        return [card_quad((x0 + i * pitch, h / 2 + rng.uniform(-0.04, 0.04) * height), height,
+                          a0 + rng.uniform(-0.08, 0.08)) for i in range(n)]
+    if layout == "overlap":
+        height = h * 0.5
+        pitch = height / 1.4 * rng.uniform(0.42, 0.55)
+        x0 = w / 2 - pitch * (n - 1) / 2
+        a0 = rng.uniform(-0.2, 0.2) if angle is None else angle
+        return [card_quad((x0 + i * pitch, h / 2 + rng.uniform(-0.03, 0.03) * height), height,
+                          a0 + rng.uniform(-0.04, 0.04)) for i in range(n)]
+    if layout == "fan":
+        height = h * 0.5
+        step = np.deg2rad(rng.uniform(11, 15))
+        pivot = np.array([w / 2, h * 0.82])
+        start = -step * (n - 1) / 2 + rng.uniform(-0.15, 0.15)
+        out = []
+        for i in range(n):
+            a = start + i * step
+            rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            local = card_quad((0, -height * 0.35), height, 0.0)
+            out.append((local @ rot.T + pivot).astype(np.float32))
+        return out
+    raise ValueError(f"unknown layout {layout!r}")
+
+
+def seated_view(scene: np.ndarray, quads: list[np.ndarray], tilt: float, out_size: tuple[int, int]
+                ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The table seen from a seated player's eyes instead of from above: the far side (top of the
+    photo) shrinks. `tilt` 0..1: 0 is from above, 0.5 the far edge seen about half as wide as
+    the near one, and squashed by the same share. Returns the photo and the cards' quads in it."""
+    h, w = scene.shape[:2]
+    ow, oh = out_size
+    near = 1 - 0.5 * tilt  # the near edge covers this share of the table's width ...
+    # ... and the far edge all of it; the table's depth is squashed in the photo
+    src = np.float32([[0, 0], [w, 0], [w * (1 + near) / 2, h], [w * (1 - near) / 2, h]])
+    dst = np.float32([[0, 0], [ow, 0], [ow, oh], [0, oh]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(scene, m, (ow, oh), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    moved = [cv2.perspectiveTransform(q.reshape(-1, 1, 2).astype(np.float32), m).reshape(4, 2) for q in quads]
+    return photo, moved
+
+
+STANDARD_FONTS = (cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX,
+                  cv2.FONT_HERSHEY_COMPLEX)
+
+
+def standard_scene(labels: list[str], rng: np.random.Generator, layout: str = "spread", kind: str = "dark-wood",
+                   tilt: float = 0.0, size: tuple[int, int] = (1600, 1200), angle: float | None = None,
+                   font: int | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A photo of standard cards (labels such as "9C") drawn in code on a table, laid out as
+    `layout`, seen from above (tilt 0) or from a seated player's angle; and each card's true
+    quad in it, clockwise from the card's own top left."""
+    if tilt > 0:  # a larger stretch of table, of which the photo sees a trapezoid
+        work = (int(size[0] * 1.25), int(size[1] * 1.6))
+    else:
+        work = size
+    cards = []
+    for lab in labels:
+        f = font if font is not None else STANDARD_FONTS[int(rng.integers(len(STANDARD_FONTS)))]
+        cards.append(render_joker() if lab == "JOKER" else render_standard_card(lab[:-1], lab[-1], font=f))
+    if tilt > 0:  # lay the cards where the photo's trapezoid sees them
+        inner = (int(work[0] * (1 - 0.5 * tilt) * 0.95), work[1])
+        quads = [q + np.float32([(work[0] - inner[0]) / 2, 0])
+                 for q in layout_quads(layout, len(cards), inner, rng, angle)]
+    else:
+        quads = layout_quads(layout, len(cards), work, rng, angle)
+    scene = table(kind, work, rng)
+    for card, quad in zip(cards, quads):
+        scene = paste_card(scene, card, quad)
+    if tilt > 0:
+        scene, quads = seated_view(scene, quads, tilt, size)
+    scene = photo_effects(scene, rng, blur=float(rng.uniform(0.3, 1.2)), glare=rng.random() < 0.5)
+    return scene, quads
