@@ -126,7 +126,19 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "pick_url": url_for("play.pick", match_id=match.id),
         "history_url": url_for("play.history", match_id=match.id),
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
+        "standings_url": _standings_url(match.id) if view.get("over") else "",
     }
+
+
+def _standings_url(match_id: str) -> str:
+    """A finished match of a group: the standings of its night (or the group's, played outside a night)."""
+    from ..nights import match_group
+
+    group_id, night_id = match_group(get_db(), match_id)
+    if group_id is None:
+        return ""
+    return _url_or_empty("nights.group", group_id=group_id, night=night_id) if night_id else \
+        _url_or_empty("nights.group", group_id=group_id)
 
 
 @bp.app_template_global()

@@ -77,6 +77,9 @@ def test_two_matches_on_one_night_in_the_standings_and_the_chart(live_server, ph
     assert night[0] == night[1] and night[0][0] is not None
 
     page = cy.page
+    page.locator("#night-standings").click()  # the finished table's screen leads to its night's standings
+    page.wait_for_url(re.compile(r"/nights/g/\d+\?night=\d+$"))
+    assert "Standings of the night of" in page.locator("main").inner_text()
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Standings, charts and every player's history").click()
     page.get_by_role("link", name="Friday club").click()

@@ -152,3 +152,15 @@ def test_links_to_nothing_are_404(client, path):
                                   "/nights/p/99999999999999999999999/unmerge", "/nights/p/99999999999999999999999/unrename"])
 def test_forms_for_nobody_are_404(client, path):
     assert client.post(path, data={"name": "x", "other": "1"}, headers=SAME_ORIGIN).status_code == 404
+
+
+def test_a_finished_table_links_to_its_nights_standings(client, database, club):
+    night = database.execute("SELECT id FROM nights WHERE group_id = ?", (club.id,)).fetchone()[0]
+    finished = database.execute("SELECT id FROM matches WHERE rules = '{}'").fetchone()[0]
+    page = client.get(f"/m/{finished}").get_data(as_text=True)
+    assert f'href="/nights/g/{club.id}?night={night}" id="night-standings"' in page
+    playing = play(database, example("three-rounds"), club.id, upto=5)  # still being played: no link yet
+    assert 'id="night-standings"' not in client.get(f"/m/{playing.id}").get_data(as_text=True)
+    alone = play(database, TIED_ROUND)  # finished, in no group: no standings to link to
+    page = client.get(f"/m/{alone.id}").get_data(as_text=True)
+    assert "Match over" in page and 'id="night-standings"' not in page
