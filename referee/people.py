@@ -109,6 +109,18 @@ def group_members(db: Database, group_id: int) -> list[Profile]:
     return [_profile(r) for r in rows]
 
 
+def known_players(db: Database, group_id: int | None = None, limit: int = 16, recent: int = 300) -> list[Profile]:
+    """The people (merges followed) who sat at the latest tables of the group (of any group with
+    None), the most recent first: the players the new-table form offers to tap."""
+    where, args = ("WHERE group_id = ?", [group_id]) if group_id is not None else ("", [])
+    rows = db.conn.execute(
+        f"{_PROFILE} p JOIN (SELECT c.canonical_id AS cid, max(m.created_at) AS last FROM"
+        f" (SELECT id, created_at FROM matches {where} ORDER BY created_at DESC LIMIT ?) m"
+        " JOIN match_seats s ON s.match_id = m.id JOIN profiles c ON c.id = s.profile_id GROUP BY c.canonical_id)"
+        " k ON k.cid = p.id ORDER BY k.last DESC, p.name COLLATE NOCASE LIMIT ?", [*args, recent, limit])
+    return [_profile(r) for r in rows]
+
+
 # --- Writing -----------------------------------------------------------------------------------
 
 

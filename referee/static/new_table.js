@@ -8,3 +8,41 @@ document.addEventListener("change", (event) => {
     if (field) field.value = value === null ? "" : String(value);
   }
 });
+
+// The group's known players: tapping one puts the name in the first empty player field (tapping it
+// again empties its field); the buttons show who is in, and follow the group chosen. Typing still works.
+(() => {
+  const box = document.getElementById("known-players");
+  if (!box) return;
+  const form = box.closest("form");
+  const fields = () => Array.from(form.querySelectorAll('input[name="player"]'));
+  const key = (name) => name.normalize("NFKC").replace(/[\u200b-\u200f\u2060\ufeff]/g, "").trim().toLocaleLowerCase();
+  const sync = () => {
+    const names = new Set(fields().map((f) => key(f.value)).filter(Boolean));
+    for (const b of box.querySelectorAll("button.known")) b.setAttribute("aria-pressed", names.has(key(b.dataset.name)) ? "true" : "false");
+  };
+  const show = () => {
+    const chosen = form.elements.namedItem("group");
+    const value = chosen ? chosen.value : "none";
+    for (const set of box.querySelectorAll(".known-set")) set.hidden = set.dataset.group !== value;
+    box.hidden = !box.querySelector(`.known-set[data-group="${CSS.escape(value)}"] button`);
+  };
+  box.addEventListener("click", (event) => {
+    const button = event.target.closest("button.known");
+    if (!button) return;
+    const name = button.dataset.name;
+    const here = fields().find((f) => key(f.value) === key(name));
+    if (here) {
+      here.value = "";
+    } else {
+      const empty = fields().find((f) => f.value.trim() === "");
+      if (!empty) return;  // every seat is taken
+      empty.value = name;
+    }
+    sync();
+  });
+  form.addEventListener("input", (event) => { if (event.target.name === "player") sync(); });
+  form.addEventListener("change", (event) => { if (event.target.name === "group") show(); });
+  show();
+  sync();
+})();

@@ -286,14 +286,18 @@ NO_GROUP = "none"
 
 def table_form_context(form) -> dict:
     """What the new-table form shows of groups and profiles: the groups (the last one played in chosen,
-    unless the form says otherwise), and every profile's name for the player fields to offer."""
+    unless the form says otherwise), every profile's name for the player fields to offer, and each
+    group's known players (those of its latest tables; of any table for no group) to tap."""
     db = get_db()
     chosen = form.get("group") if form else None
     if chosen is None:
         last = nights.last_group(db)
         chosen = str(last) if last is not None else NO_GROUP
-    return {"groups": people.groups(db), "chosen_group": chosen, "new_group": (form or {}).get("new_group", "")[:40],
-            "profile_names": [p.name for p in people.profiles(db)]}
+    groups = people.groups(db)
+    known = {NO_GROUP: [p.name for p in people.known_players(db)]}
+    known.update({str(g.id): [p.name for p in people.known_players(db, g.id)] for g in groups})
+    return {"groups": groups, "chosen_group": chosen, "new_group": (form or {}).get("new_group", "")[:40],
+            "profile_names": [p.name for p in people.profiles(db)], "known_players": known}
 
 
 def table_group(form) -> int | None:

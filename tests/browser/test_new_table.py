@@ -53,3 +53,43 @@ def test_a_rule_link_opens_the_rule_highlighted(live_server, phone):
     assert "Draw 2" in target.inner_text()
     assert target.evaluate("el => getComputedStyle(el).outlineStyle") == "solid"  # :target marks it
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_groups_players_are_tapped_into_the_player_fields(live_server, phone, database):
+    """Tap a known player: the name goes to the first empty field; tap again: it comes off. Typing a
+    name marks its button too, and the buttons follow the group chosen."""
+    from referee import people
+    from tests.web.nights_helpers import TIED_ROUND, play, renamed
+
+    club = people.find_or_create_group(database, "Club")
+    play(database, renamed(TIED_ROUND, {"Ana": "Ana", "Ben": "Ben"}), club.id)
+    play(database, renamed(TIED_ROUND, {"Ana": "Cy", "Ben": "Dee"}), club.id)
+    other = people.find_or_create_group(database, "Cousins")
+    play(database, renamed(TIED_ROUND, {"Ana": "Eve", "Ben": "Flo"}), other.id)
+    page = phone()
+    page.goto(live_server.url + "/new/ratatat")
+    page.locator("select[name=group]").select_option(label="Club")
+    known = page.locator("#known-players")
+    assert known.is_visible()
+    assert known.locator("button.known:visible").all_inner_texts() == ["Cy", "Dee", "Ana", "Ben"]  # latest first
+    field = [page.get_by_label(f"Player {i}", exact=True) for i in range(1, 5)]
+    known.get_by_role("button", name="Dee").click()
+    known.get_by_role("button", name="Ana").click()
+    assert [f.input_value() for f in field] == ["Dee", "Ana", "", ""]
+    assert known.get_by_role("button", name="Dee").get_attribute("aria-pressed") == "true"
+    known.get_by_role("button", name="Dee").click()  # again: off the table
+    assert [f.input_value() for f in field] == ["", "Ana", "", ""]
+    assert known.get_by_role("button", name="Dee").get_attribute("aria-pressed") == "false"
+    field[2].fill("cy")  # typed: the same player to the table
+    assert known.get_by_role("button", name="Cy").get_attribute("aria-pressed") == "true"
+    known.get_by_role("button", name="Ben").click()  # the first empty field
+    assert [f.input_value() for f in field] == ["Ben", "Ana", "cy", ""]
+    page.locator("select[name=group]").select_option(label="Cousins")
+    assert known.locator("button.known:visible").all_inner_texts() == ["Eve", "Flo"]
+    page.locator("select[name=group]").select_option(label="Club")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url(live_server.url + "/m/*")
+    match = store.get_match(database, page.url.rsplit("/", 1)[1])
+    assert list(match.players) == ["Ben", "Ana", "cy"]
+    assert [p.name for p in people.known_players(database, club.id)][:3] == ["Ana", "Ben", "Cy"]  # the same people
+    assert [m for m in page.console_messages if "Content Security Policy" in m or "TypeError" in m] == []

@@ -9,7 +9,7 @@ import pytest
 
 from referee import people, stats
 from tests.conftest import SAME_ORIGIN
-from tests.web.nights_helpers import TIED_ROUND, example, play
+from tests.web.nights_helpers import TIED_ROUND, example, play, renamed
 
 
 @pytest.fixture
@@ -100,6 +100,8 @@ def test_new_table_form_offers_groups_and_profiles_and_links_the_match(client, d
     form = client.get("/new/ratatat").get_data(as_text=True)
     assert '<datalist id="profile-names">' in form and '<option value="Ana">' in form
     assert f'<option value="{club.id}" selected>Club</option>' in form  # the last group played in
+    known = re.search(rf'<div class="known-set" data-group="{club.id}"[^>]*>(.*?)</div>', form, re.S).group(1)
+    assert re.findall(r'data-name="([^"]+)"', known) == ["Ana", "Ben", "Cy"]  # the group's players, to tap
     response = client.post("/new/ratatat", data={"player": ["ana", "Dee"], "group": str(club.id)}, headers=SAME_ORIGIN)
     assert response.status_code == 303
     match_id = response.headers["Location"].rstrip("/").split("/")[-1]
@@ -164,3 +166,13 @@ def test_a_finished_table_links_to_its_nights_standings(client, database, club):
     alone = play(database, TIED_ROUND)  # finished, in no group: no standings to link to
     page = client.get(f"/m/{alone.id}").get_data(as_text=True)
     assert "Match over" in page and 'id="night-standings"' not in page
+
+
+def test_the_known_players_are_the_groups_latest_with_merges_followed(database, club):
+    other = people.find_or_create_group(database, "Other")
+    play(database, renamed(TIED_ROUND, {"Ana": "Dee", "Ben": "Bob"}), other.id)
+    people.merge(database, people.find_profile(database, "Bob").id, people.find_profile(database, "Ben").id)
+    assert [p.name for p in people.known_players(database, other.id)] == ["Ben", "Dee"]  # Bob counts as Ben
+    assert {p.name for p in people.known_players(database, club.id)} == {"Ana", "Ben", "Cy"}
+    assert [p.name for p in people.known_players(database)][:2] == ["Ben", "Dee"]  # any group: the latest first
+    assert people.known_players(database, 987654) == []
