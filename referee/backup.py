@@ -9,9 +9,17 @@ only then renamed into place.
 migrations this Referee knows (a backup from a newer Referee is refused). The current file is kept
 beside itself (``*.before-restore-<time>.sqlite``), then the backup is copied over it through the
 same API and its schema brought up to date.
+
+A restore never happens under a running server: ``referee serve`` holds a shared lock on a file beside
+the database (``<database>.serving.lock``, ``flock``) for as long as it runs, and ``restore`` takes the
+same lock exclusively, without waiting, before it touches anything; while a server holds it, the restore
+is refused. The operating system lets the lock go when the server's process ends, however it ends, so a
+crashed server never leaves a stale lock behind (the file itself stays, empty and harmless). Two
+servers on one database may both hold it; a server started during a restore is refused.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from datetime import datetime
@@ -19,12 +27,59 @@ from pathlib import Path
 
 from . import db as dbmod
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: there the serving lock is not taken (see serving_lock)
+    fcntl = None
+
 REQUIRED_TABLES = ("matches", "entries", "_sqlite_migrations")
 HEADER = b"SQLite format 3\x00"
 
 
 class BackupProblem(Exception):
     """A backup that cannot be taken, or a file that is not a Referee backup (said in words)."""
+
+
+def lock_path(db_path: str | os.PathLike) -> Path:
+    """The lock file beside the database that a running server holds."""
+    db_path = Path(db_path).absolute()
+    return db_path.with_name(f"{db_path.name}.serving.lock")
+
+
+def serving_lock(db_path: str | os.PathLike, *, wait: bool = True):
+    """Taken by ``referee serve`` for as long as it runs (keep the returned file open): a shared lock
+    on the database's lock file, which a restore cannot take while it is held. With ``wait`` a server
+    started during a restore waits for it to end; without, it raises BackupProblem at once."""
+    path = lock_path(db_path)
+    handle = open(path, "a+b")
+    if fcntl is None:
+        return handle
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        handle.close()
+        raise BackupProblem(f"{db_path}: a restore is replacing this database; start the server once it is done")
+    return handle
+
+
+@contextlib.contextmanager
+def not_serving(db_path: str | os.PathLike):
+    """While no server uses the database: the lock file held exclusively for the block (taken without
+    waiting); raises BackupProblem when a running server holds it."""
+    path = lock_path(db_path)
+    if not path.parent.is_dir() or fcntl is None:
+        yield
+        return
+    with open(path, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BackupProblem(f"{db_path}: `referee serve` is using this database. Stop the server (Ctrl+C in "
+                                "its window), then restore; the phones can join again once it is back.") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _copy(source: sqlite3.Connection, dest: sqlite3.Connection) -> None:
@@ -105,22 +160,23 @@ def backup(db_path: str | os.PathLike, dest: str | os.PathLike) -> dict:
 
 def restore(backup_path: str | os.PathLike, db_path: str | os.PathLike) -> dict:
     """Check ``backup_path``, keep the current database beside itself, copy the backup over it and
-    bring its schema up to date. Returns ``check``'s figures and ``kept`` (the old file's copy)."""
+    bring its schema up to date; refused (BackupProblem) while a server uses the database. Returns ``check``'s figures and ``kept`` (the old file's copy)."""
     found = check(backup_path)
     db_path = Path(db_path)
     kept = None
-    if db_path.exists():
-        kept = db_path.with_name(f"{db_path.stem}.before-restore-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
-        backup(db_path, kept)
-    source = sqlite3.connect(f"file:{Path(backup_path)}?mode=ro", uri=True)
-    try:
-        target = dbmod.connect(db_path)
+    with not_serving(db_path):  # refused while `referee serve` uses the database
+        if db_path.exists():
+            kept = db_path.with_name(f"{db_path.stem}.before-restore-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
+            backup(db_path, kept)
+        source = sqlite3.connect(f"file:{Path(backup_path)}?mode=ro", uri=True)
         try:
-            _copy(source, target.conn)
+            target = dbmod.connect(db_path)
+            try:
+                _copy(source, target.conn)
+            finally:
+                target.close()
         finally:
-            target.close()
-    finally:
-        source.close()
-    dbmod.close_idle(db_path)
-    dbmod.migrate(db_path)
+            source.close()
+        dbmod.close_idle(db_path)
+        dbmod.migrate(db_path)
     return {**found, "kept": str(kept) if kept else None}

@@ -73,6 +73,12 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
     from .server import make_server, raise_file_limit
 
     app = build_app(host, port, db_path, use_https, allow_hosts)
+    from .backup import BackupProblem, serving_lock
+
+    try:  # held while serving: `referee restore` refuses to replace the database under a running server
+        app.config["SERVING_LOCK"] = serving_lock(app.config["DATABASE"], wait=False)
+    except BackupProblem as err:
+        raise click.ClickException(str(err)) from None
     url = app.config["JOIN_URL"]
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps

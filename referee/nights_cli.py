@@ -52,11 +52,13 @@ def backup_command(file: str, db_path: str | None) -> None:
 def restore_command(file: str, db_path: str | None, yes: bool) -> None:
     """Check the backup FILE, then put it in place of the database (stop `referee serve` first; the
     current database is kept beside it)."""
-    from .backup import BackupProblem, check, restore
+    from .backup import BackupProblem, check, not_serving, restore
 
     path = _database_path(db_path)
     try:
         found = check(file)
+        with not_serving(path):  # said before asking; restore() takes the lock again for the copy
+            pass
     except BackupProblem as err:
         _fail(str(err))
     if not yes:

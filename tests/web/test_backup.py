@@ -105,3 +105,34 @@ def test_restore_refuses_what_is_not_a_referee_backup(tmp_path, app):
         assert words in str(err.value)
     with pytest.raises(backup.BackupProblem):
         backup.backup(path, path)
+
+
+def test_restore_is_refused_while_a_server_holds_the_database(tmp_path, app, database):
+    path = app.config["DATABASE"]
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)
+    backup.backup(path, tmp_path / "club.sqlite")
+    play(database, example("flag-at-reveal"), g.id)
+    held = backup.serving_lock(path)  # what `referee serve` holds while it runs
+    try:
+        with pytest.raises(backup.BackupProblem) as err:
+            backup.restore(tmp_path / "club.sqlite", path)
+        assert "`referee serve` is using this database" in str(err.value)
+        assert backup.check(path)["matches"] == 2  # untouched
+        assert not list(tmp_path.glob("*.before-restore-*"))  # not even a copy kept
+        second = backup.serving_lock(path, wait=False)  # a second server on the same database is not refused
+        second.close()
+    finally:
+        held.close()  # the server stops: its lock goes with it
+    database.close()
+    dbmod.close_idle(path)
+    assert backup.restore(tmp_path / "club.sqlite", path)["matches"] == 1
+
+
+def test_a_server_is_not_started_while_a_restore_holds_the_database(tmp_path, app):
+    path = app.config["DATABASE"]
+    with backup.not_serving(path):
+        with pytest.raises(backup.BackupProblem) as err:
+            backup.serving_lock(path, wait=False)
+        assert "a restore is replacing this database" in str(err.value)
+    backup.serving_lock(path, wait=False).close()

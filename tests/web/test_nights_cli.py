@@ -63,3 +63,49 @@ def test_import_a_single_transcript_and_hostile_files(tmp_path):
     hostile.write_bytes(b'{"format": "referee-group/1", "group": {"name": "G"}, "profiles": [{"id": true}]}')
     result = CliRunner().invoke(main, ["import", str(hostile), "--db", str(path)])
     assert result.exit_code == 2 and "profiles[0].id" in result.output and "Traceback" not in result.output
+
+
+def test_restore_exits_2_while_referee_serve_runs_on_the_database(tmp_path):
+    """A real `referee serve` on the database: `referee restore` refuses it, saying so, and leaves it be."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from tests.web.test_cli import free_port
+
+    live, copy = tmp_path / "live.sqlite", tmp_path / "copy.sqlite"
+    _club(live)
+    assert CliRunner().invoke(main, ["backup", str(copy), "--db", str(live)]).exit_code == 0
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "REFEREE_INSTANCE": str(tmp_path / "instance")}
+    server = subprocess.Popen([sys.executable, "-m", "referee", "serve", "--host", "127.0.0.1", "--port", str(port),
+                               "--db", str(live), "--no-qr"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, cwd=tmp_path, env=env)
+    try:
+        for line in server.stdout:
+            if "Ctrl+C" in line:
+                break
+        for _ in range(100):  # until it answers
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5).close()
+                break
+            except OSError:
+                import time
+                time.sleep(0.1)
+        result = subprocess.run([sys.executable, "-m", "referee", "restore", str(copy), "--db", str(live), "--yes"],
+                                capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "`referee serve` is using this database" in result.stderr and "Traceback" not in result.stderr
+        assert not list(tmp_path.glob("*.before-restore-*"))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server.stdout.close()
+    result = CliRunner().invoke(main, ["restore", str(copy), "--db", str(live), "--yes"])  # stopped: restored
+    assert result.exit_code == 0, result.output
