@@ -371,19 +371,125 @@ def date_of(stamp: str) -> str:
 def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Markup:
     """An entry in words for the undo button and the history: Rat-a-Tat Cat's in the phone's language
     (from the move's fields), the other games' as their engine says them."""
-    if lang() == "en" or getattr(game, "TEMPLATES", "") != "ratatat":
+    sayer = _SAYERS.get(getattr(game, "TEMPLATES", ""))
+    if lang() == "en" or sayer is None:
         english = game.describe(move, players)
         return english if lang() == "en" else engine_words(english)
     try:
-        return _ratatat_words(move, players)
+        return sayer(move, players)
     except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
         return engine_words(game.describe(move, players))
+
+
+def _common_words(move: Any, players: tuple[str, ...], again: Any) -> str | None:
+    """The entries every game shares: override, flag decisions, undo, correction."""
+    from flask_babel import gettext as _
+
+    from .games import base
+
+    seat = getattr(move, "seat", None)
+    who = players[seat] if seat is not None else _("The table")
+    match move:
+        case base.Override(entry=entry, rule=rule):
+            return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=again(entry, players))
+        case base.ResolveFlag(flag=flag, decision="accept"):
+            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
+        case base.ResolveFlag(flag=flag):
+            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
+        case base.Undo():
+            return _("%(name)s undoes the last entry.", name=who)
+        case base.Correct(target=target, entry=entry):
+            return _("%(name)s corrects entry %(number)s: %(entry)s", name=who, number=target,
+                     entry=again(entry, players))
+    return None
+
+
+def _shithead_words(move: Any, players: tuple[str, ...]) -> str:
+    from flask_babel import gettext as _
+
+    from .games import shithead_moves as m
+    from .games.shithead_rules import say_card, say_cards
+
+    common = _common_words(move, players, _shithead_words)
+    if common is not None:
+        return common
+    who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
+
+    def cards(codes: Any, rank: Any = None) -> str:
+        text = " ".join(card_label(c) for c in say_cards(codes).split(" ")) if codes else _("nothing")
+        return _("%(cards)s (as %(rank)s)", cards=text, rank=rank) if rank and "JOKER" in codes else text
+
+    def one(code: Any) -> str:
+        return str(CARD_WORDS["unknown"]) if code is None else card_label(say_card(code))
+
+    match move:
+        case m.FaceUp(cards=codes):
+            return _("%(name)s's face-up cards: %(cards)s.", name=who, cards=cards(codes))
+        case m.Swap(card=card, out=out):
+            return _("%(name)s puts %(card)s face up and takes %(out)s into the hand.", name=who, card=one(card),
+                     out=one(out))
+        case m.Start(card=card) if card:
+            return _("%(name)s starts, lowest card %(card)s.", name=who, card=one(card))
+        case m.Start():
+            return _("%(name)s starts.", name=who)
+        case m.Play(cards=codes, rank=rank):
+            return _("%(name)s plays %(cards)s.", name=who, cards=cards(codes, rank))
+        case m.Pickup():
+            return _("%(name)s picks up the pile.", name=who)
+        case m.Interrupt(cards=codes, rank=rank):
+            return _("%(name)s interrupts with %(cards)s.", name=who, cards=cards(codes, rank))
+        case m.Add(cards=codes, rank=rank):
+            return _("%(name)s adds the card just drawn: %(cards)s.", name=who, cards=cards(codes, rank))
+    raise LookupError(type(move).__name__)
+
+
+def _spite_malice_words(move: Any, players: tuple[str, ...]) -> str:
+    from flask_babel import gettext as _
+
+    from .games import spite_malice_moves as m
+
+    common = _common_words(move, players, _spite_malice_words)
+    if common is not None:
+        return common
+    who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
+
+    def card(code: Any) -> str:
+        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_name(code)
+
+    def source(where: str) -> str:
+        kind, k = m.source_parts(where)
+        if kind == "hand":
+            return _("from the hand")
+        if kind == "payoff":
+            return _("from the pay-off pile")
+        if kind == "side":
+            return _("from side stack %(num)s", num=k)
+        return _("from building pile %(num)s", num=k)
+
+    match move:
+        case m.Top(card=code):
+            return _("%(name)s's pay-off top: %(card)s.", name=who, card=card(code))
+        case m.Start():
+            return _("%(name)s starts.", name=who)
+        case m.Draw(count=None):
+            return _("%(name)s draws the cards owed from the stock.", name=who)
+        case m.Draw(count=count):
+            return _("%(name)s draws %(num)s from the stock.", name=who, num=count)
+        case m.Build(pile=pile, source=where, card=code):
+            what = _("the top card") if code is None and where != "hand" else card(code)
+            return _("%(name)s builds %(card)s %(source)s on pile %(pile)s.", name=who, card=what,
+                     source=source(where), pile=pile)
+        case m.Discard(stack=stack, card=code, source=where) if where == "hand":
+            return _("%(name)s discards %(card)s onto side stack %(num)s.", name=who, card=card(code), num=stack)
+        case m.Discard(stack=stack, card=code, source=where):
+            return _("%(name)s discards %(card)s %(source)s onto side stack %(num)s.", name=who, card=card(code),
+                     source=source(where), num=stack)
+    raise LookupError(type(move).__name__)
 
 
 def _ratatat_words(move: Any, players: tuple[str, ...]) -> str:
     from flask_babel import gettext as _
 
-    from .games import base
     from .games import ratatat_moves as m
 
     seat = getattr(move, "seat", None)
@@ -431,17 +537,9 @@ def _ratatat_words(move: Any, players: tuple[str, ...]) -> str:
             return _("Time is up: this is the last round.")
         case m.Stalemate():
             return _("The table ends the round without a call (stalemate).")
-        case base.Override(entry=entry, rule=rule):
-            return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=_ratatat_words(entry, players))
-        case base.ResolveFlag(flag=flag, decision="accept"):
-            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
-        case base.ResolveFlag(flag=flag):
-            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
-        case base.Undo():
-            return _("%(name)s undoes the last entry.", name=who)
-        case base.Correct(target=target, entry=entry):
-            return _("%(name)s corrects entry %(number)s: %(entry)s", name=who, number=target,
-                     entry=_ratatat_words(entry, players))
+    common = _common_words(move, players, _ratatat_words)
+    if common is not None:
+        return common
     raise LookupError(type(move).__name__)
 
 
@@ -504,6 +602,11 @@ def match_words(view: dict) -> str | Markup:
     if len(winners) == 1:
         return _("%(name)s wins the match with %(total)s (%(rule)s).", name=winners[0], total=total, rule=rule)
     return _("%(names)s share the win on %(total)s (%(rule)s).", names=_names(winners), total=total, rule=rule)
+
+
+_SAYERS = {"ratatat": lambda move, players: _ratatat_words(move, players),
+           "shithead": lambda move, players: _shithead_words(move, players),
+           "spite_malice": lambda move, players: _spite_malice_words(move, players)}
 
 
 def template_globals() -> dict[str, Any]:

@@ -201,3 +201,29 @@ def test_shithead_and_spite_malice_reminders_in_the_phones_language(app, databas
         if beat:
             assert 'lang="en"' not in beat.group(1), beat.group(1)
     assert seen
+
+
+@pytest.mark.parametrize("example", ["shithead-burn-four", "shithead-facedown", "spite-malice-king-chain",
+                                     "spite-malice-side-stack", "draw2-chain", "flag-at-reveal"])
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_every_entry_of_the_history_in_the_phones_language(app, database, example, lang):
+    import json
+
+    from referee import tables
+    from referee.games.base import Ruling
+
+    data = json.loads((ROOT / "docs" / "examples" / f"{example}.json").read_text())
+    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
+    version = 0
+    for entry in data["entries"]:
+        try:
+            version = tables.append(database, match.id, version, {k: v for k, v in entry.items() if k != "note"},
+                                    None).version
+        except Ruling:
+            continue
+    phone = app.test_client()
+    phone.set_cookie(i18n.COOKIE, lang)
+    history = text(phone.get(f"/m/{match.id}/history"))
+    words = re.findall(r'<span class="words">(.*?)</span>', history, re.S)
+    assert len(words) == version
+    assert not [w for w in words if 'lang="en"' in w]
