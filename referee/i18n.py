@@ -151,8 +151,8 @@ def _vary(response: Response) -> Response:
 
 def update_catalogues() -> None:
     """After changing words: gather every message again (templates and views with babel.cfg; the
-    engines' words by key), merge them into each language's catalogues (new ones empty, to translate;
-    changed ones marked fuzzy), and compile. The tests then list what is left to translate."""
+    engines' words by key), merge them into each language's catalogues (new and changed ones empty, to
+    translate), and compile. The tests then list what is left to translate."""
     from babel.messages.frontend import CommandLineInterface
 
     from .i18n_rules import DOMAIN as RULES, write_pot
@@ -164,7 +164,7 @@ def update_catalogues() -> None:
     write_pot()
     for domain in ("messages", RULES):
         cli.run(["pybabel", "-q", "update", "-i", str(TRANSLATIONS / f"{domain}.pot"), "-d", str(TRANSLATIONS),
-                 "-D", domain, "--no-wrap", "--ignore-obsolete"])
+                 "-D", domain, "--no-wrap", "--ignore-obsolete", "--no-fuzzy-matching"])
 
 
 if __name__ == "__main__":
