@@ -79,6 +79,10 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
         app.config["SERVING_LOCK"] = serving_lock(app.config["DATABASE"], wait=False)
     except BackupProblem as err:
         raise click.ClickException(str(err)) from None
+    from .stats import count_in_background
+    from .views.nights import STANDINGS_BATCH
+
+    count_in_background(app.config["DATABASE"], app.config.get("STANDINGS_BATCH", STANDINGS_BATCH))  # after an upgrade
     url = app.config["JOIN_URL"]
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps

@@ -24,6 +24,8 @@ for one game under one set of house rules (``rules_key``), and the screens say w
 from __future__ import annotations
 
 import json
+import logging
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +37,8 @@ from .games import GAMES, get_game
 from .games.base import changed_rules, resolve_rules
 from .games.rulebook import describe_switch
 from .store import write_transaction
+
+logger = logging.getLogger(__name__)
 
 SUMMARY_FORMAT = 2  # bump when what a summary holds changes: every summary is computed again
 
@@ -228,13 +232,12 @@ def _retotal(conn, key: tuple) -> None:
                  " GROUP BY ss.group_id, ss.game, ss.rules_key, ss.profile_id", key)
 
 
-def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
-    """Compute the summaries that are missing or older than their match (in one group, or all): a
-    match whose version, engine, group or night moved on. Returns how many. A match of a game this
-    referee does not have is left out."""
+def stale(db: Database, group_id: int | None = None) -> list[str]:
+    """The matches (in one group, or all) whose summary is missing or older than the match: a match
+    whose version, engine, group or night moved on (a game this referee does not have is left out)."""
     tags = [tag_for(name) for name in GAMES]
     if _looks_fresh(db, group_id, tags):
-        return 0
+        return []
     sql = (f"SELECT m.id FROM matches m LEFT JOIN match_summaries s ON s.match_id = m.id WHERE"
            f" (s.match_id IS NULL OR s.version != m.version OR s.tag NOT IN ({','.join('?' * len(tags))})"
            f" OR s.group_id IS NOT m.group_id OR s.night_id IS NOT m.night_id)"
@@ -243,18 +246,61 @@ def refresh(db: Database, group_id: int | None = None, batch: int = 500) -> int:
     if group_id is not None:
         sql += " AND m.group_id = ?"
         args.append(group_id)
-    stale = [r[0] for r in db.conn.execute(sql, args)]
+    return [r[0] for r in db.conn.execute(sql + " ORDER BY m.created_at, m.id", args)]
+
+
+def countable(db: Database, group_id: int | None = None) -> int:
+    """How many matches (in one group, or all) have a summary to keep: those of the games here."""
+    where = " AND group_id = ?" if group_id is not None else ""
+    return db.conn.execute(f"SELECT count(*) FROM matches WHERE game IN ({','.join('?' * len(GAMES))}){where}",
+                           (*GAMES, *((group_id,) if group_id is not None else ()))).fetchone()[0]
+
+
+def refresh(db: Database, group_id: int | None = None, batch: int = 500, limit: int | None = None,
+            ids: list[str] | None = None) -> int:
+    """Compute the summaries that are missing or older than their match (in one group, or all; or of
+    ``ids``, found stale already), ``batch`` matches to a transaction, at most ``limit`` of them (oldest
+    first) when given. Returns how many."""
+    todo = stale(db, group_id) if ids is None else ids
+    if limit is not None:
+        todo = todo[:limit]
     done = 0
-    for start in range(0, len(stale), batch):
+    for start in range(0, len(todo), batch):
         found = []
-        for match_id in stale[start:start + batch]:
+        for match_id in todo[start:start + batch]:
             try:
                 found.append(compute(db, store.get_match(db, match_id)))
-            except tables.GameNotInstalled:
+            except (tables.GameNotInstalled, store.UnknownMatch):
                 continue
         save(db, found)
         done += len(found)
     return done
+
+
+def count_in_background(db_path: str, batch: int = 200) -> threading.Thread:
+    """At ``referee serve`` start-up: the summaries an upgrade dropped (or any missing) counted in a
+    thread of their own, a batch to a transaction, so that the first look at the standings finds them
+    ready (a look before it is done counts a batch itself and says how far they have got). The thread's
+    ``counted`` says how many it summed up."""
+    from . import db as dbmod
+
+    def run() -> None:
+        db = dbmod.connect(db_path)
+        try:
+            while True:
+                done = refresh(db, batch=batch, limit=batch)
+                worker.counted += done
+                if done < batch:  # every summary missing when this pass began is counted
+                    break
+        except Exception:  # noqa: BLE001 - the pages count what is left; the server keeps serving
+            logger.exception("counting the standings in the background stopped")
+        finally:
+            db.close()
+
+    worker = threading.Thread(target=run, name="standings-count", daemon=True)
+    worker.counted = 0
+    worker.start()
+    return worker
 
 
 def _looks_fresh(db: Database, group_id: int | None, tags: list[str]) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import charts, exports, nights, people, stats, store
@@ -58,6 +58,31 @@ def _scope(group_id: int | None) -> stats.Scope:
     return stats.Scope(group_id, night_id, game, key or None)
 
 
+STANDINGS_BATCH = 100
+"""Matches summed up at most in one request (config ``STANDINGS_BATCH``): after an upgrade drops the
+summaries, or an import from an older Referee, the first look counts them a batch at a time and says
+how far it has got, instead of holding one request for the whole history."""
+
+
+def _counting(group_id: int | None):
+    """Count at most a batch of the summaries missing; None when that was all of them (the figures are
+    ready to read), otherwise the page saying how far the counting has got is the answer (it asks
+    again by itself, and a link does the same without script)."""
+    db = get_db()
+    limit = max(1, int(current_app.config.get("STANDINGS_BATCH", STANDINGS_BATCH)))
+    todo = stats.stale(db, group_id)
+    stats.refresh(db, ids=todo[:limit])
+    if len(todo) <= limit:
+        return None
+    total = stats.countable(db, group_id)
+    done = max(0, total - len(stats.stale(db, group_id)))
+    response = Response(render_template("nights/counting.html", done=done, total=total,
+                                        again=request.full_path if request.query_string else request.path))
+    response.headers["Retry-After"] = "1"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/")
 def index():
     db = get_db()
@@ -100,7 +125,10 @@ def group(group_id: int):
     db = get_db()
     grp = _group(group_id)
     scope = _scope(group_id)
-    tables = stats.standings(db, scope)
+    counting = _counting(group_id)
+    if counting is not None:
+        return counting
+    tables = stats.standings(db, scope, fresh=False)  # counted just now
     sets = stats.rule_sets(db, scope)
     chart = None
     if tables:
@@ -133,7 +161,10 @@ def player(profile_id: int):
     profile = _profile(profile_id)
     if profile.canonical_id != profile.id:
         return redirect(url_for("nights.player", profile_id=profile.canonical_id), code=303)
-    tables = stats.standings(db, stats.Scope(), profile=profile.id)
+    counting = _counting(None)
+    if counting is not None:
+        return counting
+    tables = stats.standings(db, stats.Scope(), profile=profile.id, fresh=False)  # counted just now
     form = stats.form_by_night(db, profile.id)
     chart = None
     if form:
@@ -211,6 +242,9 @@ def head_to_head():
         if pa.canonical_id == pb.canonical_id:
             abort(422, description=_("b: choose two different players."))
         pa, pb = _profile(pa.canonical_id), _profile(pb.canonical_id)
+        counting = _counting(None)
+        if counting is not None:
+            return counting
         result = stats.head_to_head(db, pa.id, pb.id)
     return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES)
 

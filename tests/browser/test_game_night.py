@@ -160,3 +160,27 @@ def test_wide_standings_scroll_inside_their_card_on_a_phone(live_server, phone, 
         assert fits == page.evaluate(FITS)  # scrolling the table moved nothing else
         if shots and name == "standings":
             page.locator(".standings-card").first.screenshot(path=os.path.join(shots, f"standings-scrolled-{locale}.png"))
+
+
+def test_the_counting_page_goes_on_by_itself_to_the_standings(live_server, phone, database):
+    """An old database's first look: the page says how far the counting has got and asks again by
+    itself, a batch at a time, until the standings show."""
+    from referee import people
+    from tests.web.nights_helpers import TIED_ROUND, example, play
+
+    club = people.find_or_create_group(database, "Club")
+    for transcript in (example("flag-at-reveal"), TIED_ROUND, example("three-rounds"), TIED_ROUND, TIED_ROUND):
+        play(database, transcript, club.id)
+    for table in ("standings_totals", "seat_summaries", "match_summaries"):  # as a schema upgrade leaves it
+        database.execute(f"DELETE FROM {table}")
+    live_server.app.config["STANDINGS_BATCH"] = 2
+    page = phone()
+    first = page.goto(f"{live_server.url}/nights/g/{club.id}")
+    assert "Standings are being counted (2 of 5 matches)." in first.text()
+    shots = os.environ.get("REFEREE_SHOTS")
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+        page.screenshot(path=os.path.join(shots, "standings-counting.png"))
+    page.locator("table.standings").first.wait_for()
+    assert page.locator(".standings-card").count() == 2 and "Club" in page.title()
+    assert database.execute("SELECT count(*) FROM match_summaries").fetchone()[0] == 5

@@ -176,3 +176,50 @@ def test_the_known_players_are_the_groups_latest_with_merges_followed(database, 
     assert {p.name for p in people.known_players(database, club.id)} == {"Ana", "Ben", "Cy"}
     assert [p.name for p in people.known_players(database)][:2] == ["Ben", "Dee"]  # any group: the latest first
     assert people.known_players(database, 987654) == []
+
+
+def _standings_rows(page: str) -> list[str]:
+    return re.findall(r'<th scope="row" class="who"><a href="/nights/p/\d+">([^<]+)</a></th>\s*(.*?)</tr>', page, re.S)
+
+
+def test_the_first_look_after_an_upgrade_counts_a_batch_at_a_time(app, client, database, club):
+    """An old database's matches have no summaries yet: each look counts at most a batch and says how
+    far it has got; the last one shows the same standings as ever."""
+    play(database, example("three-rounds"), club.id)
+    play(database, TIED_ROUND, club.id)
+    before = _standings_rows(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
+    assert len(before) == 5  # two tables: Ana and Ben; Ana, Ben and Cy
+    ana = people.find_profile(database, "Ana")
+    player_before = client.get(f"/nights/p/{ana.id}").get_data(as_text=True).count("<tr>")
+    for table in ("standings_totals", "seat_summaries", "match_summaries"):  # what a schema upgrade drops
+        database.execute(f"DELETE FROM {table}")
+    app.config["STANDINGS_BATCH"] = 2
+    counted = lambda: database.execute("SELECT count(*) FROM match_summaries").fetchone()[0]  # noqa: E731
+    seen = []
+    for _ in range(5):
+        response = client.get(f"/nights/g/{club.id}")
+        page = response.get_data(as_text=True)
+        assert response.status_code == 200
+        if '<table class="standings"' in page:
+            break
+        seen.append((re.search(r"being counted \((\d+) of (\d+) matches\)", page).groups(), counted()))
+        assert f'hx-get="/nights/g/{club.id}"' in page and f'<a href="/nights/g/{club.id}">Count on</a>' in page
+    assert seen == [(("2", "5"), 2), (("4", "5"), 4)]  # never more than a batch in one request
+    assert _standings_rows(page) == before and counted() == 5
+    for table in ("standings_totals", "seat_summaries", "match_summaries"):
+        database.execute(f"DELETE FROM {table}")
+    h2h = client.get("/nights/h2h", query_string={"a": ana.id, "b": people.find_profile(database, "Ben").id})
+    assert "being counted (2 of 5 matches)" in h2h.get_data(as_text=True) and counted() == 2
+    assert "being counted (4 of 5 matches)" in client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    assert client.get(f"/nights/p/{ana.id}").get_data(as_text=True).count("<tr>") == player_before  # one left: at once
+    play(database, TIED_ROUND, club.id)  # a match played since: counted with the standings, no waiting
+    assert '<table class="standings"' in client.get(f"/nights/g/{club.id}").get_data(as_text=True)
+
+
+def test_referee_serve_counts_an_old_databases_summaries_in_the_background(app, database, club):
+    for table in ("standings_totals", "seat_summaries", "match_summaries"):
+        database.execute(f"DELETE FROM {table}")
+    worker = stats.count_in_background(app.config["DATABASE"], batch=2)
+    worker.join(timeout=60)
+    assert not worker.is_alive() and worker.counted == 3
+    assert stats.stale(database, club.id) == [] and stats.standings(database, stats.Scope(club.id), fresh=False)
