@@ -7,13 +7,45 @@ import json
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from markupsafe import Markup
+
 from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
-from ..games import GAMES
+from ..games import GAMES, get_game
+from ..i18n import lang
+from ..i18n_rules import game_title, switch_label, switch_value
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 MAX_KEY = 2000  # characters of a house-rules filter
+
+
+def rules_words(game: str, key: str) -> str | Markup:
+    """The house rules of a ``rules_key`` in the phone's language, as the rules pages say them: each
+    switch off its default, its name and its value translated ("the default house rules" when none)."""
+    try:
+        rules = json.loads(key)
+        variants = {v.key: v for v in get_game(game).VARIANTS}
+        said = [Markup("{}: {}").format(switch_label(variants[k]), switch_value(variants[k], v))
+                for k, v in rules.items() if k in variants]
+    except (KeyError, ValueError, AttributeError, TypeError):
+        return key
+    return Markup("; ").join(said) if said else _("the default house rules")
+
+
+@bp.app_template_global()
+def night_words(day: str) -> str:
+    """A night's day in the phone's language ("Tuesday 1 December 2026")."""
+    if lang() == "en":
+        return nights.night_title(day)
+    from datetime import date
+
+    from flask_babel import format_date
+
+    try:
+        return format_date(date.fromisoformat(day), "full")
+    except ValueError:
+        return day
 
 
 def _int_arg(name: str) -> int | None:
@@ -89,7 +121,7 @@ def index():
     groups = people.groups(db)
     return render_template("nights/index.html", groups=groups, players=people.profiles(db),
                            tonight={g.id: nights.tonight(db, g.id) for g in groups},
-                           evening=nights.night_title(nights.evening_of()))
+                           evening=night_words(nights.evening_of()))
 
 
 @bp.post("/groups")
@@ -108,9 +140,9 @@ def _wins_chart(db, scope: stats.Scope, names: dict[int, str]):
         return None
     ranked = sorted(per.items(), key=lambda kv: (-kv[1][-1], names.get(kv[0], "")))[:charts.MAX_SERIES]
     series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
-    game = stats.Table(scope.game, scope.rules_key or "{}", 0, []).title
+    game = game_title(scope.game)
     if len(days) < 2:  # one night: a bar for each player
-        title = _("Matches won on the night of %(night)s: %(game)s", night=nights.night_title(days[0]), game=game)
+        title = _("Matches won on the night of %(night)s: %(game)s", night=night_words(days[0]), game=game)
         svg = charts.bar_chart(title, [s.name for s in series], [s.values[-1] for s in series],
                                chart_id="wins-by-night")
     else:
@@ -139,7 +171,7 @@ def group(group_id: int):
     return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets,
                            nights=nights.group_nights(db, group_id), night=night, chart=chart,
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
-                           games=GAMES, rules_words=stats.rules_words, title_of=nights.night_title,
+                           games=GAMES, rules_words=rules_words, title_of=night_words,
                            matches=_night_matches(db, scope.night_id) if scope.night_id else [],
                            imported=_int_arg("imported"))
 
@@ -173,7 +205,7 @@ def player(profile_id: int):
                                          chart_id="form", name=_("won")), "title": title,
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
-                           history=stats.history(db, profile.id), games=GAMES, rules_words=stats.rules_words,
+                           history=stats.history(db, profile.id), games=GAMES, rules_words=rules_words,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id))
@@ -246,7 +278,8 @@ def head_to_head():
         if counting is not None:
             return counting
         result = stats.head_to_head(db, pa.id, pb.id)
-    return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES)
+    return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES,
+                           rules_words=rules_words)
 
 
 @bp.get("/m/<match_id>")
@@ -272,7 +305,7 @@ def match(match_id: str):
                            rows=[[i + 1, *(s[i] for s in series)] for i in range(rounds)], game=GAMES[m.game],
                            group_id=group_id,
                            night=nights.get_night(db, night_id) if night_id else None,
-                           rules=stats.rules_words(m.game, stats.rules_key(m.rules)))
+                           rules=rules_words(m.game, stats.rules_key(m.rules)))
 
 
 # --- Export and import ----------------------------------------------------------------------------

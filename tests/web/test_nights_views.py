@@ -223,3 +223,28 @@ def test_referee_serve_counts_an_old_databases_summaries_in_the_background(app, 
     worker.join(timeout=60)
     assert not worker.is_alive() and worker.counted == 3
     assert stats.stale(database, club.id) == [] and stats.standings(database, stats.Scope(club.id), fresh=False)
+
+
+def test_house_rules_on_the_nights_screens_are_said_in_the_phones_language(client, database, club):
+    it = {"Accept-Language": "it"}
+    ana, ben = people.find_profile(database, "Ana"), people.find_profile(database, "Ben")
+    match_id = database.execute("SELECT id FROM matches WHERE rules != '{}'").fetchone()[0]
+    for path in (f"/nights/g/{club.id}", f"/nights/p/{ana.id}", f"/nights/h2h?a={ana.id}&b={ben.id}",
+                 f"/nights/m/{match_id}"):
+        page = client.get(path, headers=it).get_data(as_text=True)
+        assert "Numero di giri: 1 giro" in page, path  # the switch and its value as the rules page says them
+        assert "Number of rounds" not in page and "1 round" not in page, path
+    page = client.get(f"/nights/g/{club.id}", headers=it).get_data(as_text=True)
+    assert "le regole standard" in page and "default house rules" not in page
+    from datetime import date
+
+    from babel.dates import format_date
+
+    from referee import nights
+    day = database.execute("SELECT day FROM nights WHERE group_id = ?", (club.id,)).fetchone()[0]
+    assert format_date(date.fromisoformat(day), "full", locale="it") in page  # the night's day in Italian too
+    assert nights.night_title(day) not in page
+    page = client.get(f"/nights/g/{club.id}", headers={"Accept-Language": "he"}).get_data(as_text=True)
+    assert "החוקים הרגילים" in page and "Number of rounds" not in page
+    page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
+    assert "Number of rounds: 1 round" in page and "the default house rules" in page
