@@ -318,8 +318,17 @@ GAME_TITLES = {  # as the players of each language call them (the seeds)
 
 CARD_WORDS = {  # the engines' card labels that are words
     "Draw 2": _l("Draw 2"), "Peek": _l("Peek"), "Swap": _l("Swap"), "Super Peek": _l("Super Peek"),
-    "Joker": _l("Joker"), "unknown": _l("unknown"),
+    "Joker": _l("Joker"), "unknown": _l("unknown"), "Card back": _l("Card back"),
 }
+DECK_KINDS = {  # the kinds of deck a table can teach the referee
+    "ratatat": _l("Rat-a-Tat Cat deck (classic)"), "ratatat_deluxe": _l("Rat-a-Tat Cat deck (deluxe, with Super Peek)"),
+    "cabo": _l("Cabo deck (0 to 13)"), "standard": _l("Standard deck"),
+}
+
+
+def deck_kind(kind: str, english: str = "") -> str:
+    title = DECK_KINDS.get(kind)
+    return str(title) if title is not None else english or kind
 _CODES = {"DRAW2": "Draw 2", "PEEK": "Peek", "SWAP": "Swap", "SUPERPEEK": "Super Peek", "JOKER": "Joker"}
 
 
@@ -604,9 +613,87 @@ def match_words(view: dict) -> str | Markup:
     return _("%(names)s share the win on %(total)s (%(rule)s).", names=_names(winners), total=total, rule=rule)
 
 
+def _cabo_words(move: Any, players: tuple[str, ...]) -> str:
+    from flask_babel import gettext as _
+
+    from .games import cabo_moves as m
+
+    common = _common_words(move, players, _cabo_words)
+    if common is not None:
+        return common
+    seat = getattr(move, "seat", None)
+    who = players[seat] if seat is not None else _("The table")
+
+    def card(code: Any) -> str:
+        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_label(m.label(code))
+
+    def cards(codes: Any) -> str:
+        return ", ".join(card(c) for c in codes)
+
+    match move:
+        case m.TurnUp(card=c):
+            return _("%(card)s is turned up on the discard pile.", card=card(c))
+        case m.InitialPeek(slots=slots):
+            return _("%(name)s looks at places %(places)s.", name=who, places=", ".join(map(str, slots)))
+        case m.Draw(shown=True, card=c):
+            return _("%(name)s draws %(card)s and shows it.", name=who, card=card(c))
+        case m.Draw():
+            return _("%(name)s draws a card.", name=who)
+        case m.TakeDiscard():
+            return _("%(name)s takes the top card of the discard pile.", name=who)
+        case m.Replace(slot=slot, out=out):
+            return _("%(name)s puts the card into place %(place)s and discards %(card)s.", name=who, place=slot,
+                     card=card(out))
+        case m.Match(slots=slots, cards=codes) if codes:
+            return _("%(name)s claims places %(places)s match, showing %(cards)s.", name=who,
+                     places=", ".join(map(str, slots)), cards=cards(codes))
+        case m.Match(slots=slots):
+            return _("%(name)s claims places %(places)s match.", name=who, places=", ".join(map(str, slots)))
+        case m.Discard(card=c):
+            return _("%(name)s discards %(card)s.", name=who, card=card(c))
+        case m.UsePower(card=c):
+            return _("%(name)s shows %(card)s and uses its power.", name=who, card=card(c))
+        case m.Peek(slot=slot, target=target) if target in (None, seat):
+            return _("%(name)s peeks at their own place %(place)s.", name=who, place=slot)
+        case m.Peek(slot=slot, target=target):
+            return _("%(name)s spies on %(other)s's place %(place)s.", name=who, other=players[target], place=slot)
+        case m.Swap(slot=None):
+            return _("%(name)s chooses not to swap.", name=who)
+        case m.Swap(slot=slot, target=target, target_slot=target_slot, owner=owner) if owner in (None, seat):
+            return _("%(name)s swaps their place %(place)s with %(other)s's place %(other_place)s, unseen.", name=who,
+                     place=slot, other=players[target], other_place=target_slot)
+        case m.Swap(slot=slot, target=target, target_slot=target_slot, owner=owner):
+            return _("%(name)s swaps %(owner)s's place %(place)s with %(other)s's place %(other_place)s, unseen.",
+                     name=who, owner=players[owner], place=slot, other=players[target], other_place=target_slot)
+        case m.LookSwap(slot=slot, target=target, target_slot=target_slot, swap=True):
+            return _("%(name)s looks at their place %(place)s and %(other)s's place %(other_place)s, and swaps them.",
+                     name=who, place=slot, other=players[target], other_place=target_slot)
+        case m.LookSwap(slot=slot, target=target, target_slot=target_slot):
+            return _("%(name)s looks at their place %(place)s and %(other)s's place %(other_place)s, and keeps them "
+                     "where they are.", name=who, place=slot, other=players[target], other_place=target_slot)
+        case m.Snap(slot=slot, owner=owner, card=c) if owner in (None, seat):
+            return _("%(name)s snaps their own place %(place)s (%(card)s) onto the discard pile.", name=who, place=slot,
+                     card=card(c))
+        case m.Snap(slot=slot, owner=owner, card=c):
+            return _("%(name)s snaps %(owner)s's place %(place)s (%(card)s) onto the discard pile.", name=who,
+                     owner=players[owner], place=slot, card=card(c))
+        case m.Give(slot=slot):
+            return _("%(name)s gives the card in their place %(place)s to fill the gap.", name=who, place=slot)
+        case m.Call():
+            return _("%(name)s calls!", name=who)
+        case m.Reshuffle():
+            return _("The discard pile, all but its top card, is shuffled into a new draw pile.")
+        case m.Reveal(cards=codes, slot=None):
+            return _("%(name)s reveals %(cards)s.", name=who, cards=cards(codes) or _("no cards"))
+        case m.Reveal(cards=codes, slot=slot):
+            return _("%(name)s turns up place %(place)s: %(cards)s.", name=who, place=slot, cards=cards(codes))
+    raise LookupError(type(move).__name__)
+
+
 _SAYERS = {"ratatat": lambda move, players: _ratatat_words(move, players),
            "shithead": lambda move, players: _shithead_words(move, players),
-           "spite_malice": lambda move, players: _spite_malice_words(move, players)}
+           "spite_malice": lambda move, players: _spite_malice_words(move, players),
+           "cabo": lambda move, players: _cabo_words(move, players)}
 
 
 def template_globals() -> dict[str, Any]:
@@ -614,7 +701,8 @@ def template_globals() -> dict[str, Any]:
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,
-            "time_of": time_of, "date_of": date_of, "round_words": round_words, "match_words": match_words}
+            "time_of": time_of, "date_of": date_of, "round_words": round_words, "match_words": match_words,
+            "deck_kind": deck_kind}
 
 
 # --- The catalogue template -----------------------------------------------------------------

@@ -201,7 +201,8 @@ def test_shithead_and_spite_malice_reminders_in_the_phones_language(app, databas
 
 
 @pytest.mark.parametrize("example", ["shithead-burn-four", "shithead-facedown", "spite-malice-king-chain",
-                                     "spite-malice-side-stack", "draw2-chain", "flag-at-reveal"])
+                                     "spite-malice-side-stack", "draw2-chain", "flag-at-reveal", "cabo-scoring",
+                                     "cabo-peek-spy-swap", "cambio-snap"])
 @pytest.mark.parametrize("lang", ["he", "it"])
 def test_every_entry_of_the_history_in_the_phones_language(app, database, example, lang):
     import json
