@@ -53,12 +53,12 @@ def test_every_rule_book_is_complete(lang):
 
 def test_the_rules_page_in_hebrew_states_each_rule_in_hebrew_with_its_id_left_to_right(client):
     page = text(client.get("/rules/ratatat", headers={"Accept-Language": "he"}))
-    assert '<dt dir="ltr">RTC-34</dt><dd>משוך 2: מושכים קלף מהקופה.' in page
+    assert '<dt class="rule-id">RTC-34</dt><dd>משוך 2: מושכים קלף מהקופה.' in page
     assert "<h2>קלפי פקודה</h2>" in page
     assert "Rat-a-Tat Cat is for 2 to 6 players." not in page
     for section in GENERAL:
         for rule, _ in section.rules:
-            assert re.search(rf'<dt dir="ltr">{rule}</dt><dd>[^<A-Za-z]', page), rule
+            assert re.search(rf'<dt class="rule-id">{rule}</dt><dd>[^<A-Za-z]', page), rule
 
 
 def test_a_sentence_without_a_translation_shows_in_english_marked_as_english(app):
