@@ -133,13 +133,14 @@ def test_a_round_said_again_in_hebrew_agrees_with_the_engine(app, policy, scores
         assert words.startswith(f"ל־{players[winners[0]]} הניקוד הנמוך ביותר")
 
 
-def _ratatat_rulings() -> list[tuple[str, str]]:
+def _ratatat_rulings(games=("ratatat", "shithead")) -> list[tuple[str, str]]:
+    """The rulings of the documented Rat-a-Tat Cat and Shithead games."""
     from referee.transcript import check, loads
 
     found = []
     for path in sorted((ROOT / "docs" / "examples").glob("*.json")):
         transcript = loads(path.read_text())
-        if transcript.game.NAME != "ratatat":
+        if transcript.game.NAME not in games:
             continue
         _, _, report = check(transcript)
         found += [(r["rule"], r["message"]) for r in report["rulings"]]
@@ -151,7 +152,7 @@ def test_the_examples_have_rulings_to_say():
 
 
 @pytest.mark.parametrize("lang", ["he", "it"])
-def test_rat_a_tat_cat_rulings_are_said_in_the_phones_language(app, lang):
+def test_rat_a_tat_cat_and_shithead_rulings_are_said_in_the_phones_language(app, lang):
     with app.test_request_context(headers={"Accept-Language": lang}):
         for rule, message in _ratatat_rulings():
             words = i18n_rules.ruling_words(rule, message)
@@ -160,8 +161,10 @@ def test_rat_a_tat_cat_rulings_are_said_in_the_phones_language(app, lang):
         assert i18n_rules.ruling_words("GEN-7", "It is Ana's turn, not Ben's.") == "זה התור של Ana, לא של Ben."
         assert i18n_rules.ruling_words("RTC-12", "A Peek on the discard pile cannot be taken: a discarded power "
                                        "card is out of play.").startswith("אי אפשר לקחת הצץ מערימת הזריקה")
-        unknown = i18n_rules.ruling_words("SH-1", "Something only Shithead says.")
-        assert str(unknown) == '<bdi lang="en" dir="ltr">Something only Shithead says.</bdi>'
+        assert i18n_rules.ruling_words("SH-12", "The card to beat is the K: a 5 is lower (play a K or higher, or a 2, 3 "
+                                       "or 10).") == "הקלף שצריך לנצח הוא K: 5 נמוך ממנו (שחקו K או גבוה ממנו, או 2, 3 או 10)."
+        unknown = i18n_rules.ruling_words("SM-1", "Something only Spite & Malice says.")
+        assert str(unknown) == '<bdi lang="en" dir="ltr">Something only Spite &amp; Malice says.</bdi>'
     with app.test_request_context():
         assert i18n_rules.ruling_words("GEN-7", "It is Ana's turn, not Ben's.") == "It is Ana's turn, not Ben's."
 
