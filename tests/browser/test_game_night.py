@@ -12,6 +12,7 @@ import pytest
 from referee import store
 
 from .conftest import wait_for_subscribers
+from .test_accessibility import serious
 from .test_first_evening import Phone, join
 
 pytestmark = pytest.mark.browser
@@ -148,6 +149,7 @@ def test_wide_standings_scroll_inside_their_card_on_a_phone(live_server, phone, 
         page.goto(live_server.url + path)
         fits = page.evaluate(FITS)
         assert fits["overflowing"] == [] and fits["page"] <= fits["width"] == 390, (name, fits)
+        assert serious(page) == [], name  # axe: the scrolling regions are named and reachable by keyboard
         if shots:
             os.makedirs(shots, exist_ok=True)
             page.screenshot(path=os.path.join(shots, f"{name}-wide-{locale}.png"), full_page=True)
