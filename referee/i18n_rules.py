@@ -70,7 +70,8 @@ def ruling_words(rule_id: str, message: str) -> str | Markup:
     for pattern, words in _rulings():
         found = pattern.fullmatch(message)
         if found:
-            fields = {k: (_card_phrase(v) if k.startswith("card") else v) for k, v in found.groupdict().items()}
+            fields = {k: (_card_phrase(v) if k.startswith(("card", "need")) else v)
+                      for k, v in found.groupdict().items()}
             return str(words) % fields
     return engine_words(message)
 
@@ -225,6 +226,45 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     (r"The table knows every card in (?P<name>.+)'s hand \((?P<known>.+)\): (?P<cards>.+) (?:is|are) not among them\.",
      _l("The table knows every card in %(name)s's hand (%(known)s): %(cards)s is not among them.")),
     (r"(?P<card>.+) is not among (?P<name>.+)'s face-up cards\.", _l("%(card)s is not among %(name)s's face-up cards.")),
+    # Spite & Malice's rulings at play
+    (r"That pile needs (?:an?) (?P<need>\w+) \(or a king\), not (?:an?) (?P<card>\w+)\.",
+     _l("That pile needs %(need)s (or a king), not %(card)s.")),
+    (r"Only an ace or a king starts a pile, not (?:an?) (?P<card>\w+)\.", _l("Only an ace or a king starts a pile, not %(card)s.")),
+    (r"Only an ace starts a pile, not (?:an?) (?P<card>\w+)\.", _l("Only an ace starts a pile, not %(card)s.")),
+    (r"At this table a king may not start a pile: only an ace starts one\.",
+     _l("At this table a king may not start a pile: only an ace starts one.")),
+    (r"(?P<name>.+) draws (?P<num>\d+) from the stock first \(the hand is empty\)\.",
+     _l("%(name)s draws %(num)s from the stock first (the hand is empty).")),
+    (r"(?P<name>.+) draws (?P<num>\d+) from the stock first \(back up to 5\)\.",
+     _l("%(name)s draws %(num)s from the stock first (back up to 5).")),
+    (r"(?P<name>.+)'s turn ended with the discard onto a side stack: it is (?P<other>.+)'s turn now\.",
+     _l("%(name)s's turn ended with the discard onto a side stack: it is %(other)s's turn now.")),
+    (r"(?P<name>.+)'s turn ended with the discard: only the refill is left\.",
+     _l("%(name)s's turn ended with the discard: only the refill is left.")),
+    (r"(?P<name>.+) has already discarded this turn: one discard ends the turn\.",
+     _l("%(name)s has already discarded this turn: one discard ends the turn.")),
+    (r"A card on a building pile stays there until the pile is complete\.",
+     _l("A card on a building pile stays there until the pile is complete.")),
+    (r"A pay-off card goes only onto a building pile, never onto a side stack\.",
+     _l("A pay-off card goes only onto a building pile, never onto a side stack.")),
+    (r"Cards never move from one side stack to another: only a hand card goes onto a side stack\.",
+     _l("Cards never move from one side stack to another: only a hand card goes onto a side stack.")),
+    (r"There (?:is|are) already (?P<num>\d+) building piles?, the most this table allows: build on (?:it|one of them)\.",
+     _l("There are already %(num)s building piles, the most this table allows: build on one of them.")),
+    (r"Play has not started: enter the pay-off tops \(and who starts\) first\.",
+     _l("Play has not started: enter the pay-off tops (and who starts) first.")),
+    (r"Enter the pay-off tops first: (?P<names>.+)\.", _l("Enter the pay-off tops first: %(names)s.")),
+    (r"(?P<name>.+) has no pay-off cards left\.", _l("%(name)s has no pay-off cards left.")),
+    (r"(?P<name>.+) has no cards in hand\.", _l("%(name)s has no cards in hand.")),
+    (r"(?P<name>.+) has no side stack (?P<num>\d+): it is empty\.", _l("%(name)s has no side stack %(num)s: it is empty.")),
+    (r"No draw is owed now: (?P<name>.+) holds (?P<num>\d+) cards?\.", _l("No draw is owed now: %(name)s holds %(num)s card(s).")),
+    (r"The stock holds only (?P<num>\d+) cards?\.", _l("The stock holds only %(num)s card(s).")),
+    (r"Enter (?P<name>.+)'s new pay-off top first \(tap unknown if nobody saw it\): then the card built from it can "
+     r"be checked\.", _l("Enter %(name)s's new pay-off top first (tap unknown if nobody saw it): then the card built "
+                         "from it can be checked.")),
+    (r"Every (?P<card>\S+) of the decks \((?P<num>\d+)\) is already face up on the table: this must be a mis-tap or a "
+     r"misread photo\.", _l("Every %(card)s of the decks (%(num)s) is already face up on the table: this must be a "
+                           "mis-tap or a misread photo.")),
     # Shithead: what beats the pile, and the reminders the referee owes the table after a play
     (r"anything", _l("anything")),
     (r"anything \(a 2 is on top\)", _l("anything (a 2 is on top)")),
@@ -282,8 +322,14 @@ _COMPILED: tuple | None = None
 
 def _card_phrase(phrase: str) -> str:
     """ "a Peek", "an 8", "A Draw 2" -> the card as the screen names it."""
+    if phrase is None:
+        return ""
     word = phrase.split(" ", 1)[1] if phrase[:2].lower() in ("a ", "an") and " " in phrase else phrase
-    return card_label(word)
+    rank = _RANK_WORDS.get(word.lower())
+    return str(rank) if rank is not None else card_label(word)
+
+
+_RANK_WORDS = {"ace": _l("Ace"), "jack": _l("Jack"), "queen": _l("Queen"), "king": _l("King")}
 
 
 def section_title(title: str) -> str | Markup:

@@ -133,8 +133,8 @@ def test_a_round_said_again_in_hebrew_agrees_with_the_engine(app, policy, scores
         assert words.startswith(f"ל־{players[winners[0]]} הניקוד הנמוך ביותר")
 
 
-def _ratatat_rulings(games=("ratatat", "shithead")) -> list[tuple[str, str]]:
-    """The rulings of the documented Rat-a-Tat Cat and Shithead games."""
+def _ratatat_rulings(games=("ratatat", "shithead", "spite_malice")) -> list[tuple[str, str]]:
+    """The rulings of the documented Rat-a-Tat Cat, Shithead and Spite & Malice games."""
     from referee.transcript import check, loads
 
     found = []
@@ -163,6 +163,8 @@ def test_rat_a_tat_cat_and_shithead_rulings_are_said_in_the_phones_language(app,
                                        "card is out of play.").startswith("אי אפשר לקחת הצץ מערימת הזריקה")
         assert i18n_rules.ruling_words("SH-12", "The card to beat is the K: a 5 is lower (play a K or higher, or a 2, 3 "
                                        "or 10).") == "הקלף שצריך לנצח הוא K: 5 נמוך ממנו (שחקו K או גבוה ממנו, או 2, 3 או 10)."
+        assert i18n_rules.ruling_words("SM-12", "That pile needs a queen (or a king), not an 8.") == \
+            "הערימה הזאת צריכה מלכה (או מלך), לא 8."
         unknown = i18n_rules.ruling_words("SM-1", "Something only Spite & Malice says.")
         assert str(unknown) == '<bdi lang="en" dir="ltr">Something only Spite &amp; Malice says.</bdi>'
     with app.test_request_context():
