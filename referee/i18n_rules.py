@@ -722,7 +722,7 @@ def round_words(view: dict, last: dict) -> str | Markup:
 
 
 def match_words(view: dict) -> str | Markup:
-    """Who won a Rat-a-Tat Cat match and on what total, with the rule the engine named."""
+    """Who won a Rat-a-Tat Cat or Cabo / Cambio match and on what total, with the rule the engine named."""
     import re
 
     from flask_babel import gettext as _
@@ -730,7 +730,7 @@ def match_words(view: dict) -> str | Markup:
     english = view.get("outcome") or ""
     if lang() == "en" or not view.get("winners"):
         return engine_words(english)
-    rules = re.findall(r"RTC-\d+", english)
+    rules = re.findall(r"\b(?:RTC|CAB|GEN)-\d+", english)
     try:
         totals = dict(zip(view["players"], view["totals"]))
         winners = [view["players"][w] if isinstance(w, int) else w for w in view["winners"]]
