@@ -148,3 +148,30 @@ def test_a_round_with_a_phone_in_hebrew_one_in_italian_one_in_english(live_serve
     ben.page.screenshot(path=str(SHOTS / "italian-reveal.png"))
     assert (SHOTS / "hebrew-turn.png").stat().st_size > 10_000
     assert (SHOTS / "italian-reveal.png").stat().st_size > 10_000
+
+
+def test_the_switch_and_the_large_type_view_on_a_phone(live_server, phone, database):
+    """A phone's language and text size are its own, chosen with the switch on every page and kept."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    cy = seated(phone, live_server, match, "Ana", "en-US")
+    page = cy.page
+    page.get_by_role("button", name="עברית").click()
+    page.wait_for_url(f"**/m/{match.id}")
+    assert page.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["he", "rtl"]
+    page.locator("#status", has_text="סיבוב 1").wait_for()
+    small = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    page.get_by_role("button", name="טקסט גדול").click()
+    page.wait_for_url(f"**/m/{match.id}")
+    assert page.evaluate("document.documentElement.classList.contains('large')")
+    assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > small * 1.3
+    assert page.get_by_role("button", name="טקסט גדול").get_attribute("aria-pressed") == "true"
+    page.goto(f"{live_server.url}/rules/ratatat")  # both remembered on another page
+    assert page.evaluate("document.documentElement.lang") == "he"
+    assert page.evaluate("document.documentElement.classList.contains('large')")
+    page.get_by_role("button", name="Italiano").click()
+    page.wait_for_url("**/rules/ratatat")
+    assert page.locator("h1").inner_text() == "Rat-a-Tat Cat: le regole"
+    # keyboard: the skip link comes first and shows itself when focused
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip"
+    assert page.locator("a.skip").bounding_box()["y"] >= 0
