@@ -224,10 +224,17 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
     min_perimeter = 3.5 * np.sqrt(MIN_AREA_FRACTION * small.shape[0] * small.shape[1])
     cands = []
 
+    seen: set[tuple] = set()
+
     def collect(binary: np.ndarray, support: np.ndarray, mode: int = cv2.RETR_EXTERNAL, split: bool = False) -> None:
         contours, _ = cv2.findContours(binary, mode, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             if len(c) >= 4 and cv2.arcLength(c, True) >= min_perimeter:
+                # the same region is proposed by several cuts: fitted once (boxes within 2 px)
+                key = tuple(v // 2 for v in cv2.boundingRect(c)) + (split,)
+                if key in seen:
+                    continue
+                seen.add(key)
                 found = _quad_from_contour(c, support)
                 if found is not None:
                     cands.append(found)

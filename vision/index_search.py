@@ -219,11 +219,12 @@ def same_card(a: IndexHit, b: IndexHit) -> bool:
     """True when two hits may be the two opposite corners of one card: the same card, turned
     half round, no further apart than a card's diagonal (a photo may be stretched: no finer
     geometry is assumed)."""
-    if a.label != b.label or float(a.down @ b.down) > -0.8:
+    if a.label != b.label or float(a.down @ b.down) > -0.6:
         return False
     k = (a.scale + b.scale) / 2
-    # the opposite index sits about 150 units across and 235 down the card (card 200×280)
-    return float(np.linalg.norm(b.centre - a.centre)) < 1.4 * np.hypot(150, 235) * k
+    # the opposite index sits about 150 units across and 235 down the card (card 200×280); seen
+    # at a low angle, the rank's height (the scale) shrinks more than the distance across
+    return float(np.linalg.norm(b.centre - a.centre)) < 2.0 * np.hypot(150, 235) * k
 
 
 def turned_pair(a: IndexHit, b: IndexHit) -> bool:

@@ -105,12 +105,14 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
         raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
     allowed = None if allowed is None else list(allowed)
     reads = []
+    unread: list[np.ndarray] = []  # outlines where no index was read (a card seen only by its index may be one)
     for quad, cands in _read_outlines(image, find_cards(image), deck, references):
         if deck == "standard" and not cands:
+            unread.append(quad)
             continue  # a white rectangle without any index: not shown to be a card
         label, conf = decide(cands, allowed)
         reads.append(CardRead(label, conf, quad, cands))
-    reads = nested(reads)
+    reads = same_label_overlapping(nested(reads))
     close_up = None
     # perhaps a close-up, the whole photo one card: nothing found, or only unread outlines in a
     # photo whose edges are card margin (panels of the card's face, such as an index box)
@@ -125,7 +127,7 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
             close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
             reads = []
     if deck == "standard":
-        reads = _with_index_hits(image, reads, allowed)
+        reads = _with_index_hits(image, reads, allowed, unread)
     return reads or ([close_up] if close_up else [])
 
 
@@ -151,25 +153,72 @@ def warm_up() -> None:
     glyphs.suit_references()
 
 
-def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:
+def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None,
+                     unread: list[np.ndarray] = ()) -> list[CardRead]:
     """Add the cards seen only by their index (fanned or overlapping, no outline found).
 
     An index on a card identified by its outline belongs to that card (whose reader has seen
     both corners); the outline is grown a little for this, as a found outline can fall short
     of the card's edge. Indices inside an outline left unknown replace that unknown read (the
-    outline may hold two overlapping cards, or the reader saw one corner only)."""
+    outline may hold two overlapping cards, or the reader saw one corner only). A card found
+    by its index takes, as its outline, an outline found around that index of about the size
+    the index implies (one whose corners were not read), else the outline guessed from the
+    index's position and size."""
     grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label]
     if grown and len(grown) == len(reads) and not _paper_elsewhere(image, grown):
         return reads  # every card found is identified, and no card's paper shows anywhere else
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
                for r in reads if r.label]
     found = find_indices(image, float(np.median(heights)) if heights else None, grown)
-    hits = merge_pairs([h for h in found if not any(inside(h.centre, g) for g in grown)])
+    named = [(_grow(r.outline, OUTLINE_SLACK), r.label) for r in reads if r.label]
+    hits = merge_pairs([h for h in found if not any(inside(h.centre, g) for g in grown)
+                        and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
+                                    for g, lab in named)])
     kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
+    spare = list(unread) + [r.outline for r in reads if not r.label]
     for hit in hits:
         label, conf = decide(hit.alternatives, allowed)
-        kept.append(CardRead(label, conf, hit.outline(), hit.alternatives))
+        kept.append(CardRead(label, conf, _outline_around(hit, spare), hit.alternatives,
+                             anchor=hit.centre + hit.down * hit.scale * 45))  # just below the index's suit
     return kept
+
+
+def _outline_around(hit, outlines: list[np.ndarray]) -> np.ndarray:
+    """The outline found around an index hit whose area is nearest the one its index implies
+    (within a factor of 2.5), else the outline guessed from the index."""
+    guess = hit.outline()
+    area = cv2.contourArea(guess)
+    best, best_ratio = guess, 2.5
+    for quad in outlines:
+        if not inside(hit.centre, quad):
+            continue
+        ratio = max(cv2.contourArea(np.float32(quad)) / area, area / max(cv2.contourArea(np.float32(quad)), 1e-6))
+        if ratio < best_ratio:
+            best, best_ratio = np.float32(quad), ratio
+    return best
+
+
+def _covers(outline: np.ndarray, other: np.ndarray, share: float = 0.4) -> bool:
+    """True when `outline` covers more than `share` of the quad `other` (an index hit's guessed
+    outline lying mostly on a card already read: seen at a steep angle, its index can fall just
+    outside the card's outline)."""
+    inter, _ = cv2.intersectConvexConvex(np.float32(outline), np.float32(other))
+    return inter > share * cv2.contourArea(np.float32(other))
+
+
+def same_label_overlapping(reads: list[CardRead]) -> list[CardRead]:
+    """Two outlines read as the same card that overlap by more than a quarter are one card (two
+    outlines of it found, or one of its face's panels): the surer read is kept."""
+    order = sorted(range(len(reads)), key=lambda i: -reads[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        r = reads[i]
+        twin = r.label is not None and any(
+            reads[k].label == r.label and _covers(reads[k].outline, r.outline, 0.25) or
+            reads[k].label == r.label and _covers(r.outline, reads[k].outline, 0.25) for k in kept)
+        if not twin:
+            kept.append(i)
+    return [reads[i] for i in sorted(kept)]
 
 
 def _paper_elsewhere(image: np.ndarray, outlines: list[np.ndarray]) -> bool:
@@ -243,20 +292,61 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
     return out
 
 
+OVERLAY_TEXT_SHARE = 1 / 24  # label height as a share of the photo's long side: ~16 px on a phone
+
+
+def _label_parts(label: str | None) -> tuple[str, str | None]:
+    """The text of a label and its suit (drawn as a shape: OpenCV's fonts have no ♠♥♦♣)."""
+    if label is None:
+        return "?", None
+    if label != "JOKER" and len(label) > 1 and label[-1] in glyphs.SUITS and label[:-1] in glyphs.RANKS:
+        return label[:-1], label[-1]
+    return label, None
+
+
 def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85) -> bytes:
-    """JPEG of the photo with each card's outline and label drawn over it."""
+    """JPEG of the photo with each card's outline drawn on it and its label on a plate at the
+    card's centre (so a label cannot be taken for a neighbour's), sized to be read on a phone
+    showing the whole photo; a card left unknown is outlined in orange with a "?"."""
     canvas = image.copy()
-    scale = max(canvas.shape[:2]) / 1000
+    long_side = max(canvas.shape[:2])
+    line = max(2, int(long_side / 400))
+    text_h = max(14, int(long_side * OVERLAY_TEXT_SHARE))
+    font = cv2.FONT_HERSHEY_DUPLEX
+    font_scale = text_h / 22  # DUPLEX capitals are about 22 px tall at scale 1
+    thick = max(1, int(text_h / 9))
     for read in reads:
         colour = (60, 200, 60) if read.label else (0, 160, 255)
-        pts = np.asarray(read.outline, np.int32)
-        cv2.polylines(canvas, [pts], True, colour, max(2, int(3 * scale)), cv2.LINE_AA)
-        text = f"{read.label} {read.confidence:.0%}" if read.label else "?"
-        x, y = pts[:, 0].min(), max(pts[:, 1].min() - int(8 * scale), int(20 * scale))
-        cv2.putText(canvas, text, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale + 0.3,
-                    (0, 0, 0), max(3, int(6 * scale)), cv2.LINE_AA)
-        cv2.putText(canvas, text, (int(x), int(y)), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale + 0.3,
-                    colour, max(1, int(2 * scale)), cv2.LINE_AA)
+        pts = np.round(np.asarray(read.outline, np.float32)).astype(np.int32)
+        cv2.polylines(canvas, [pts], True, (0, 0, 0), line * 2 + 2, cv2.LINE_AA)  # a dark rim: seen on any table
+        cv2.polylines(canvas, [pts], True, colour, line, cv2.LINE_AA)
+    plates: list[tuple[int, int, int, int]] = []
+    for read in reads:  # labels after every outline: no outline crosses a label
+        colour = (60, 200, 60) if read.label else (0, 160, 255)
+        text, suit = _label_parts(read.label)
+        (tw, th), _ = cv2.getTextSize(text, font, font_scale, thick)
+        sw = int(th * 0.9) if suit else 0
+        gap = int(th * 0.25) if suit else 0
+        pad = max(3, th // 4)
+        w, h = tw + gap + sw + 2 * pad, th + 2 * pad
+        cx, cy = np.asarray(read.outline, np.float32).mean(axis=0) if read.anchor is None else read.anchor
+        x0 = int(np.clip(cx - w / 2, 0, max(0, canvas.shape[1] - w)))
+        y0 = int(np.clip(cy - h / 2, 0, max(0, canvas.shape[0] - h)))
+        for _ in range(6):  # plates of cards lying close together are set apart, not over each other
+            hit = [p for p in plates if x0 < p[2] and p[0] < x0 + w and y0 < p[3] and p[1] < y0 + h]
+            if not hit:
+                break
+            y0 = int(np.clip(max(p[3] for p in hit) + 2, 0, max(0, canvas.shape[0] - h)))
+        plates.append((x0, y0, x0 + w, y0 + h))
+        cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), (255, 255, 255), -1)
+        cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), colour, max(2, line))
+        ink = (30, 30, 200) if suit in ("H", "D") else (20, 20, 20)
+        cv2.putText(canvas, text, (x0 + pad, y0 + pad + th), font, font_scale, ink, thick, cv2.LINE_AA)
+        if suit:
+            shape = glyphs.suit_shape(suit, 0.85, size=sw)
+            sx, sy = x0 + pad + tw + gap, y0 + pad + (th - shape.shape[0]) // 2
+            region = canvas[sy:sy + shape.shape[0], sx:sx + shape.shape[1]]
+            region[shape[:region.shape[0], :region.shape[1]] > 0] = ink
     ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("JPEG encoding failed")

@@ -18,12 +18,15 @@ class CardRead:
     outline: 4 corner points (x, y) in the pixel coordinates of the image given to recognise(),
         clockwise on screen, starting on one of the card's short edges.
     alternatives: (label, confidence) best first, including the best guess.
+    anchor: where the card shows, for its label in the photo shown back (a card found only by
+        its index: beside that index); None for the outline's centre.
     """
 
     label: str | None
     confidence: float
     outline: np.ndarray
     alternatives: list[tuple[str, float]] = field(default_factory=list)
+    anchor: np.ndarray | None = None
 
     def to_dict(self) -> dict:
         return {
