@@ -826,13 +826,65 @@ _SAYERS = {"ratatat": lambda move, players: _ratatat_words(move, players),
            "cabo": lambda move, players: _cabo_words(move, players)}
 
 
+def outcome_words(view: dict) -> str | Markup:
+    """How a match ended, for the "Match over" screen, in the phone's language: said again from the view's
+    results (the winners, each game's result, the tally), the engine's sentence whenever they do not fit."""
+    from flask_babel import gettext as _, ngettext
+
+    game = view.get("game")
+    english = view.get("outcome") or ""
+    if lang() == "en":
+        return english
+    if game in ("ratatat", "cabo"):
+        return match_words(view)
+    try:
+        history = view["history"]
+        last = history[-1]
+        winners = list(view.get("winners") or [])
+        if game == "shithead":
+            if last.get("winner"):
+                said = _("%(name)s goes out first and wins (SH-52).", name=last["winner"])
+            else:
+                said = (_("%(name)s is the Shithead.", name=last["shithead"]) + " " if last.get("shithead") else "") + \
+                    _("Finishing order: %(names)s.", names=", ".join(last["order"]))
+            if len(history) > 1 and winners:
+                wins = view["rules"].get("end_mode") == "first_out_wins"
+                best = view["tally"][view["players"].index(winners[0])]
+                if wins:
+                    said += " " + ngettext("After %(games)s games %(names)s wins the match with the most games won "
+                                           "(%(best)s).", "After %(games)s games %(names)s win the match with the most "
+                                           "games won (%(best)s each).", len(winners), games=len(history),
+                                           names=_names(winners), best=best)
+                else:
+                    said += " " + ngettext("After %(games)s games %(names)s wins the match with the fewest Shithead "
+                                           "points (%(best)s).", "After %(games)s games %(names)s win the match with the "
+                                           "fewest Shithead points (%(best)s each).", len(winners), games=len(history),
+                                           names=_names(winners), best=best)
+            return said
+        if game == "spite_malice":
+            totals = dict(zip(view["players"], view["totals"]))
+            if len(history) > 1 or (winners and last.get("winner") and totals.get(winners[0], 0) > last.get("points", 0)):
+                if len(winners) == 1:
+                    return _("%(name)s wins the match with %(num)s points (%(totals)s).", name=winners[0],
+                             num=totals[winners[0]], totals=", ".join(f"{p} {t}" for p, t in totals.items()))
+            if last.get("winner") is None:
+                return _("The game is a draw: nobody wins.")
+            if last.get("how") == "payoff":
+                return _("%(name)s builds the last pay-off card and wins (SM-40).", name=last["winner"])
+            return _("The stock has run out: %(name)s has the fewest pay-off cards left and wins (SM-41).",
+                     name=last["winner"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        pass
+    return engine_words(english)
+
+
 def template_globals() -> dict[str, Any]:
     return {"rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,
             "time_of": time_of, "date_of": date_of, "round_words": round_words, "match_words": match_words,
-            "deck_kind": deck_kind}
+            "deck_kind": deck_kind, "outcome_words": outcome_words}
 
 
 # --- The catalogue template -----------------------------------------------------------------

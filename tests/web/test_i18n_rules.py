@@ -230,3 +230,30 @@ def test_every_entry_of_the_history_in_the_phones_language(app, database, exampl
     words = re.findall(r'<span class="words">(.*?)</span>', history, re.S)
     assert len(words) == version
     assert not [w for w in words if 'lang="en"' in w]
+
+
+@pytest.mark.parametrize("example", ["shithead-burn-four", "shithead-interrupt", "spite-malice-king-chain",
+                                     "spite-malice-stock-out", "three-rounds", "cabo-scoring"])
+def test_how_a_match_ended_in_the_phones_language(app, database, example):
+    import json
+
+    from referee import tables
+    from referee.games.base import Ruling
+
+    data = json.loads((ROOT / "docs" / "examples" / f"{example}.json").read_text())
+    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
+    version = 0
+    for entry in data["entries"]:
+        try:
+            version = tables.append(database, match.id, version, {k: v for k, v in entry.items() if k != "note"},
+                                    None).version
+        except Ruling:
+            continue
+    phone = app.test_client()
+    for lang in ("he", "it"):
+        phone.set_cookie(i18n.COOKIE, lang)
+        screen = text(phone.get(f"/m/{match.id}/screen"))
+        outcome = re.search(r'<p class="outcome">(.*?)</p>', screen, re.S)
+        if outcome is None:
+            pytest.skip("the documented game does not end the match")
+        assert outcome.group(1).strip() and 'lang="en"' not in outcome.group(1), outcome.group(1)
