@@ -226,6 +226,34 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     (r"The table knows every card in (?P<name>.+)'s hand \((?P<known>.+)\): (?P<cards>.+) (?:is|are) not among them\.",
      _l("The table knows every card in %(name)s's hand (%(known)s): %(cards)s is not among them.")),
     (r"(?P<card>.+) is not among (?P<name>.+)'s face-up cards\.", _l("%(card)s is not among %(name)s's face-up cards.")),
+    # Cabo / Cambio: why a round scored as it did (each sentence of the engine's explanation)
+    (r"The draw pile ran out and ended the round \(CAB-22\)\.", _l("The draw pile ran out and ended the round (CAB-22).")),
+    (r"Kamikaze: (?P<name>.+) ended on 12, 12, 13 and 13, so scores 0 and everyone else scores 50 \(CAB-42\)\.",
+     _l("Kamikaze: %(name)s ended on 12, 12, 13 and 13, so scores 0 and everyone else scores 50 (CAB-42).")),
+    (r"Nobody called, so everyone scores their sum and nobody gets the caller's 0 \(CAB-40\)\.",
+     _l("Nobody called, so everyone scores their sum and nobody gets the caller's 0 (CAB-40).")),
+    (r"(?P<name>.+) called with the lowest sum, (?P<low>-?\d+) \(a tie counts\), so scores 0; everyone else scores "
+     r"their sum \(CAB-40\)\.", _l("%(name)s called with the lowest sum, %(low)s (a tie counts), so scores 0; everyone "
+                                    "else scores their sum (CAB-40).")),
+    (r"(?P<name>.+) called with the lowest sum, (?P<low>-?\d+), so scores 0; everyone else scores their sum "
+     r"\(CAB-40\)\.", _l("%(name)s called with the lowest sum, %(low)s, so scores 0; everyone else scores their sum "
+                          "(CAB-40).")),
+    (r"(?P<name>.+) called with (?P<sum>-?\d+), not the lowest sum \((?P<low>-?\d+)\), so scores (?P<a>-?\d+) \+ 10 = "
+     r"(?P<score>-?\d+) \(CAB-40\)\.", _l("%(name)s called with %(sum)s, not the lowest sum (%(low)s), so scores %(a)s + "
+                                         "10 = %(score)s (CAB-40).")),
+    (r"(?P<names>.+) (?:has|have) the lowest sum, (?P<low>-?\d+), and scores? 0 \(CAB-41\)\.",
+     _l("%(names)s: the lowest sum, %(low)s, scores 0 (CAB-41).")),
+    (r"(?P<name>.+) called but was not lowest: (?P<sum>-?\d+) \+ 5 = (?P<score>-?\d+)\.",
+     _l("%(name)s called but was not lowest: %(sum)s + 5 = %(score)s.")),
+    (r"Everyone scores their sum \(CAB-44\)\.", _l("Everyone scores their sum (CAB-44).")),
+    (r"(?P<name>[^,]+) has the lowest score, (?P<score>-?\d+), and wins the round\.",
+     _l("%(name)s has the lowest score, %(score)s, and wins the round.")),
+    (r"(?P<names>.+) tie on (?P<score>-?\d+): under this table's tie rule a tied round has no winner \(CAB-V9\)\.",
+     _l("%(names)s tie on %(score)s: under this table's tie rule a tied round has no winner (CAB-V9).")),
+    (r"(?P<names>.+) tie on (?P<score>-?\d+): under this table's tie rule \(CAB-V9, CAB-A4\) (?P<winners>.+) wins? the "
+     r"round\.", _l("%(names)s tie on %(score)s: under this table's tie rule (CAB-V9, CAB-A4) the round goes to "
+                    "%(winners)s.")),
+    (r"(?P<names>.+) reached exactly 100 and drops? to 50 \(CAB-43\)\.", _l("%(names)s: exactly 100, down to 50 (CAB-43).")),
     # Cabo / Cambio's rulings at play
     (r"(?P<name>.+) has no card in place (?P<place>\d+)\.", _l("%(name)s has no card in place %(place)s.")),
     (r"(?P<name>.+) first gives one of their cards to (?P<other>.+) for the card snapped from place (?P<place>\d+)\.",
@@ -826,6 +854,23 @@ _SAYERS = {"ratatat": lambda move, players: _ratatat_words(move, players),
            "cabo": lambda move, players: _cabo_words(move, players)}
 
 
+def explanation_words(text: Any) -> str | Markup:
+    """An engine's explanation of several sentences (a Cabo / Cambio round's score), each said in the phone's
+    language; the whole as the engine said it when any sentence is not known."""
+    import re
+
+    text = "" if text is None else str(text)
+    if lang() == "en" or not text:
+        return text
+    said = []
+    for sentence in re.split(r"(?<=\.)\s+(?=[A-Z])", text):
+        words = ruling_words("", sentence)
+        if isinstance(words, Markup) and 'lang="en"' in words:
+            return engine_words(text)
+        said.append(str(words))
+    return " ".join(said)
+
+
 def outcome_words(view: dict) -> str | Markup:
     """How a match ended, for the "Match over" screen, in the phone's language: said again from the view's
     results (the winners, each game's result, the tally), the engine's sentence whenever they do not fit."""
@@ -884,7 +929,7 @@ def template_globals() -> dict[str, Any]:
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,
             "time_of": time_of, "date_of": date_of, "round_words": round_words, "match_words": match_words,
-            "deck_kind": deck_kind, "outcome_words": outcome_words}
+            "deck_kind": deck_kind, "outcome_words": outcome_words, "explanation_words": explanation_words}
 
 
 # --- The catalogue template -----------------------------------------------------------------

@@ -257,3 +257,17 @@ def test_how_a_match_ended_in_the_phones_language(app, database, example):
         if outcome is None:
             pytest.skip("the documented game does not end the match")
         assert outcome.group(1).strip() and 'lang="en"' not in outcome.group(1), outcome.group(1)
+
+
+@pytest.mark.parametrize("example", ["cabo-scoring", "cambio-snap", "cabo-peek-spy-swap"])
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_a_cabo_round_is_explained_in_the_phones_language(app, example, lang):
+    from referee.transcript import check, loads
+
+    _, _, report = check(loads((ROOT / "docs" / "examples" / f"{example}.json").read_text()))
+    rounds = report["result"].get("rounds", [])
+    assert rounds
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        for r in rounds:
+            words = str(i18n_rules.explanation_words(r["explanation"]))
+            assert 'lang="en"' not in words and "CAB-" in words, r["explanation"]
