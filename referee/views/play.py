@@ -472,10 +472,15 @@ def post_entry(match_id: str):
     return render_screen(match, done.state)
 
 
+def _plain(words) -> str:
+    """Words for a plain-text notice (an entry said in English on a Hebrew or Italian phone is marked up)."""
+    return words.striptags() if isinstance(words, Markup) else words
+
+
 def _came_first(db, log, match_id: str, expected: int) -> str:
     """Why a phone's entry was not saved: the entries another phone made since its screen was drawn
     (two phones pressing "interrupt" at once: the second is told whose came first)."""
-    came = [entry_words(log, item["entry"]).rstrip(".") for item in store.entries(db, match_id, after=expected)[:3]]
+    came = [_plain(entry_words(log, item["entry"])).rstrip(".") for item in store.entries(db, match_id, after=expected)[:3]]
     if came:
         return gettext("Someone else entered something first: %(entries)s. Nothing of yours was saved: here is the table as it is now.",
                  entries="; ".join(came))
