@@ -165,6 +165,7 @@ def test_the_switch_and_the_large_type_view_on_a_phone(live_server, phone, datab
     assert page.evaluate("document.documentElement.classList.contains('large')")
     assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") > small * 1.3
     assert page.get_by_role("button", name="טקסט גדול").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # nothing spills sideways
     page.goto(f"{live_server.url}/rules/ratatat")  # both remembered on another page
     assert page.evaluate("document.documentElement.lang") == "he"
     assert page.evaluate("document.documentElement.classList.contains('large')")
