@@ -149,8 +149,18 @@ def decode_upload(data: bytes, max_bytes: int = MAX_BYTES, max_pixels: int = MAX
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     elif image.shape[2] == 4:
         image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    return shrink(image)
+
+
+def shrink(image: np.ndarray) -> np.ndarray:
+    """The image with its long side at most WORKING_LONG_SIDE: halved (pyrDown) while it is
+    twice too large, then scaled bilinearly — a mild reduction, where INTER_AREA's
+    non-integer path cost 36 ms on a 2016-px decode against 4 ms."""
+    while max(image.shape[:2]) >= 2 * WORKING_LONG_SIDE:
+        image = cv2.pyrDown(image)
     long_side = max(image.shape[:2])
     if long_side > WORKING_LONG_SIDE:
         scale = WORKING_LONG_SIDE / long_side
-        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        size = (max(1, round(image.shape[1] * scale)), max(1, round(image.shape[0] * scale)))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
     return image

@@ -148,11 +148,88 @@ def drawn_standard_samples(count: int, seed: int = 0) -> Iterator[tuple[bytes, l
         yield buf.tobytes(), labels
 
 
-def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: References | None = None) -> dict:
+def corner_error(found: np.ndarray, true: np.ndarray) -> float:
+    """Mean distance from a found outline's corners to a card's true corners (the best of the
+    four ways round), as a share of the card's true height."""
+    true = np.float32(true)
+    height = (np.linalg.norm(true[3] - true[0]) + np.linalg.norm(true[2] - true[1])) / 2
+    return min(float(np.linalg.norm(np.roll(np.float32(found), k, axis=0) - true, axis=1).mean())
+               for k in range(4)) / max(height, 1e-6)
+
+
+RANK_NAMES = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def scene_samples(count: int, seed: int = 0, tilt: float = 0.0
+                  ) -> Iterator[tuple[bytes, list[str], list[np.ndarray]]]:
+    """Scenes of 2–5 standard cards drawn in code (synth.standard_scene) on every kind of table, in
+    every layout (spread, row, fan, overlap), from above (tilt 0) or a seated player's angle;
+    every fourth scene holds only 6s and 9s turned half round. JPEG bytes, the cards, and their
+    true outlines (for the outline error)."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        n = int(rng.integers(2, 6))
+        if i % 4 == 3:
+            labels = [("6" if rng.random() < 0.5 else "9") + "SHDC"[int(rng.integers(4))] for _ in range(n)]
+            angle = float(np.pi)
+        else:
+            labels = [RANK_NAMES[int(rng.integers(13))] + "SHDC"[int(rng.integers(4))] for _ in range(n)]
+            angle = None
+        layout = synth.LAYOUTS[i % len(synth.LAYOUTS)] if angle is None else "spread"
+        kind = synth.TABLE_KINDS[(i // len(synth.LAYOUTS)) % len(synth.TABLE_KINDS)]
+        scene, quads = synth.standard_scene(labels, rng, layout=layout, kind=kind, tilt=tilt, angle=angle)
+        ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 88])
+        yield buf.tobytes(), labels, quads
+
+
+def full_size_samples(count: int, seed: int = 0) -> Iterator[tuple[bytes, list[str]]]:
+    """A phone's own photos: 4032×3024 JPEGs at quality 92 (2–4 MB, as a 12-megapixel camera
+    writes them) of 1–5 standard cards drawn in code (drawn at half size and enlarged, with
+    sensor noise added at full size: drawing at 12 megapixels takes seconds)."""
+    rng = np.random.default_rng(seed)
+    for i in range(count):
+        labels = [RANK_NAMES[int(rng.integers(13))] + "SHDC"[int(rng.integers(4))] for _ in range(int(rng.integers(1, 6)))]
+        scene, _ = synth.standard_scene(labels, rng, layout=synth.LAYOUTS[i % 2], kind=synth.TABLE_KINDS[i % 8],
+                                        tilt=0.4 * (i % 2), size=(2016, 1512))
+        scene = cv2.resize(scene, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+        scene = cv2.add(scene, rng.integers(0, 6, scene.shape, dtype=np.uint8))
+        ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        yield buf.tobytes(), labels
+
+
+PHONE_SIDE, PHONE_QUALITY = 1600, 85  # what referee/static/camera.js sends: long side, JPEG quality
+
+
+def phone_upload(data: bytes) -> bytes:
+    """The photo as the phone uploads it (camera.js): scaled to at most PHONE_SIDE px long and
+    encoded as JPEG at PHONE_QUALITY."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    f = min(1.0, PHONE_SIDE / max(image.shape[:2]))
+    if f < 1:
+        image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, PHONE_QUALITY])
+    return buf.tobytes()
+
+
+def upload_sizes(samples: Iterable[tuple]) -> dict:
+    """Median and largest upload, in kB, as taken and after the phone's downscale."""
+    taken, sent = [], []
+    for sample in samples:
+        taken.append(len(sample[0]) / 1024)
+        sent.append(len(phone_upload(sample[0])) / 1024)
+    return {"upload_kb_taken_p50": round(float(np.median(taken)), 1), "upload_kb_taken_max": round(max(taken), 1),
+            "upload_kb_sent_p50": round(float(np.median(sent)), 1), "upload_kb_sent_max": round(max(sent), 1)}
+
+
+def evaluate(samples: Iterable[tuple], deck: str, references: References | None = None) -> dict:
+    """Figures over (photo bytes, expected cards[, true outlines]) samples; with true outlines
+    (generated scenes), also the outline error of each card read right: its found outline's
+    corners from the card's true ones, as a share of the card's height."""
     warm_up()  # as a server does at its start: loading is not a photo's latency
     images = expected = found = correct = detected = unknown = turned = 0
-    latencies, cpu_times = [], []
-    for data, cards in samples:
+    latencies, cpu_times, outline_errors = [], [], []
+    for sample in samples:
+        data, cards = sample[0], sample[1]
         start, cpu_start = time.perf_counter(), time.process_time()
         reads = recognise(decode_upload(data), deck=deck, references=references)
         latencies.append((time.perf_counter() - start) * 1000)
@@ -165,6 +242,11 @@ def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: 
         unknown += len(reads) - len(answered)
         correct += count_correct(cards, answered)
         turned += turned_confusions(cards, answered)
+        if len(sample) > 2:
+            for label, quad in zip(cards, sample[2]):
+                errs = [corner_error(r.outline, quad) for r in reads if r.label == label]
+                if errs:
+                    outline_errors.append(min(errs))
     return {
         "images": images,
         "cards_expected": expected,
@@ -179,4 +261,6 @@ def evaluate(samples: Iterable[tuple[bytes, list[str]]], deck: str, references: 
         "latency_p95_ms": round(float(np.percentile(latencies, 95)), 1) if latencies else 0.0,
         # CPU time of this process: the latency without other processes competing for the core
         "cpu_p95_ms": round(float(np.percentile(cpu_times, 95)), 1) if cpu_times else 0.0,
+        **({"outline_error_p50": round(float(np.median(outline_errors)), 4),
+            "outline_error_p95": round(float(np.percentile(outline_errors, 95)), 4)} if outline_errors else {}),
     }

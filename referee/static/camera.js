@@ -1,8 +1,69 @@
 // Live camera preview for the scan buttons, where the browser allows it (HTTPS, or localhost).
 // Over plain HTTP on the LAN phones keep the file input, which opens the camera app instead.
 // A captured frame is handed to the scan form's file input, and htmx uploads it as for a photo.
+// Either way the photo is scaled to at most MAX_SIDE pixels (long side) and sent as a JPEG: a
+// phone's own 12-megapixel photo (3-5 MB) would take seconds over Wi-Fi and is read at that size
+// anyway. Where the browser cannot scale it, the photo goes as it is (the server accepts it).
 (function () {
   "use strict";
+
+  var MAX_SIDE = 1600;
+  var QUALITY = 0.85;
+
+  // Draw a decoded image (an <img>, an ImageBitmap or a <video>) at most MAX_SIDE long on a canvas.
+  function scaledCanvas(source, width, height) {
+    var scale = Math.min(1, MAX_SIDE / Math.max(width, height));
+    var canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(width * scale));
+    canvas.height = Math.max(1, Math.round(height * scale));
+    canvas.getContext("2d").drawImage(source, 0, 0, canvas.width, canvas.height);
+    return canvas;
+  }
+
+  // Put a JPEG blob in the file input and let htmx upload it (the "change" htmx listens for).
+  function sendBlob(input, blob, name) {
+    var files = new DataTransfer();
+    files.items.add(new File([blob], name, { type: "image/jpeg" }));
+    input.files = files.files;
+    input.dataset.scaled = "1";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    delete input.dataset.scaled;
+  }
+
+  // A photo chosen with the file input (the camera app): decoded by the browser (which turns it
+  // upright by its EXIF orientation), scaled and re-encoded before upload.
+  function scalePhoto(input) {
+    var file = input.files && input.files[0];
+    var pass = function () {
+      input.dataset.scaled = "1";
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      delete input.dataset.scaled;
+    };
+    if (!file || !window.DataTransfer || !HTMLCanvasElement.prototype.toBlob) { pass(); return; }
+    var url = URL.createObjectURL(file);
+    var img = new Image();
+    img.onload = function () {
+      URL.revokeObjectURL(url);
+      var w = img.naturalWidth, h = img.naturalHeight;
+      if (Math.max(w, h) <= MAX_SIDE && file.type === "image/jpeg") { pass(); return; }  // already small
+      try {
+        scaledCanvas(img, w, h).toBlob(function (blob) {
+          if (blob) { sendBlob(input, blob, "photo.jpg"); } else { pass(); }
+        }, "image/jpeg", QUALITY);
+      } catch (err) { pass(); }
+    };
+    img.onerror = function () { URL.revokeObjectURL(url); pass(); };  // let the server say what is wrong
+    img.src = url;
+  }
+
+  // Runs before htmx sees the change: the upload waits until the photo is scaled.
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (!input || input.type !== "file" || !input.closest || !input.closest(".scan-form")) { return; }
+    if (input.dataset.scaled) { return; }  // the scaled photo: htmx uploads it
+    event.stopImmediatePropagation();
+    scalePhoto(input);
+  }, true);
 
   function canPreview() {
     return window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia;
@@ -66,17 +127,11 @@
       .catch(function (err) { showError(box, input, stream, err); });
     take.addEventListener("click", function () {
       if (!video.videoWidth) { return; }
-      var canvas = document.createElement("canvas");
-      canvas.width = video.videoWidth;
-      canvas.height = video.videoHeight;
-      canvas.getContext("2d").drawImage(video, 0, 0);
+      var canvas = scaledCanvas(video, video.videoWidth, video.videoHeight);
       canvas.toBlob(function (blob) {
-        var files = new DataTransfer();
-        files.items.add(new File([blob], "camera.jpg", { type: "image/jpeg" }));
-        input.files = files.files;
         closePreview(box, stream);
-        input.dispatchEvent(new Event("change", { bubbles: true }));
-      }, "image/jpeg", 0.9);
+        sendBlob(input, blob, "camera.jpg");
+      }, "image/jpeg", QUALITY);
     });
   }
 
