@@ -111,6 +111,9 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
             unread.append(quad)
             continue  # a white rectangle without any index: not shown to be a card
         label, conf = decide(cands, allowed)
+        if label is None and not USUAL_ASPECT[0] <= apparent_aspect(quad) <= USUAL_ASPECT[1]:
+            unread.append(quad)  # a square or a strip not read as a card: a floor tile, a panel
+            continue
         reads.append(CardRead(label, conf, quad, cands))
     reads = same_label_overlapping(nested(reads))
     close_up = None
