@@ -16,6 +16,7 @@ from pathlib import Path
 
 from flask import Flask, Response, abort, g, redirect, request
 from flask_babel import Babel, get_locale, gettext
+from jinja2 import pass_context
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES: dict[str, str] = {"en": "English", "he": "עברית", "it": "Italiano"}  # each in its own words
@@ -128,6 +129,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(TRANSLATIONS))
     Babel(app, locale_selector=select_locale)
     app.jinja_env.add_extension("jinja2.ext.i18n")  # {% trans %} (Flask-Babel installs the callables)
+    _translate_once_per_page(app)
     app.add_url_rule("/lang", "lang", switch_language, methods=["POST"])
     app.add_url_rule("/large", "large_type", switch_large_type, methods=["POST"])
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, page_lang=lang, page_dir=text_dir, large_type=large_type)
@@ -135,6 +137,43 @@ def init_app(app: Flask) -> None:
     from .i18n_rules import template_globals
 
     app.jinja_env.globals.update(template_globals())
+
+
+_PAGE_TRANSLATIONS = "_page_translations"
+
+
+def _translate_once_per_page(app: Flask) -> None:
+    """The templates' gettext finds the phone's catalogue once per page, not once per message.
+
+    Flask-Babel's callables look up the request, the locale and the catalogue on every message; a
+    table screen holds dozens, and those lookups were a third of drawing it. A context processor puts
+    the page's catalogue in the template context, and the callables read it from there (a template
+    rendered without it, such as a macro imported without context, looks it up as before)."""
+    from flask_babel import get_translations
+
+    def catalogue(context):
+        found = context.get(_PAGE_TRANSLATIONS)
+        return found if found is not None else get_translations()
+
+    @pass_context
+    def gettext_(context, string):
+        return catalogue(context).ugettext(string)
+
+    @pass_context
+    def ngettext_(context, singular, plural, n):
+        return catalogue(context).ungettext(singular, plural, n)
+
+    @pass_context
+    def pgettext_(context, message_context, string):
+        return catalogue(context).upgettext(message_context, string)
+
+    @pass_context
+    def npgettext_(context, message_context, singular, plural, n):
+        return catalogue(context).unpgettext(message_context, singular, plural, n)
+
+    app.jinja_env.install_gettext_callables(gettext=gettext_, ngettext=ngettext_, pgettext=pgettext_,
+                                            npgettext=npgettext_, newstyle=True)
+    app.context_processor(lambda: {_PAGE_TRANSLATIONS: get_translations()})
 
 
 def _vary(response: Response) -> Response:
