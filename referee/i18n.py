@@ -17,6 +17,7 @@ from pathlib import Path
 from flask import Flask, Response, abort, g, redirect, request
 from flask_babel import Babel, get_locale, gettext
 from jinja2 import pass_context
+from markupsafe import Markup
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES: dict[str, str] = {"en": "English", "he": "עברית", "it": "Italiano"}  # each in its own words
@@ -173,6 +174,16 @@ def _translate_once_per_page(app: Flask) -> None:
 
     app.jinja_env.install_gettext_callables(gettext=gettext_, ngettext=ngettext_, pgettext=pgettext_,
                                             npgettext=npgettext_, newstyle=True)
+
+    @pass_context
+    def underscore(context, string, **variables):
+        """``_()`` and ``gettext()`` in one call: what jinja2.ext's newstyle gettext does around gettext_."""
+        found = catalogue(context).ugettext(string)
+        if context.eval_ctx.autoescape:
+            found = Markup(found)
+        return found % variables
+
+    app.jinja_env.globals.update(_=underscore, gettext=underscore)
     app.context_processor(lambda: {_PAGE_TRANSLATIONS: get_translations()})
 
 
