@@ -169,15 +169,9 @@ def _masks(white: np.ndarray) -> list[np.ndarray]:
     return masks
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    """(intersection area, area a, area b) of two convex quads."""
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter, cv2.contourArea(a), cv2.contourArea(b)
-
-
 def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
     """Best-scoring quads first (the result keeps that order); drop any that half overlaps a
-    kept one or sits inside it."""
+    kept one; one that holds a kept one inside it is kept beside it."""
     kept: list[np.ndarray] = []
     kept_centre: list[np.ndarray] = []
     kept_area: list[float] = []

@@ -25,9 +25,6 @@ JOKER_CONFIDENCE = 0.9  # both corners show a joker's stacked letters
 SIX, NINE = glyphs.RANKS.index("6"), glyphs.RANKS.index("9")
 TURNABLE = {SIX: NINE, NINE: SIX}  # ranks that read as each other upside down
 PIPS = {SIX: 6, NINE: 9}
-NUMBER_PIPS = {glyphs.RANKS.index(r): n for r, n in [("A", 1), ("2", 2), ("3", 3), ("4", 4), ("5", 5), ("7", 7),
-                                                      ("8", 8), ("10", 10)]}
-PIP_VETO = False
 TURNED_DOUBT = 0.5  # a 6 or 9 whose orientation evidence disagrees is held at most this sure
 NO_INDEX, JOKER = index_net.CLASSES.index("NONE"), index_net.CLASSES.index("JOKER")
 
@@ -203,11 +200,6 @@ def turned_check(rank: np.ndarray, card: np.ndarray, reads: list[CornerRead]) ->
     whenever the pips count the other rank, the rank is held below ACCEPT (unknown)."""
     top = int(np.argmax(rank))
     if top not in TURNABLE:
-        if top in NUMBER_PIPS and PIP_VETO:
-            count = pip_count(card)
-            if count is not None and count >= 2 and count != NUMBER_PIPS[top]:
-                rank = rank.copy()
-                rank[top] = min(rank[top], TURNED_DOUBT)
         return rank
     other = TURNABLE[top]
     count = pip_count(card)
