@@ -284,6 +284,9 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
         quads = [order_portrait(_whole_frame(image))]
     else:
         found = [order_portrait(q) for q in outermost(find_cards(image))]
+        usual = [q for q in found if USUAL_ASPECT[0] <= apparent_aspect(q) <= USUAL_ASPECT[1]]
+        if len(usual) == len(labels):  # a teaching photo is taken from above: squares are tiles
+            found = usual
         quads = [found[i] for i in reading_order(found)]
     if len(quads) != len(labels):
         raise TeachError(f"Found {len(quads)} card(s) in the photo but {len(labels)} name(s) were given; "
