@@ -13,11 +13,13 @@ and the deck's references (not photos) serve every table.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 import vision
 
 from .. import decks, scans
 from ..db import get_db
+from ..i18n_rules import card_label
 from ..seats import is_htmx, require_entrant
 from ..security import device_id, render_error
 from .play import load, screen_context
@@ -31,7 +33,7 @@ def _photo():
     """The uploaded photo as a file object (werkzeug spools it to disk: read only when its turn comes)."""
     upload = request.files.get("photo")
     if upload is None:
-        abort(400, description="Choose a photo to scan.")
+        abort(400, description=gettext("Choose a photo to scan."))
     return upload.stream
 
 
@@ -58,7 +60,7 @@ def scan_at_table(match_id: str):
     game, state = log.game, log.state
     spec = game.scan_spec(state, purpose)
     if spec is None:
-        abort(400, description="Nothing to scan for.")
+        abort(400, description=gettext("Nothing to scan for."))
     kind, references = _recogniser(game, match.game, state)
     allowed = game.still_possible(state, spec.seat)
     place = f"{match_id}:{purpose['move']}:{purpose.get('for', '')}"
@@ -101,7 +103,7 @@ def overlay(token: str):
     """The photo with outlines and labels drawn over it (kept in memory a few minutes only)."""
     scan = scans.scans.get(token, owner=device_id())
     if scan is None:  # expired, or taken by another phone: photos are shown only to the phone that took them
-        abort(404, description="That photo is gone: photos are kept only for a few minutes. Scan again.")
+        abort(404, description=gettext("That photo is gone: photos are kept only for a few minutes. Scan again."))
     return Response(scan.overlay, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -118,9 +120,9 @@ def deck_create():
     name = request.form.get("name", "").strip()[:60]
     kind = request.form.get("kind", "")
     if not name:
-        abort(422, description="Give the deck a name, e.g. “Grandma's deck”.")
+        abort(422, description=gettext("Give the deck a name, e.g. “Grandma's deck”."))
     if kind not in decks.FACES:
-        abort(422, description="Choose the kind of deck.")
+        abort(422, description=gettext("Choose the kind of deck."))
     deck = decks.create(get_db(), name, kind)
     return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)
 
@@ -128,7 +130,7 @@ def deck_create():
 def _deck_or_404(deck_id: str) -> decks.Deck:
     deck = decks.get(get_db(), deck_id)
     if deck is None:
-        abort(404, description="There is no such deck.")
+        abort(404, description=gettext("There is no such deck."))
     return deck
 
 
@@ -158,17 +160,17 @@ def deck_teach(deck_id: str):
     deck = _deck_or_404(deck_id)
     scan = scans.scans.get(request.form.get("token", ""), owner=device_id())
     if scan is None or scan.image is None:
-        abort(410, description="That photo is gone (photos are kept for a few minutes). Take it again.")
+        abort(410, description=gettext("That photo is gone (photos are kept for a few minutes). Take it again."))
     labels = [request.form.get(f"label{i}", "") for i in range(len(scan.reads) or 1)]
     if not all(label in decks.FACES[deck.kind] for label in labels):
-        abort(422, description="Name every card in the photo.")
+        abort(422, description=gettext("Name every card in the photo."))
     try:
         refs = vision.teach(scan.image, labels, decks.references(deck))
     except vision.TeachError as err:
         return render_error(422, str(err))
     deck = decks.save(get_db(), deck, refs, labels)
     body = render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind],
-                           result=f"Learnt {', '.join(map(decks.face_name, labels))}.", name=decks.face_name)
+                           result=gettext("Learnt %(faces)s.", faces=", ".join(card_label(decks.face_name(f)) for f in labels)), name=decks.face_name)
     if is_htmx():
         return body
     return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)
