@@ -160,10 +160,13 @@ def _split_blob(contour: np.ndarray, support: np.ndarray, min_perimeter: float) 
 
 
 def _masks(white: np.ndarray) -> list[np.ndarray]:
-    """Binary 'paper' masks: global cuts at several levels, and a local cut for uneven light."""
+    """Binary 'paper' masks: a global cut (the lowest usable of Otsu's level and the 80th and
+    95th percentiles), and a local cut for uneven light. (The higher global cuts were measured
+    on the tuning photos and the drawn scenes to find no card the others missed, at a fifth of
+    the outline finder's time.)"""
     otsu, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     levels = sorted({int(otsu), *map(int, np.percentile(white, [80, 95]))})
-    masks = [(white > v).astype(np.uint8) * 255 for v in levels if 20 < v < 250]
+    masks = [(white > v).astype(np.uint8) * 255 for v in levels if 20 < v < 250][:1]
     block = max(15, (min(white.shape) // 4) | 1)
     masks.append(cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15))
     return masks
@@ -236,15 +239,14 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
                     cands.extend(_split_blob(c, support, min_perimeter))
 
     masks = _masks(white)
-    for i, mask in enumerate(masks):
-        if i == 0 or i == len(masks) - 1:  # the middle cuts' carved outlines were measured to add nothing
-            collect(cv2.bitwise_and(mask, cv2.bitwise_not(thin_edges)), mask)
+    for mask in masks:
+        collect(cv2.bitwise_and(mask, cv2.bitwise_not(thin_edges)), mask)
         collect(cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel), cv2.MORPH_CLOSE, closer), mask,
                 split=True)
     # outlines traced by edges: for a card whose white merges with a bright table, or whose
-    # white margin is broken by its picture
-    for edge_map in (thin_edges, edges):
-        collect(cv2.bitwise_not(edge_map), masks[0], cv2.RETR_LIST)
+    # white margin is broken by its picture (traced on the thickened edges only: the thin ones
+    # found one card more of 284 on the tuning photos for 13 ms more at p95)
+    collect(cv2.bitwise_not(edges), masks[0], cv2.RETR_LIST)
     return [q / scale for q in _suppress(cands)]
 
 
