@@ -151,3 +151,4 @@ def test_the_photo_shown_back_puts_each_label_on_its_own_card():
     # the label is large enough to read on a phone showing the photo 400 px wide: ≥ 12 px there
     rows = np.nonzero(changed[:, int(read[0][0].mean(axis=0)[0])])[0]
     assert len(rows) * 400 / max(image.shape[:2]) >= 12
+
