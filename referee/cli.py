@@ -76,7 +76,8 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
     from .backup import BackupProblem, serving_lock
 
     try:  # held while serving: `referee restore` refuses to replace the database under a running server
-        app.config["SERVING_LOCK"] = serving_lock(app.config["DATABASE"], wait=False)
+        app.extensions["referee.serving_lock"] = serving_lock(app.config["DATABASE"], wait=False)  # not in
+        # the config: the config is sent to the screen processes, and an open file cannot be
     except BackupProblem as err:
         raise click.ClickException(str(err)) from None
     from .stats import count_in_background

@@ -11,12 +11,14 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import click
 import pytest
 from click.testing import CliRunner
 
 from referee.cli import join_url_for, lan_address, main
+from referee.server import default_screen_processes
 
 
 def test_main_is_an_extensible_click_group():
@@ -60,6 +62,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def screen_processes_of(pid: int, wait: float = 15) -> int:
+    """How many screen processes `referee serve` (pid) runs, once they have started (Linux /proc)."""
+    deadline = time.monotonic() + wait
+    while True:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        found = 0
+        for child in children:
+            try:
+                found += "screen_process_main" in Path(f"/proc/{child}/cmdline").read_text()
+            except OSError:
+                continue
+        if found == default_screen_processes() or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
 def test_referee_serve_prints_join_url_and_serves(tmp_path):
     port = free_port()
     db_path = tmp_path / "served.sqlite"
@@ -89,6 +107,7 @@ def test_referee_serve_prints_join_url_and_serves(tmp_path):
         assert b"Join a table" in body
         assert db_path.is_file()
         assert (tmp_path / "instance" / "secret_key").is_file()
+        assert screen_processes_of(proc.pid) == default_screen_processes()  # the app's config reached them
     finally:
         proc.send_signal(signal.SIGINT)
         try:
