@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from . import home, nights, play, rules, scan
+from . import home, nights, play, rules, scan, screen_parts
 
 
 def register_blueprints(app: Flask) -> None:
@@ -13,3 +13,4 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(scan.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(nights.bp)
+    screen_parts.init_app(app)  # after Flask-Babel, whose numberformat it replaces

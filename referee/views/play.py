@@ -24,11 +24,12 @@ from werkzeug.routing import BuildError
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..i18n import lang
-from ..i18n_rules import card_label, describe_move
+from ..i18n_rules import describe_move
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
 from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
+from .screen_parts import card_labels_for, table_url
 
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
 
@@ -120,11 +121,11 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
         "undo_words": last_standing(log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
-        "labels": {v: card_label(game.card_label(v)) for v in game.cards(log.state)},
+        "labels": card_labels_for(game, game.cards(log.state)),
         "join_link": join_link(match), "shown": shown_token(match, seat, shared),
-        "entry_url": url_for("play.post_entry", match_id=match.id),
-        "pick_url": url_for("play.pick", match_id=match.id),
-        "history_url": url_for("play.history", match_id=match.id),
+        "entry_url": table_url("play.post_entry", match_id=match.id),
+        "pick_url": table_url("play.pick", match_id=match.id),
+        "history_url": table_url("play.history", match_id=match.id),
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
         "standings_url": _standings_url(match.id) if view.get("over") else "",
     }
@@ -217,7 +218,7 @@ def join_link(match) -> str:
     """The link other phones open to join this table (the LAN address when serving)."""
     from .home import join_url
 
-    return join_url().rstrip("/") + url_for("home.join_link", code=match.join_code)
+    return join_url().rstrip("/") + table_url("home.join_link", code=match.join_code)
 
 
 def entry_words(log, entry: dict) -> str:

@@ -1,0 +1,104 @@
+"""Pieces of a table screen that are the same for every phone of one language, built once.
+
+Every accepted entry makes each other phone at the table re-fetch its screen, so drawing a screen is
+most of the server's work. Most of a screen differs from seat to seat, but some pieces do not: the
+card names of the deck, the rows of card chips a reveal form offers (4 slots × a whole deck, for each
+player), numbers written the phone's way, a table's own links. Those are kept here, per language,
+in small bounded dictionaries (cleared when full: what they hold is cheap to build again).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from flask import request, url_for
+from flask_babel import format_number, gettext
+from markupsafe import Markup, escape
+
+from ..i18n import lang
+from ..i18n_rules import card_label, card_name
+
+_LIMIT = 4096
+_numbers: dict[tuple[str, int], str] = {}
+_labels: dict[tuple, dict[str, str]] = {}
+_chips: dict[tuple, Markup] = {}
+_urls: dict[tuple, str] = {}
+
+
+def _remember(cache: dict, key, value):
+    if len(cache) >= _LIMIT:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
+def number(value: Any) -> str:
+    """``numberformat``: a whole number as the phone's language writes it (cached; Babel's formatting
+    costs a tenth of a millisecond a number), anything else through Babel."""
+    if type(value) is not int:
+        return format_number(value)
+    key = (lang(), value)
+    found = _numbers.get(key)
+    return found if found is not None else _remember(_numbers, key, format_number(value))
+
+
+def card_labels_for(game, cards: Iterable[str]) -> dict[str, str]:
+    """Each card code of a deck named in the phone's language ({"DRAW2": "Pesca 2", ...})."""
+    cards = tuple(cards)
+    key = (game.NAME, lang(), cards)
+    found = _labels.get(key)
+    if found is None:
+        found = _remember(_labels, key, {v: card_label(game.card_label(v)) for v in cards})
+    return found
+
+
+def chips(name: str, deck: Iterable[str], labels: dict[str, str], checked: Any = None,
+          required: bool = True) -> Markup:
+    """One radio chip per card of the deck (a reveal's slot, a peek's note), ``checked`` ticked."""
+    deck = tuple(deck)
+    key = (name, deck, tuple(labels.get(v, "") for v in deck), checked, required)
+    found = _chips.get(key)
+    if found is None:
+        req = " required" if required else ""
+        found = _remember(_chips, key, Markup("".join(
+            f'<label class="chip"><input type="radio" name="{escape(name)}" value="{escape(v)}"{req}'
+            f'{" checked" if v == checked else ""}><span>{escape(labels.get(v, v))}</span></label>'
+            for v in deck)))
+    return found
+
+
+def table_url(endpoint: str, **values: str) -> str:
+    """``url_for(endpoint, match_id=...)`` for a table's own links, built once per table."""
+    key = (endpoint, request.script_root, *values.items())
+    found = _urls.get(key)
+    return found if found is not None else _remember(_urls, key, url_for(endpoint, **values))
+
+
+def init_app(app) -> None:
+    app.jinja_env.filters["numberformat"] = number
+    app.jinja_env.globals.update(chips=chips, ratatat_face=ratatat_face, ratatat_label=ratatat_label)
+
+
+_POWERS = frozenset(("PEEK", "SWAP", "DRAW2", "SUPERPEEK"))
+_faces: dict[tuple, Markup] = {}
+
+
+def ratatat_face(value: Any, mine: Any = None, small: bool = False) -> Markup:
+    """One Rat-a-Tat Cat card face: its value, "?" for unknown, and what only this phone knows
+    (``mine``). Faces read left to right in every language; power cards are named as the table
+    calls them. The ``face`` macro of games/ratatat/_card.html is this."""
+    key = (lang(), value, mine, small)
+    found = _faces.get(key)
+    if found is None:
+        kind = " unknown" if value is None else " power" if value in _POWERS else ""
+        inner = "?" if value is None else escape(card_name(value))
+        if mine is not None and value is None:
+            inner += Markup('<small class="mine" title="{}">{}</small>').format(gettext("only you know this"),
+                                                                                card_name(mine))
+        found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))
+    return found
+
+
+def ratatat_label(value: Any) -> str:
+    """A card named in words ("unknown" when nobody knows it)."""
+    return gettext("unknown") if value is None else card_name(value)

@@ -1,0 +1,64 @@
+"""The pieces of a screen built once per language (referee/views/screen_parts.py): each is what the
+template wrote before, in the phone's language, and a cached piece never leaks into another language."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from referee.games import get_game
+from referee.views import screen_parts
+
+
+def in_language(app, lang: str):
+    return app.test_request_context("/", headers={"Accept-Language": lang})
+
+
+@pytest.mark.parametrize("lang, written", [("en", "12,345"), ("it", "12.345"), ("he", "12,345")])
+def test_numbers_are_written_the_phones_way_and_cached_per_language(app, lang, written):
+    with in_language(app, lang):
+        assert screen_parts.number(12345) == written
+        assert screen_parts.number(12345) == written  # from the cache
+        assert screen_parts.number(2.5) == ("2,5" if lang == "it" else "2.5")  # not a whole number: Babel
+
+
+def test_card_names_follow_the_language_and_do_not_leak_between_languages(app):
+    game = get_game("ratatat")
+    cards = ("7", "DRAW2", "PEEK")
+    with in_language(app, "it"):
+        italian = screen_parts.card_labels_for(game, cards)
+    with in_language(app, "en"):
+        english = screen_parts.card_labels_for(game, cards)
+    assert english == {"7": "7", "DRAW2": "Draw 2", "PEEK": "Peek"}
+    assert italian["7"] == "7" and italian["DRAW2"] != "Draw 2"
+
+
+def test_chips_tick_the_known_card_and_escape_every_name(app):
+    with in_language(app, "en"):
+        html = str(screen_parts.chips("card2", ["5", "<b>"], {"5": "5", "<b>": "<b>&"}, checked="5"))
+    assert html.count('<label class="chip">') == 2
+    assert '<input type="radio" name="card2" value="5" required checked>' in html
+    assert "<b>" not in html and "&lt;b&gt;&amp;" in html
+    with in_language(app, "en"):
+        unticked = str(screen_parts.chips("seen1", ["5"], {"5": "5"}, required=False))
+    assert "checked" not in unticked and "required" not in unticked
+
+
+def test_a_face_shows_the_card_unknown_or_what_only_this_phone_knows(app):
+    with in_language(app, "en"):
+        assert str(screen_parts.ratatat_face("7")) == '<span class="face">7</span>'
+        assert str(screen_parts.ratatat_face("PEEK", small=True)) == '<span class="face power small">Peek</span>'
+        mine = str(screen_parts.ratatat_face(None, mine="3"))
+        assert screen_parts.ratatat_label(None) == "unknown"
+    assert re.fullmatch(r'<span class="face unknown">\?<small class="mine" title="only you know this">3</small></span>', mine)
+    with in_language(app, "he"):
+        hebrew = str(screen_parts.ratatat_face(None, mine="3"))
+    assert hebrew != mine and 'title="only you know this"' not in hebrew
+
+
+def test_a_tables_links_are_built_once_and_match_url_for(app):
+    with in_language(app, "en"):
+        from flask import url_for
+
+        assert screen_parts.table_url("play.pick", match_id="abc") == url_for("play.pick", match_id="abc")
+        assert screen_parts.table_url("play.pick", match_id="abc") == "/m/abc/pick"
