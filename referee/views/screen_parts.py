@@ -76,7 +76,8 @@ def table_url(endpoint: str, **values: str) -> str:
 
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
-    app.jinja_env.globals.update(chips=chips, ratatat_face=ratatat_face, ratatat_label=ratatat_label)
+    app.jinja_env.globals.update(chips=chips, ratatat_face=ratatat_face, ratatat_label=ratatat_label,
+                                 table_url=table_url)
 
 
 _POWERS = frozenset(("PEEK", "SWAP", "DRAW2", "SUPERPEEK"))
@@ -87,7 +88,8 @@ def ratatat_face(value: Any, mine: Any = None, small: bool = False) -> Markup:
     """One Rat-a-Tat Cat card face: its value, "?" for unknown, and what only this phone knows
     (``mine``). Faces read left to right in every language; power cards are named as the table
     calls them. The ``face`` macro of games/ratatat/_card.html is this."""
-    key = (lang(), value, mine, small)
+    worded = (mine is not None and value is None) or value in _POWERS  # words in the phone's language
+    key = (lang(), value, mine, small) if worded else (value, small)
     found = _faces.get(key)
     if found is None:
         kind = " unknown" if value is None else " power" if value in _POWERS else ""
