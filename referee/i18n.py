@@ -209,7 +209,7 @@ def update_catalogues() -> None:
 
     os.chdir(TRANSLATIONS.parent.parent)  # the catalogues name files relative to the repository
     cli = CommandLineInterface()
-    cli.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "_l", "--no-wrap", "--sort-by-file",
+    cli.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "_l", "-k", "Nn_:1,2", "--no-wrap", "--sort-by-file",
              "--project=referee", "-o", str(TRANSLATIONS / "messages.pot"), "."])
     write_pot()
     for domain in ("messages", RULES):

@@ -1,0 +1,231 @@
+"""Every ruling an engine can say has a Hebrew and an Italian translation (referee/i18n_rulings.py).
+
+The engines build their rulings, reminders and results in English with names, numbers and cards in them
+(``check``, ``refuse``, ``flag``, ``note``, ``Ruling``). This test reads the engines' source, finds every
+such sentence, fills its variable parts with a sample (a name, a number, a card as that engine writes it)
+and asks the catalogues for it: a sentence no pattern reads, or whose message has no translation, fails
+here with its file and line. Sentences an engine builds in one function and says in another (how a game
+ended) are listed below as the engine writes them.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+from pathlib import Path
+
+import pytest
+from babel.support import Translations
+
+from referee import i18n_rulings
+from referee.i18n import TRANSLATIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "referee" / "games"
+SAYS = {"check": 2, "refuse": 1, "flag": 1, "note": 1, "Ruling": 1}  # which argument is the sentence
+# Functions whose sentences reach the table through another call: (file, function) -> how they are said.
+CLAUSES = {("shithead_logic.py", "illegal"): "rule_and_words", ("spite_malice_rules.py", "build_problem"): "clause",
+           ("spite_malice_rules.py", "side_problem"): "clause", ("spite_malice_apply.py", "standing"): "rule_and_words",
+           ("shithead_logic.py", "describe_top"): "words"}
+# Samples for the variable parts, by the expression's source text (the first key found in it wins).
+SAMPLES = (
+    ("', '.join((t.value", ["6, 9"]), ("join", ["Ana, Ben"]), ("say_cards(", ["6♦ 6♥"]), ("say_card(", ["7♣"]),
+    ("sentence_card(", ["A 5", "A K♥"]), ("card_words(r.power)[2:]", ["Peek", "Draw 2"]),
+    ("card_words(", ["a Swap", "an 8"]), ("POWER_WORDS[r.step][2:]", ["Spy"]),
+    ("POWER_WORDS[", ["a Peek", "a look-and-swap"]), ("said(", ["a 7", "an 8"]), ("said", ["7♣"]),
+    ("rank_of(", ["4"]), ("_plural(", ["7s", "kings"]), ("_s(", ["s"]), ("cannot_go(", ["cannot go on the K", "cannot go on the 8 under the 3s",
+                                                              "may not burn the 7 at this table", "cannot go"]),
+    ("move.rule", ["SH-12"]), ("why[0]", ["SH-12"]), ("came", [" (entry 4)", ""]),
+    ("hint", ["", " (four of a kind out of turn is an interrupt)"]),
+    ("now", ["the pile is now empty", "the top of the pile is now K♥"]), ("deck", ["the Cabo deck", "a standard deck"]),
+    ("last.rank", ["7"]), ("st.top", ["8H"]), ("top", ["8H"]), ("claimed", ["6D"]), ("where", ["side stack 1", "pay-off top"]),
+    ("fits", ["pile 2", "a new pile"]), ("under", ["", " under the 3s"]), ("sign", ["♥"]), ("rank", ["7"]),
+    ("card", ["7"]), ("name(", ["Ana"]), ("players[", ["Ana"]), ("who", ["Ana"]), ("names", ["Ana, Ben"]),
+    ("tied", ["Ana, Ben"]), ("missing", ["Ana, Ben"]), ("owed)", ["Ana, Ben"]), ("why", ["the higher pay-off top (Ann 9, Bob 4)",
+                                                                                      "entered by the table"]),
+)
+# Sentences the sampling puts together that no engine can say (two parts decided by one condition).
+CANNOT = {"A 5 has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap.",
+          "A K♥ has no power: 7 and 8 peek, 9 and 10 spy, 11 and 12 swap, and look-and-swap cards look then swap.",
+          "A 5 has no power: 7 and 8 peek, 9 and 10 spy, 11 and 12 swap, and look-and-swap cards look then swap.",
+          "A K♥ has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap.",
+          # a pay-off top has nothing under it that the table has seen (claim's ``below`` is empty)
+          "The 6D is under the top of Ana's pay-off top: only the top card, the 8H, may be played."}
+WHAT = {"holding": ["discard", "keep", "put into the row"], "resolving": ["Peek or Spy", "Swap", "look-and-swap"]}
+# How a game or a match ended, as the engines build it across functions (shithead_apply.maybe_end,
+# spite_malice_apply.win, exhausted and end_game).
+RESULTS = (
+    "Ana goes out first and wins (SH-52).",
+    "Ana is the Shithead. Finishing order: Ben, Cy.",
+    "Finishing order: Ben, Cy.",
+    "Ann builds the last pay-off card and wins the game.",
+    "Ann builds the last pay-off card and wins the game: 1 point (1 pay-off cards left).",
+    "Ann builds the last pay-off card and wins the game: 10 points (5 + 5 pay-off cards left).",
+    "Ann builds the last pay-off card and wins the game: 7 points (7 pay-off cards left).",
+    "The stock cannot give Bob the 1 card owed (it is empty): Bob has the fewest pay-off cards left (Ann 20, Bob 19) "
+    "and wins, 1 point.",
+    "The stock cannot give Bob the 3 cards owed (it holds 2): Ann has the fewest pay-off cards left (Ann 3, Bob 5) "
+    "and wins, 2 points.",
+    "The stock cannot give Ana the 2 cards owed (it is empty): Ana has the fewest pay-off cards left (Ana 16, Ben 17) "
+    "and wins.",
+    "The stock cannot give Ana the 2 cards owed (it holds 1): equal pay-off piles (Ana 20, Ben 20), the game is a draw. "
+    "Nobody wins.",
+    "The stock cannot give Ana the 1 card owed (it is empty): the game is a draw (SM-V6). Nobody wins.",
+    "Ann wins the match with 51 points (Ann 51, Bob 25).",
+    "Game 2: shuffle both decks, deal the pay-off piles and hands, and enter the pay-off tops.",
+)
+
+
+def _variants(node: ast.AST, function: ast.AST) -> list[str] | None:
+    """Every sentence ``node`` can build, its variable parts sampled; None for what cannot be read here."""
+    if isinstance(node, ast.Constant):
+        return [node.value if isinstance(node.value, str) else str(node.value)]
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            found = _variants(value, function)
+            if found is None:
+                return None
+            parts.append(found)
+        return ["".join(p) for p in itertools.product(*parts)]
+    if isinstance(node, ast.FormattedValue):
+        return _variants(node.value, function)
+    if isinstance(node, ast.IfExp):
+        body, orelse = _variants(node.body, function), _variants(node.orelse, function)
+        return None if body is None or orelse is None else body + orelse
+    if isinstance(node, ast.BinOp) and ast.unparse(node.left).startswith("sentence_start("):
+        return []  # a clause of spite_malice_rules, read where it is built (CLAUSES)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and not any(
+            isinstance(side, ast.Constant) and not isinstance(side.value, str) for side in (node.left, node.right)):
+        left, right = _variants(node.left, function), _variants(node.right, function)
+        return None if left is None or right is None else [a + b for a in left for b in right]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # 's' * (n != 1)
+        return ["s"]
+    if isinstance(node, ast.Name):  # a sentence kept in a variable of the same function
+        said = [a.value for a in ast.walk(function) if isinstance(a, ast.Assign) and len(a.targets) == 1
+                and isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id and _is_text(a.value)]
+        if said:
+            found = [_variants(value, function) for value in said]
+            return None if None in found else [v for f in found for v in f]
+    if isinstance(node, (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.BinOp)):
+        return _sample(ast.unparse(node), function)
+    return None
+
+
+def _is_text(node: ast.AST) -> bool:
+    if isinstance(node, ast.IfExp):
+        return _is_text(node.body) or _is_text(node.orelse)
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def _sample(source: str, function: ast.AST) -> list[str]:
+    if source == "what" and function.name in WHAT:
+        return WHAT[function.name]
+    for key, values in SAMPLES:
+        if key in source:
+            return values
+    return ["3"]
+
+
+def engine_sentences() -> list[tuple[str, str]]:
+    """(where, sentence) for every sentence the engines' source builds for the table."""
+    out = []
+    for path in sorted(GAMES.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for function in [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]:
+            how = CLAUSES.get((path.name, function.name))
+            nodes = []
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call):
+                    called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                    at = SAYS.get(called)
+                    if at is not None and len(node.args) > at and not isinstance(node.args[at], ast.Starred):
+                        if not (isinstance(node.args[at], ast.Name) and node.args[at].id in ("message", "words", "outcome")):
+                            nodes.append(node.args[at])
+                    if how == "rule_and_words" and called == "append" and node.args and isinstance(node.args[0], ast.Tuple):
+                        nodes.append(node.args[0].elts[1])
+                if how and isinstance(node, ast.Return) and node.value is not None:
+                    value = node.value
+                    if how == "rule_and_words" and isinstance(value, ast.Tuple):
+                        nodes.append(value.elts[1])
+                    elif how in ("clause", "words") and (isinstance(value, ast.JoinedStr) or (
+                            isinstance(value, ast.Constant) and isinstance(value.value, str))):
+                        nodes.append(value)
+            for node in nodes:
+                found = _variants(node, function)
+                assert found is not None, f"{path.name}:{node.lineno}: {ast.unparse(node)}"
+                for sentence in found:
+                    if how == "clause" and node in [n.value for n in ast.walk(function) if isinstance(n, ast.Return)]:
+                        sentence = sentence[:1].upper() + sentence[1:] + "."
+                    if sentence and sentence != "3" and sentence not in CANNOT:
+                        out.append((f"{path.name}:{node.lineno}", sentence))
+    return out
+
+
+class Strict:
+    """A catalogue's gettext that records every message it has no translation for."""
+
+    def __init__(self, lang: str):
+        self.t = Translations.load(str(TRANSLATIONS), [lang], "messages")
+        self.missing: list[str] = []
+
+    def gettext(self, message: str) -> str:
+        found = self.t._catalog.get(message)
+        if not found:
+            self.missing.append(message)
+            return message
+        return found
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        if not self.t._catalog.get((singular, 0)):
+            self.missing.append(singular)
+            return singular if n == 1 else plural
+        return self.t.ngettext(singular, plural, n)
+
+
+def test_the_scan_finds_the_engines_sentences():
+    found = {sentence for _, sentence in engine_sentences()}
+    assert len(found) > 250
+    assert "It is Ana's turn, not Ana's." in found
+    assert "Ana's 7♣ cannot go on the 8 under the 3s (SH-12), so Ana picks up the pile and the 7♣ and plays from the " \
+           "hand again (SH-20)." in found
+    assert "That pile needs a 7 (or a king), not an 8." in found  # a clause of spite_malice_rules, said as a sentence
+
+
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_every_ruling_the_engines_can_say_has_a_translation(lang):
+    strict = Strict(lang)
+    unread, untranslated = [], []
+    for where, sentence in engine_sentences() + [("result", r) for r in RESULTS]:
+        strict.missing = []
+        said = i18n_rulings.say_all(sentence, strict.gettext, strict.ngettext, rtl=lang == "he")
+        if said is None:
+            unread.append(f"{where}: {sentence}")
+        elif strict.missing:
+            untranslated.append(f"{where}: {strict.missing}")
+    assert not unread, f"{len(unread)} sentences no pattern reads, e.g.:\n" + "\n".join(unread[:20])
+    assert not untranslated, "\n".join(untranslated[:20])
+
+
+def test_a_sentence_is_read_by_its_own_pattern_not_a_more_general_one():
+    """An engine sentence that two patterns read is read by the more particular one (listed first)."""
+    def words(message: str) -> str:
+        return message
+
+    def plural(singular: str, many: str, n: int) -> str:
+        return singular if n == 1 else many
+
+    assert i18n_rulings.say("Cy shows 4♥ face up, lower than Ana's 5♥: Cy starts.", words, plural) == \
+        "Cy shows 4♥ face up, lower than Ana's 5♥: Cy starts."
+    assert i18n_rulings.say("Ben starts.", words, plural) == "Ben starts."
+    assert i18n_rulings.say("Resolve a blind Swap first.", words, plural) == "Resolve the blind Swap first."
+
+
+def test_cards_with_a_suit_keep_their_order_in_hebrew():
+    he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
+    said = i18n_rulings.say("Ana's 7♣ cannot go on the K (SH-12), so Ana picks up the pile and plays from the hand "
+                            "again (SH-20).", he.gettext, he.ngettext, rtl=True)
+    assert "\u20667♣\u2069" in said and "SH-12" in said and "Ana" in said
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = i18n_rulings.say("Ana's 7♣ cannot go on the K (SH-12), so Ana picks up the pile and plays from the hand "
+                            "again (SH-20).", it.gettext, it.ngettext)
+    assert said == "7♣ di Ana non può andare su K (SH-12), quindi Ana raccoglie la pila e torna a giocare dalla mano (SH-20)."
