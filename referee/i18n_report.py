@@ -2,8 +2,10 @@
 
 The transcript and the JSON report stay language-neutral (rule IDs, card codes, the engines' English
 sentences). The text report's own words (entry, REJECT/FLAG, round, totals, the counts) come from the
-app's catalogue, and under each ruling the rule's sentence is given in the chosen language (the rules
-catalogue, by rule ID) where it has one. No Flask here: the catalogues are read with Babel directly.
+app's catalogue; each ruling, round explanation and result the engine said is read back by its shape
+(``referee.i18n_rulings``) and said in the chosen language, and under each ruling the rule's sentence is
+given too (the rules catalogue, by rule ID). A sentence that cannot be read back stays as recorded. No
+Flask here: the catalogues are read with Babel directly.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from typing import Any
 
 from babel.support import NullTranslations, Translations
 
-from .i18n import LANGUAGES, TRANSLATIONS
+from .i18n import LANGUAGES, RTL, TRANSLATIONS
+from .i18n_rulings import say_all
 from .transcript import printable, text_lines as english_lines
 
 
@@ -43,6 +46,12 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
         return
     t = catalogue(lang, "messages")
     _, ngettext = t.gettext, t.ngettext
+
+    def said(text: str) -> str:
+        """An engine's sentence in ``lang``, or as recorded when it cannot be read back."""
+        found = say_all(text, t.gettext, t.ngettext, rtl=lang in RTL) if text else None
+        return text if found is None else found
+
     for r in found:
         verdict = _("REJECT") if r["verdict"] == "reject" else _("FLAG")
         status = ""
@@ -52,27 +61,87 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
             status = f" [{_(r['status'].capitalize())}]" if r["status"] in ("accepted", "dismissed") else \
                 f" [{r['status']}]"
         yield printable(_("entry %(number)s: %(verdict)s %(rule)s: %(message)s") % {
-            "number": r["event"], "verdict": verdict, "rule": r["rule"], "message": r["message"]} + status)
+            "number": r["event"], "verdict": verdict, "rule": r["rule"], "message": said(r["message"])} + status)
         sentence = rule_sentence(r["rule"], lang)
         if sentence:
             yield printable(f"    {r['rule']}: {sentence}")
-    if game not in ("shithead", "spite_malice"):  # rounds scored in points
+    if game == "shithead":
+        yield from _shithead_lines(res, t)
+    elif game == "spite_malice":
+        yield from _spite_malice_lines(res, t)
+    else:  # rounds scored in points
         for rnd in res.get("rounds", []):
             scores = ", ".join(f"{p} {v}" for p, v in rnd.get("scores", {}).items())
             yield printable(_("round %(number)s: %(scores)s — %(why)s") % {
-                "number": rnd["number"], "scores": scores, "why": rnd.get("explanation", "")})
+                "number": rnd["number"], "scores": scores, "why": said(rnd.get("explanation", ""))})
         if "totals" in res:
             yield printable(_("totals: %(scores)s") % {
                 "scores": ", ".join(f"{p} {v}" for p, v in res["totals"].items())})
-    else:  # the other games' result lines stay as the engine says them
-        lines = list(english_lines(iter(()), 0, res, entries, accepted, game))
-        yield from lines[:-2]
-    yield printable(res["outcome"] if res["over"] else _("match not finished"))
+    yield printable(said(res["outcome"]) if res["over"] else _("match not finished"))
     refused = entries - accepted
     counts = ngettext("%(num)s entry", "%(num)s entries", entries) % {"num": entries}
     yield ", ".join([counts, ngettext("%(num)s accepted", "%(num)s accepted", accepted) % {"num": accepted},
                      ngettext("%(num)s refused", "%(num)s refused", refused) % {"num": refused}]) + \
         "; " + (_("no rulings") if not count else ngettext("%(num)s ruling", "%(num)s rulings", count) % {"num": count})
+
+
+def _names(names: list[str], t: NullTranslations) -> str:
+    if len(names) <= 2:
+        return t.gettext(" and ").join(names)
+    return ", ".join(names[:-1]) + t.gettext(" and ") + names[-1]
+
+
+def _shithead_lines(res: dict[str, Any], t: NullTranslations) -> Iterator[str]:
+    """Each Shithead game's finishing order and its Shithead (or its winner), then the evening's tally."""
+    _ = t.gettext
+    for game in res["rounds"]:
+        order = ", ".join(game["order"]) or _("nobody")
+        if game.get("winner") is not None:
+            line = _("game %(number)s: %(name)s goes out first and wins (SH-52).") % {
+                "number": game["number"], "name": game["winner"]}
+        elif game.get("shithead") is not None:
+            line = _("game %(number)s: %(name)s is the Shithead (SH-51); finishing order: %(names)s.") % {
+                "number": game["number"], "name": game["shithead"], "names": order}
+        else:
+            line = _("game %(number)s: finishing order: %(names)s.") % {"number": game["number"], "names": order}
+        yield printable(line)
+    if res["rounds"]:
+        scores = ", ".join(f"{p} {v}" for p, v in res["totals"].items())
+        if res["house_rules"].get("end_mode") == "first_out_wins":
+            yield printable(_("tally (a point for each game won, most is best): %(scores)s") % {"scores": scores})
+        else:
+            yield printable(_("Shithead tally (a point for each game lost, fewest is best): %(scores)s") % {
+                "scores": scores})
+
+
+def _spite_malice_lines(res: dict[str, Any], t: NullTranslations) -> Iterator[str]:
+    """How each Spite & Malice game ended (SM-40, SM-41), the pay-off cards left and the points, then the
+    totals; no points under ``scoring: "none"`` (SM-V7)."""
+    _, ngettext = t.gettext, t.ngettext
+    rules = res["house_rules"]
+    scored = rules.get("scoring") != "none"
+    for game in res["rounds"]:
+        winner, points = game["winner"], game["points"]
+        left = ", ".join(f"{p} {n}" for p, n in game["payoff_left"].items())
+        if game["how"] == "payoff":
+            end = _("%(name)s builds the last pay-off card and wins (SM-40)") % {"name": winner}
+        elif winner is not None:
+            end = _("the stock runs out (SM-41); %(name)s has the fewest pay-off cards left and wins") % {
+                "name": winner}
+        elif rules.get("stock_exhaustion") == "draw":
+            end = _("the stock runs out (SM-41); the game is a draw (SM-V6)")
+        else:
+            end = _("the stock runs out (SM-41); equal pay-off piles, the game is a draw")
+        if scored and winner is not None and points:
+            line = ngettext("game %(number)s: %(end)s, %(num)s point; pay-off cards left: %(left)s.",
+                            "game %(number)s: %(end)s, %(num)s points; pay-off cards left: %(left)s.", points)
+        elif scored and winner is not None:
+            line = _("game %(number)s: %(end)s, no points (SM-V15); pay-off cards left: %(left)s.")
+        else:
+            line = _("game %(number)s: %(end)s; pay-off cards left: %(left)s.")
+        yield printable(line % {"number": game["number"], "end": end, "num": points, "left": left})
+    if res["rounds"] and scored:
+        yield printable(_("totals: %(scores)s") % {"scores": ", ".join(f"{p} {v}" for p, v in res["totals"].items())})
 
 
 # Messages of this module, for extraction (the catalogue is read here with Babel, not Flask-Babel).
@@ -90,4 +159,19 @@ def _messages() -> None:  # pragma: no cover - never called
     ngettext("%(num)s accepted", "%(num)s accepted", 2)
     ngettext("%(num)s refused", "%(num)s refused", 2)
     gettext("no rulings")
+    gettext("nobody")
+    gettext(" and ")
+    gettext("game %(number)s: %(name)s goes out first and wins (SH-52).")
+    gettext("game %(number)s: %(name)s is the Shithead (SH-51); finishing order: %(names)s.")
+    gettext("game %(number)s: finishing order: %(names)s.")
+    gettext("tally (a point for each game won, most is best): %(scores)s")
+    gettext("Shithead tally (a point for each game lost, fewest is best): %(scores)s")
+    gettext("%(name)s builds the last pay-off card and wins (SM-40)")
+    gettext("the stock runs out (SM-41); %(name)s has the fewest pay-off cards left and wins")
+    gettext("the stock runs out (SM-41); the game is a draw (SM-V6)")
+    gettext("the stock runs out (SM-41); equal pay-off piles, the game is a draw")
+    ngettext("game %(number)s: %(end)s, %(num)s point; pay-off cards left: %(left)s.",
+             "game %(number)s: %(end)s, %(num)s points; pay-off cards left: %(left)s.", 2)
+    gettext("game %(number)s: %(end)s, no points (SM-V15); pay-off cards left: %(left)s.")
+    gettext("game %(number)s: %(end)s; pay-off cards left: %(left)s.")
     ngettext("%(num)s ruling", "%(num)s rulings", 2)

@@ -62,6 +62,24 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
      N_("%(name)s's slot %(slot)s shows %(card)s placed there from a draw (entry %(entry)s); this table requires drawn "
         "powers to be used (RTC-V6).")),
     (r"The draw pile is empty\.", N_("The draw pile is empty.")),
+    # --- Rounds and matches scored in points (Rat-a-Tat Cat, Cabo / Cambio): said as the result screens say them
+    (r"(?P<name>.+) has the lowest score, (?P<score>-?\d+), and wins the round \(RTC-51\)\.",
+     N_("%(name)s has the lowest score, %(score)s, and wins the round (RTC-51).")),
+    (r"(?P<names>.+) tie on (?P<score>-?\d+)\.", N_("%(names)s tie on %(score)s.")),
+    (r"Tie policy all_lowest \(RTC-V1\): every player on the lowest score wins\.",
+     N_("Under this table's tie rule (RTC-V1) they all win.")),
+    (r"Tie policy no_winner \(RTC-V1\): a tied round has no winner\.",
+     N_("Under this table's tie rule (RTC-V1) a tied round has no winner.")),
+    (r"Tie policy \w+ \(RTC-V1\): the caller is not among them, so they all win\.",
+     N_("Under this table's tie rule (RTC-V1) they all win.")),
+    (r"Tie policy all_lowest_except_caller \(RTC-V1\): the caller (?P<name>.+) loses the tie, so (?P<names>.+) wins?\.",
+     N_("Under this table's tie rule (RTC-V1) the caller, %(name)s, loses the tie.")),
+    (r"Tie policy caller_wins_ties \(RTC-V1\): the caller (?P<name>.+) wins the tie\.",
+     N_("Under this table's tie rule (RTC-V1) the caller, %(name)s, wins the tie.")),
+    (r"(?P<name>.+) wins the match with (?P<total>-?\d+) \((?:.*?[^A-Z])?(?P<rule>(?:RTC|CAB|GEN)-\d+)\b.*\)\.",
+     N_("%(name)s wins the match with %(total)s (%(rule)s).")),
+    (r"(?P<names>.+) share the win on (?P<total>-?\d+) \((?:.*?[^A-Z])?(?P<rule>(?:RTC|CAB|GEN)-\d+)\b.*\)\.",
+     N_("%(names)s share the win on %(total)s (%(rule)s).")),
     # --- Cabo / Cambio's rarer rulings ------------------------------------------------------------------
     (r"Resolve (?P<power>a Peek|a Spy|a blind Swap|a look-and-swap) first\.",
      lambda f: {"a Peek": N_("Resolve the Peek first."), "a Spy": N_("Resolve the Spy first."),
@@ -615,6 +633,8 @@ def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool
         return ""
     if key.startswith(("card", "need", "code")):
         value = _card_phrase(value, gettext)
+    elif key.startswith("names"):  # "Ana and Ben", "Ana, Ben and Cy"
+        value = value.replace(" and ", gettext(" and "))
     elif key.startswith("ranks"):  # "kings", "7s"
         singular = _PLURAL_RANKS.get(value, value[:-1] if value.endswith("s") else value)
         value = _card_phrase(singular, gettext)
@@ -655,15 +675,11 @@ _SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
 
 def say_all(text: str, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
             rtl: bool = False) -> str | None:
-    """A text of one sentence or several (an explanation, a result): each read by :func:`say`; None
-    when any is not known."""
-    whole = say(text, gettext, ngettext, rtl)
-    if whole is not None:
-        return whole
-    said = []
-    for sentence in _SENTENCE.split(text):
-        words = say(sentence, gettext, ngettext, rtl)
-        if words is None:
-            return None
-        said.append(words)
-    return " ".join(said) if len(said) > 1 else None
+    """A text of one sentence or several (an explanation, a result): each sentence read by :func:`say`,
+    else the whole; None when it is not known."""
+    sentences = _SENTENCE.split(text)
+    if len(sentences) > 1:  # each sentence by itself first: a pattern's name could reach over a full stop
+        said = [say(sentence, gettext, ngettext, rtl) for sentence in sentences]
+        if None not in said:
+            return " ".join(said)  # type: ignore[arg-type]
+    return say(text, gettext, ngettext, rtl)

@@ -25,7 +25,9 @@ SAYS = {"check": 2, "refuse": 1, "flag": 1, "note": 1, "Ruling": 1}  # which arg
 # Functions whose sentences reach the table through another call: (file, function) -> how they are said.
 CLAUSES = {("shithead_logic.py", "illegal"): "rule_and_words", ("spite_malice_rules.py", "build_problem"): "clause",
            ("spite_malice_rules.py", "side_problem"): "clause", ("spite_malice_apply.py", "standing"): "rule_and_words",
-           ("shithead_logic.py", "describe_top"): "words"}
+           ("shithead_logic.py", "describe_top"): "words", ("ratatat_scoring.py", "round_winners"): "rule_and_words",
+           ("ratatat_scoring.py", "match_winners_sentence"): "words", ("cabo_scoring.py", "round_scores"): "append",
+           ("cabo_scoring.py", "match_outcome"): "words"}
 # Samples for the variable parts, by the expression's source text (the first key found in it wins).
 SAMPLES = (
     ("', '.join((t.value", ["6, 9"]), ("join", ["Ana, Ben"]), ("say_cards(", ["6♦ 6♥"]), ("say_card(", ["7♣"]),
@@ -50,7 +52,11 @@ CANNOT = {"A 5 has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap."
           "A K♥ has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap.",
           # a pay-off top has nothing under it that the table has seen (claim's ``below`` is empty)
           "The 6D is under the top of Ana's pay-off top: only the top card, the 8H, may be played."}
-WHAT = {"holding": ["discard", "keep", "put into the row"], "resolving": ["Peek or Spy", "Swap", "look-and-swap"]}
+WHAT = {("holding", "what"): ["discard", "keep", "put into the row"],
+        ("resolving", "what"): ["Peek or Spy", "Swap", "look-and-swap"],
+        ("match_winners_sentence", "why"): ["lowest total after 3 rounds, RTC-53"],
+        ("match_outcome", "why"): ["Ben went over 100 (CAB-43); lowest total wins"],
+        ("round_winners", "policy"): ["all_lowest_except_caller", "caller_wins_ties"]}
 # How a game or a match ended, as the engines build it across functions (shithead_apply.maybe_end,
 # spite_malice_apply.win, exhausted and end_game).
 RESULTS = (
@@ -118,8 +124,8 @@ def _is_text(node: ast.AST) -> bool:
 
 
 def _sample(source: str, function: ast.AST) -> list[str]:
-    if source == "what" and function.name in WHAT:
-        return WHAT[function.name]
+    if (function.name, source) in WHAT:
+        return WHAT[(function.name, source)]
     for key, values in SAMPLES:
         if key in source:
             return values
@@ -143,6 +149,8 @@ def engine_sentences() -> list[tuple[str, str]]:
                             nodes.append(node.args[at])
                     if how == "rule_and_words" and called == "append" and node.args and isinstance(node.args[0], ast.Tuple):
                         nodes.append(node.args[0].elts[1])
+                    if how == "append" and called == "append" and node.args:
+                        nodes.append(node.args[0])
                 if how and isinstance(node, ast.Return) and node.value is not None:
                     value = node.value
                     if how == "rule_and_words" and isinstance(value, ast.Tuple):
