@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from urllib.parse import parse_qs
 
 import uvicorn
@@ -45,6 +46,13 @@ logger = logging.getLogger(__name__)
 
 EVENTS_PATH = re.compile(r"/m/([^/]+)/events")
 ON_LOOP_PATHS = re.compile(r"/m/[^/]+/(?:screen|pick)")
+_TABLE_PATH = re.compile(r"/m/([^/]+)/")
+
+
+def _match_of(path: str) -> str | None:
+    """The table a request's path is about (``/m/<id>/...``), if any."""
+    found = _TABLE_PATH.match(path)
+    return found.group(1) if found else None
 """GETs never handed to a worker thread: the screen every other phone re-fetches on each doorbell, and
 the card picker. They only read (a few ms at most): a screen process answers them, else Flask on the
 loop itself (the hand-over to a thread and back cost about a fifth of the server's CPU under load,
@@ -257,6 +265,7 @@ def _run_wsgi(app, environ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
 
 SCREEN_SCOPE_KEYS = ("type", "http_version", "method", "scheme", "path", "raw_path", "root_path", "query_string",
                      "headers", "client", "server")
+AFFINITY_SLACK = 4  # requests a table's own screen process may have waiting beyond the least busy one
 SCREEN_TIMEOUT = 10.0  # seconds a screen process may take before the serving process answers itself
 ANSWER, RENDER = 0, 1  # what a screen process is asked: a whole request, or a phone's screen at a version
 
@@ -349,17 +358,23 @@ class ScreenProcesses:
         self._watchdog = self.loop.call_later(1.0, self._watch)
         self.app.extensions["referee.screens"] = self  # views.play.render_screen draws through it
 
-    def _ready(self) -> _ScreenProcess | None:
-        """The ready screen process with the fewest requests waiting."""
+    def _ready(self, match_id: str | None = None) -> _ScreenProcess | None:
+        """The screen process for a table's requests: the table's own one (so one process draws the parts
+        of a version every phone shares once, and follows the table's state entry by entry), unless it
+        is not ready or is further behind than the least busy one; else the least busy one."""
         best = None
         for worker in self.workers:
             if worker.ready and (best is None or len(worker.waiting) < len(best.waiting)):
                 best = worker
+        if match_id is not None and best is not None:
+            own = self.workers[zlib.crc32(match_id.encode()) % len(self.workers)]
+            if own.ready and len(own.waiting) <= len(best.waiting) + AFFINITY_SLACK:
+                return own
         return best
 
     async def answer(self, scope, body: bytes) -> tuple[int, list, bytes] | None:
         """A screen process's answer to this request (on the loop), or None: the loop answers it."""
-        worker = self._ready()
+        worker = self._ready(_match_of(scope.get("path", "")))
         if worker is None:
             return None
         future = self.loop.create_future()
@@ -387,7 +402,7 @@ class ScreenProcesses:
             return None
 
     def _render(self, future: concurrent.futures.Future, fields: dict, match_id: str, version: int) -> None:
-        worker = self._ready()
+        worker = self._ready(match_id)
         if worker is None:
             future.set_exception(ScreenGone())
         else:

@@ -193,6 +193,20 @@ def fragment(context, template: str, *key) -> Markup:
     return html
 
 
+_FORM_KEY = "\x00key\x00"  # never in a name or a card (names refuse control characters)
+
+
+@bp.app_template_global()
+@pass_context
+def form_fragment(context, template: str, *key, **variables) -> Markup:
+    """A form that is the same for every phone until ``key`` changes (a player's reveal form at one
+    version), but for the phone's own submission key: drawn once with a stand-in for the submission
+    key, then the stand-in is replaced by this phone's key. ``variables`` are the template's own
+    (``key`` must determine them)."""
+    html = fragment(context.derived({**variables, "key": _FORM_KEY}), template, *key)
+    return Markup(html.replace(_FORM_KEY, str(escape(context["key"]))))
+
+
 @bp.app_template_global()
 def pick_href(base: str, **args) -> str:
     """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen."""

@@ -77,7 +77,7 @@ def table_url(endpoint: str, **values: str) -> str:
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
     app.jinja_env.globals.update(chips=chips, ratatat_face=ratatat_face, ratatat_label=ratatat_label,
-                                 table_url=table_url)
+                                 table_url=table_url, private_notes=private_notes)
 
 
 _POWERS = frozenset(("PEEK", "SWAP", "DRAW2", "SUPERPEEK"))
@@ -99,6 +99,13 @@ def ratatat_face(value: Any, mine: Any = None, small: bool = False) -> Markup:
                                                                                 card_name(mine))
         found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))
     return found
+
+
+def private_notes(view: dict) -> tuple:
+    """What only this phone knows of the cards in the rows: with the version, the key its rows are
+    drawn under (phones that know the same share one drawing)."""
+    r = view.get("round")
+    return tuple(slot["mine"] for row in r["rows"].values() for slot in row["slots"]) if r else ()
 
 
 def ratatat_label(value: Any) -> str:

@@ -484,3 +484,43 @@ def test_the_shared_phone_never_promises_privacy(app, database):
     assert "only you will see" not in picker.lower() and "everyone looking at this phone" in picker
     seated = Phone(app, match.id, "1")
     assert "only you" in seated.client.get(f"{seated.url}/screen").get_data(as_text=True).lower()
+
+
+def test_parts_drawn_once_per_version_never_carry_one_phones_notes_to_another(table):
+    """The rows are drawn once per version for the phones that know the same: whichever phone asks
+    first, a private note shows on its own phone only."""
+    match, ana, ben, cy = table
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    assert ana.post(move="initial_peek", slots="1,4", seen1="6", seen2="1").status_code == 200
+    first = ben.client.get(f"{ben.url}/screen").get_data(as_text=True)  # drawn before Ana's
+    mine = ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
+    again = cy.client.get(f"{cy.url}/screen").get_data(as_text=True)
+    assert 'class="mine"' not in first and 'class="mine"' not in again
+    row = mine.split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
+    assert row.count('class="mine"') == 2 and ">6</small>" in row and ">1</small>" in row
+
+
+def test_reveal_forms_are_the_same_on_every_phone_but_each_phone_posts_its_own_key(table, database):
+    match, ana, ben, cy = table
+    for phone, fields in [(ana, {"move": "turn_up", "card": "5"}), (ana, {"move": "draw"}),
+                          (ana, {"move": "discard", "card": "7"}), (ben, {"move": "draw"}),
+                          (ben, {"move": "discard", "card": "2"}), (ben, {"move": "call"}),
+                          (cy, {"move": "draw"}), (cy, {"move": "discard", "card": "3"}),
+                          (ana, {"move": "draw"}), (ana, {"move": "discard", "card": "4"})]:
+        assert phone.post(**fields).status_code == 200, fields
+    forms = {}
+    for name, phone in (("ana", ana), ("ben", ben)):
+        screen = phone.client.get(f"{phone.url}/screen").get_data(as_text=True)
+        assert "\x00" not in screen
+        forms[name] = re.search(r'<div class="reveal-block" id="reveal-Cy">.*?</form>', screen, re.S).group(0)
+    keys = {name: re.search(r'name="key" value="([^"]+)-reveal-Cy"', form).group(1) for name, form in forms.items()}
+    assert keys["ana"] != keys["ben"]
+    assert forms["ana"].replace(keys["ana"], "K") == forms["ben"].replace(keys["ben"], "K")
+    # Each phone's form is a working entry: Ben's reveal of Cy's cards is applied once.
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', forms["ben"]))
+    fields.update(card1="4", card2="4", card3="6", card4="8")
+    reply = ben.client.post(f"{ben.url}/entry", data=fields, headers=HX)
+    assert reply.status_code == 200, text(reply)[:400]
+    assert store.entries(database, match.id)[-1]["entry"]["cards"] == ["4", "4", "6", "8"]
+    assert ben.client.post(f"{ben.url}/entry", data=fields, headers=HX).status_code in (200, 409)
+    assert entry_count(database, match.id) == 11

@@ -387,3 +387,27 @@ def test_an_accepted_entry_is_answered_with_the_screen_a_screen_process_draws(ap
     ids = re.compile(rb"/m/[a-z0-9]{8}/|[A-Z]{4}")  # the two matches' ids and join codes
     assert [[(s, h, ids.sub(b"", b)) for s, h, b in a] for a in answers[:1]] == \
         [[(s, h, ids.sub(b"", b)) for s, h, b in a] for a in answers[1:]]
+
+
+def test_a_tables_requests_go_to_its_own_screen_process_unless_that_one_is_behind(app):
+    """One screen process draws a table's screens (so the parts every phone shares are drawn once per
+    version there); a busier one than the least busy by more than AFFINITY_SLACK is passed over."""
+    from referee.server import AFFINITY_SLACK, ScreenProcesses, _match_of, _ScreenProcess
+
+    pool = ScreenProcesses(app, 2)
+    pool.workers = [_ScreenProcess(pool), _ScreenProcess(pool)]
+    for worker in pool.workers:
+        worker.ready = True
+    tables = [f"table{n}" for n in range(20)]
+    chosen = {t: pool._ready(t) for t in tables}
+    assert set(chosen.values()) == set(pool.workers)  # tables are spread over both
+    assert all(pool._ready(t) is chosen[t] for t in tables)  # and each keeps its own
+    own = chosen["table0"]
+    other = next(w for w in pool.workers if w is not own)
+    own.waiting = {n: (None, 0.0) for n in range(AFFINITY_SLACK)}
+    assert pool._ready("table0") is own
+    own.waiting[AFFINITY_SLACK] = (None, 0.0)
+    assert pool._ready("table0") is other
+    own.waiting, own.ready = {}, False
+    assert pool._ready("table0") is other and pool._ready(None) is other
+    assert _match_of("/m/abc123/screen") == "abc123" and _match_of("/decks") is None
