@@ -117,7 +117,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "moves": moves, "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
-        "involved": _involved(ruling, log, match.id), "variants": game.VARIANTS,
+        "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
         "undo_words": last_standing(log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
@@ -244,18 +244,23 @@ def entry_words(log, entry: dict) -> str:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
 
-def _involved(ruling: Ruling | None, log, match_id: str) -> list[dict]:
+def _involved(ruling: Ruling | None, log, match) -> list[dict]:
     """The entries a ruling points at, said in words and linked to the history (GEN-13)."""
     if ruling is None:
         return []
-    history = store.entries(get_db(), match_id) if ruling.entries else []
+    positions = [p for p in ruling.entries if p is not None and p >= 0]
+    # Entry ``p`` of the log has seq p + 1; only the entries named are read (a long match's whole log
+    # is not read again for each refusal).
+    stored = {row["seq"] - 1: row["entry"] for row in store.entries(
+        get_db(), match.id, after=min(positions), upto=max(positions) + 1)} if positions else {}
+    count = match.version  # the entry just refused would have been this one
     out = []
     for position in ruling.entries:
         if position is None:
             continue
-        if 0 <= position < len(history):
-            words = entry_words(log, history[position]["entry"])
-        elif position == len(history):
+        if position in stored:
+            words = entry_words(log, stored[position])
+        elif position == count:
             words = gettext("the entry just refused")
         else:
             continue

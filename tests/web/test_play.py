@@ -524,3 +524,21 @@ def test_reveal_forms_are_the_same_on_every_phone_but_each_phone_posts_its_own_k
     assert store.entries(database, match.id)[-1]["entry"]["cards"] == ["4", "4", "6", "8"]
     assert ben.client.post(f"{ben.url}/entry", data=fields, headers=HX).status_code in (200, 409)
     assert entry_count(database, match.id) == 11
+
+
+def test_a_ruling_reads_only_the_entries_it_names(app, table, database):
+    """The entries a ruling points at are said in words from the log, the refused one included."""
+    from referee import tables
+    from referee.games.base import Ruling
+    from referee.views.play import _involved
+
+    match, ana, ben, _ = table
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "discard", "card": "7"}):
+        assert ana.post(**fields).status_code == 200
+    match = store.get_match(database, match.id)
+    with app.test_request_context("/"):
+        log = store.state_at(database, match, tables.replay)
+        involved = _involved(Ruling("RTC-10", "test", (2, None, 0, 3, 9, -1)), log, match)
+    assert [item["number"] for item in involved] == [2, 0, 3]
+    words = [str(item["words"]) for item in involved]
+    assert "7" in words[0] and "5" in words[1] and words[2] == "the entry just refused"
