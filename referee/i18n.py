@@ -101,6 +101,54 @@ def switch_large_type() -> Response:
     return response
 
 
+def upload_error_words(err: Exception) -> str:
+    """A photo the referee refuses (``vision.UploadError`` and its kinds, ``scans.Busy``), said in the phone's
+    language by the kind of error: ``vision`` says it in English and knows nothing of Flask. The numbers in
+    the English (sizes, limits, counts) are read back from it; an error of a kind not known here is shown
+    as said."""
+    import re
+
+    from flask_babel import format_decimal, ngettext
+
+    kind = type(err).__name__
+    english = str(err)
+    if lang() == "en":
+        return english
+    numbers = re.findall(r"\d+(?:\.\d+)?", english)
+    if kind == "EmptyUpload":
+        return gettext("The upload is empty. Please choose a photo.")
+    if kind == "UploadTooLarge" and len(numbers) >= 2:
+        return gettext("The photo is %(size)s MB; the limit is %(limit)s MB. Please send a smaller photo.",
+                       size=format_decimal(float(numbers[0]), "0.0"), limit=numbers[1])
+    if kind == "UnsupportedFormat":
+        return gettext("This file is not a JPEG, PNG or WebP photo.")
+    if kind == "TooManyPixels" and len(numbers) >= 3:
+        return gettext("The photo is %(width)s×%(height)s pixels; the limit is %(limit)s megapixels. Please send a "
+                       "smaller photo.", width=numbers[0], height=numbers[1], limit=numbers[2])
+    if kind == "CorruptImage":
+        return gettext("The photo is damaged or incomplete and cannot be read.")
+    if kind == "TeachError" and english.startswith("Name at least one card"):
+        return gettext("Name at least one card to teach.")
+    if kind == "TeachError" and english.startswith("Found ") and len(numbers) >= 2:
+        found = ngettext("Found %(num)s card in the photo", "Found %(num)s cards in the photo", int(numbers[0]))
+        given = ngettext("%(num)s name was given", "%(num)s names were given", int(numbers[1]))
+        return gettext("%(found)s but %(given)s; photograph the cards apart from each other on a plain table.",
+                       found=found, given=given)
+    if kind == "Busy":
+        return gettext("The referee is reading other photos right now. Try again in a few seconds.")
+    return english
+
+
+def _say_people(message: str, fields: dict) -> str:
+    """A refusal of ``referee.people`` (a rename, a merge, a group's name) in the phone's language; English
+    outside a request (the command line)."""
+    from flask import has_request_context
+
+    if not has_request_context():
+        return message % fields if fields else message
+    return gettext(message, **fields)
+
+
 def compile_catalogues(force: bool = False) -> list[Path]:
     """Compile each catalogue (``messages.po``, ``rules.po``) to its ``.mo`` (when missing, or always with ``force``)."""
     from babel.messages.mofile import write_mo
@@ -135,6 +183,9 @@ def init_app(app: Flask) -> None:
     app.add_url_rule("/large", "large_type", switch_large_type, methods=["POST"])
     app.jinja_env.globals.update(LANGUAGES=LANGUAGES, page_lang=lang, page_dir=text_dir, large_type=large_type)
     app.after_request(_vary)
+    from . import people
+
+    people.TRANSLATE = _say_people
     from .i18n_rules import template_globals
 
     app.jinja_env.globals.update(template_globals())
@@ -209,7 +260,7 @@ def update_catalogues() -> None:
 
     os.chdir(TRANSLATIONS.parent.parent)  # the catalogues name files relative to the repository
     cli = CommandLineInterface()
-    cli.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "_l", "-k", "Nn_:1,2", "--no-wrap", "--sort-by-file",
+    cli.run(["pybabel", "-q", "extract", "-F", "babel.cfg", "-k", "_l", "-k", "Nn_:1,2", "-k", "Said", "--no-wrap", "--sort-by-file",
              "--project=referee", "-o", str(TRANSLATIONS / "messages.pot"), "."])
     write_pot()
     for domain in ("messages", RULES):

@@ -12,8 +12,9 @@ never have names the table could not tell apart.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from sqlite_utils import Database
 
@@ -21,10 +22,43 @@ from .games.base import EntryError, name_key, normalise_name
 from .store import now, write_transaction
 
 
+def _english(message: str, fields: dict[str, Any]) -> str:
+    return message % fields if fields else message
+
+
+# How a refusal is said: English here; the web layer installs the phone's language (referee.i18n), so this
+# module needs no Flask. Called with the English message (its catalogue key) and its fields.
+TRANSLATE: Callable[[str, dict[str, Any]], str] = _english
+
+
+class Said(str):
+    """Words for the player: equal to their English, and said through ``TRANSLATE`` when shown (``str()``,
+    ``%s``, an f-string), so a page in Hebrew or Italian shows them in its language."""
+
+    def __new__(cls, message: str, **fields: Any) -> Said:
+        said = super().__new__(cls, _english(message, fields))
+        said.key, said.fields = message, fields
+        return said
+
+    def __str__(self) -> str:
+        try:
+            return TRANSLATE(self.key, self.fields)
+        except Exception:  # noqa: BLE001 - a refusal is always said, in English at worst
+            return _english(self.key, self.fields)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+FIELDS = {"name": Said("name"), "group": Said("group"), "profile": Said("player"), "into": Said("player to merge into")}
+
+
 class PeopleError(ValueError):
-    """A rename, merge or group the table cannot have: ``field`` names the field at fault."""
+    """A rename, merge or group the table cannot have: ``field`` names the field at fault, ``message`` says
+    why (both :class:`Said`: English, and the phone's language on a page)."""
 
     def __init__(self, field: str, message: str):
+        field = FIELDS.get(field, field)
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
@@ -51,11 +85,31 @@ def _profile(row) -> Profile:
     return Profile(row[0], row[1], row[2], row[3])
 
 
+_NAME_PROBLEMS = (  # normalise_name's words (games/base.py), read back to be said in the phone's language
+    (r"a player's name is text", "a player's name is text"),
+    (r"a name has at most (?P<num>\d+) characters", "a name has at most %(num)s characters"),
+    (r"a name cannot hold the control or format character (?P<char>U\+[0-9A-F]+)",
+     "a name cannot hold the control or format character %(char)s"),
+    (r"a player needs a name that shows", "a player needs a name that shows"),
+)
+
+
 def _name(value, field: str) -> str:
     try:
         return normalise_name(value, field)
     except EntryError as err:
+        for pattern, words in _NAME_PROBLEMS:
+            found = re.fullmatch(pattern, err.message)
+            if found:
+                raise PeopleError(field, Said(words, **found.groupdict())) from None
         raise PeopleError(field, err.message) from None
+
+
+def _messages() -> None:  # pragma: no cover - never called: normalise_name's words, for extraction
+    Said("a player's name is text")
+    Said("a name has at most %(num)s characters", num=40)
+    Said("a name cannot hold the control or format character %(char)s", char="U+200B")
+    Said("a player needs a name that shows")
 
 
 # --- Reading -----------------------------------------------------------------------------------
@@ -165,7 +219,7 @@ def create_profile(db: Database, name) -> Profile:
     name = _name(name, "name")
     with write_transaction(db) as conn:
         if _taken(conn, name) is not None:
-            raise PeopleError("name", f"There is already a player called {name}.")
+            raise PeopleError("name", Said("There is already a player called %(name)s.", name=name))
         pid = _create(conn, name)
     return get_profile(db, pid)
 
@@ -176,9 +230,9 @@ def rename(db: Database, profile_id: int, new_name) -> Profile:
     with write_transaction(db) as conn:
         row = conn.execute("SELECT merged_into FROM profiles WHERE id = ?", (profile_id,)).fetchone()
         if row is None:
-            raise PeopleError("profile", "There is no such player.")
+            raise PeopleError("profile", Said("There is no such player."))
         if row[0] is None and _taken(conn, name, but=profile_id) is not None:
-            raise PeopleError("name", f"There is already a player called {name}.")
+            raise PeopleError("name", Said("There is already a player called %(name)s.", name=name))
         conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
         _event(conn, "rename", profile_id, name=name)
     return get_profile(db, profile_id)
@@ -211,13 +265,14 @@ def undo_rename(db: Database, profile_id: int) -> Profile:
     with write_transaction(db) as conn:
         row = conn.execute("SELECT merged_into FROM profiles WHERE id = ?", (profile_id,)).fetchone()
         if row is None:
-            raise PeopleError("profile", "There is no such player.")
+            raise PeopleError("profile", Said("There is no such player."))
         found = last_rename(db, profile_id)
         if found is None:
-            raise PeopleError("name", "This player has no rename to undo.")
+            raise PeopleError("name", Said("This player has no rename to undo."))
         event, name = found
         if row[0] is None and _taken(conn, name, but=profile_id) is not None:
-            raise PeopleError("name", f"There is already a player called {name}: rename one of them first.")
+            raise PeopleError("name", Said("There is already a player called %(name)s: rename one of them first.",
+                                           name=name))
         conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
         _event(conn, "unrename", profile_id, name=name, undoes=event)
     return get_profile(db, profile_id)
@@ -245,17 +300,17 @@ def merge(db: Database, profile_id: int, into_id: int) -> int:
     with write_transaction(db) as conn:
         source, target = _canonical(conn, profile_id), _canonical(conn, into_id)
         if source is None:
-            raise PeopleError("profile", "There is no such player.")
+            raise PeopleError("profile", Said("There is no such player."))
         if target is None:
-            raise PeopleError("into", "There is no such player to merge into.")
+            raise PeopleError("into", Said("There is no such player to merge into."))
         if source == target:
-            raise PeopleError("into", "These are already the same player.")
+            raise PeopleError("into", Said("These are already the same player."))
         together = conn.execute(
             "SELECT a.match_id FROM match_seats a JOIN profiles pa ON pa.id = a.profile_id"
             " JOIN match_seats b ON b.match_id = a.match_id JOIN profiles pb ON pb.id = b.profile_id"
             " WHERE pa.canonical_id = ? AND pb.canonical_id = ? LIMIT 1", (source, target)).fetchone()
         if together is not None:
-            raise PeopleError("into", "These two played at the same table, so they are two people.")
+            raise PeopleError("into", Said("These two played at the same table, so they are two people."))
         conn.execute("UPDATE profiles SET merged_into = ? WHERE id = ?", (target, source))
         event = _event(conn, "merge", source, other_id=target)
         _recompute_canonical(conn)
@@ -277,10 +332,11 @@ def unmerge(db: Database, profile_id: int) -> None:
     with write_transaction(db) as conn:
         event = last_merge(db, profile_id)
         if event is None:
-            raise PeopleError("profile", "This player is not merged into another.")
+            raise PeopleError("profile", Said("This player is not merged into another."))
         name = conn.execute("SELECT name FROM profiles WHERE id = ?", (profile_id,)).fetchone()[0]
         if _taken(conn, name) is not None:
-            raise PeopleError("name", f"There is already a player called {name}: rename one of them first.")
+            raise PeopleError("name", Said("There is already a player called %(name)s: rename one of them first.",
+                                           name=name))
         conn.execute("UPDATE profiles SET merged_into = NULL WHERE id = ?", (profile_id,))
         _event(conn, "unmerge", profile_id, undoes=event)
         _recompute_canonical(conn)

@@ -79,11 +79,12 @@ def host_failure(req: Request) -> str | None:
     header = req.headers.get("Host")
     if hosts.host_allowed(header, allow_list(current_app._get_current_object()), req.environ.get("SERVER_NAME")):
         return None
-    shown = (header or "")[:80]
+    shown = repr((header or "")[:80])
     if hosts.host_name(header) is None:
-        return f"Refused a request with a malformed Host header ({shown!r})."
-    return (f"Refused a request for {shown!r}: this server answers only to its own names and addresses. "
-            f"If that name is really this laptop, start it with --allow-host {hosts.host_name(header)}.")
+        return gettext("Refused a request with a malformed Host header (%(host)s).", host=shown)
+    return gettext("Refused a request for %(host)s: this server answers only to its own names and addresses. If that "
+                   "name is really this laptop, start it with --allow-host %(name)s.", host=shown,
+                   name=hosts.host_name(header))
 
 
 def check_host() -> None:
@@ -113,15 +114,15 @@ def csrf_failure(req: Request) -> str | None:
     if fetch_site is not None:
         if fetch_site.strip().lower() in TRUSTED_FETCH_SITES:
             return None
-        return f"Refused a cross-site request (Sec-Fetch-Site: {fetch_site})."
+        return gettext("Refused a cross-site request (Sec-Fetch-Site: %(site)s).", site=fetch_site)
     origin = req.headers.get("Origin")
     if not origin:
-        return "Refused a request without an Origin header; please use the app's own forms."
+        return gettext("Refused a request without an Origin header; please use the app's own forms.")
     parsed = urlsplit(origin) if "://" in origin else None
     theirs = _origin_key(parsed.scheme, parsed.netloc) if parsed and not parsed.path.strip("/") else None
     ours = _origin_key(req.scheme, req.host)
     if theirs is None or theirs != ours:
-        return f"Refused a request from another site (Origin: {origin})."
+        return gettext("Refused a request from another site (Origin: %(origin)s).", origin=origin)
     return None
 
 
@@ -235,6 +236,16 @@ FRIENDLY_TITLES = {
 }
 
 
+DEFAULT_MESSAGES = {  # for an abort() that gives no words of its own
+    400: _l("The phone sent something the referee could not read. Go back and try again."),
+    403: _l("This phone may not do that here."),
+    404: _l("There is no such page here. Check the link or go back to the start."),
+    405: _l("That address cannot be used this way."),
+    413: _l("That upload is too large for the referee."),
+    429: _l("Too many requests at once. Wait a moment and try again."),
+}
+
+
 def render_error(code: int, message: str, headers: dict | None = None):
     """A small friendly page, or a fragment retargeted to #flash for htmx."""
     title = str(FRIENDLY_TITLES.get(code) or (gettext("Something went wrong") if code >= 500 else gettext("Request refused")))
@@ -252,6 +263,8 @@ def handle_http_exception(exc: HTTPException):
         return exc
     if isinstance(exc, InternalServerError):
         message = gettext("The referee hit an unexpected problem. Your last move was not saved unless the screen shows it.")
+    elif exc.description == type(exc).description and exc.code in DEFAULT_MESSAGES:
+        message = str(DEFAULT_MESSAGES[exc.code])  # werkzeug's own English words: said in the phone's language
     else:
         message = exc.description or ""
     headers = {k: v for k, v in exc.get_headers() if k.lower() in {"allow", "retry-after"}}

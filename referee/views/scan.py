@@ -19,6 +19,7 @@ import vision
 
 from .. import decks, scans
 from ..db import get_db
+from ..i18n import upload_error_words
 from ..i18n_rules import card_label
 from ..seats import is_htmx, require_entrant
 from ..security import device_id, render_error
@@ -39,8 +40,8 @@ def _photo():
 
 def _upload_error(err: vision.UploadError | scans.Busy):
     if isinstance(err, scans.Busy):
-        return render_error(err.status, str(err), {"Retry-After": str(err.retry_after)})
-    return render_error(err.status, str(err))
+        return render_error(err.status, upload_error_words(err), {"Retry-After": str(err.retry_after)})
+    return render_error(err.status, upload_error_words(err))
 
 
 def row_slots(scan: scans.Scan, n: int) -> list[str | None]:
@@ -167,7 +168,7 @@ def deck_teach(deck_id: str):
     try:
         refs = vision.teach(scan.image, labels, decks.references(deck))
     except vision.TeachError as err:
-        return render_error(422, str(err))
+        return render_error(422, upload_error_words(err))
     deck = decks.save(get_db(), deck, refs, labels)
     body = render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind],
                            result=gettext("Learnt %(faces)s.", faces=", ".join(card_label(decks.face_name(f)) for f in labels)), name=decks.face_name)
