@@ -71,6 +71,48 @@ def ruling_words(rule_id: str, message: str) -> str | Markup:
     return said if said is not None else engine_words(message)
 
 
+def ruling_text(rule_id: str, message: str) -> str:
+    """A ruling's sentence as plain text (a form's notice): in the phone's language when it can be read
+    back, else as the engine said it."""
+    message = "" if message is None else str(message)
+    if lang() == "en" or not message:
+        return message
+    said = _say(message)
+    return said if said is not None else message
+
+
+_NAME_WORDS = (  # what games.base.normalise_players says of the names typed for a new table
+    (r"two players have the same name \((?P<a>.+) and (?P<b>.+)\)", "two players have the same name (%(a)s and %(b)s)"),
+    (r"a list of player names", "a list of player names"),
+)
+
+
+def entry_problem_text(message: str) -> str:
+    """Why the names typed for a new table cannot be (an ``EntryError`` of the engines), in the phone's
+    language where it is one of the known problems, else as said."""
+    import re
+
+    from flask_babel import gettext
+
+    from .people import _NAME_PROBLEMS
+
+    message = "" if message is None else str(message)
+    if lang() == "en":
+        return message
+    for pattern, words in _NAME_PROBLEMS + _NAME_WORDS:
+        found = re.fullmatch(pattern, message)
+        if found:
+            return gettext(words, **found.groupdict())
+    return message
+
+
+def _entry_problem_messages() -> None:  # pragma: no cover - never called: the words above, for extraction
+    from flask_babel import gettext
+
+    gettext("two players have the same name (%(a)s and %(b)s)")
+    gettext("a list of player names")
+
+
 def _say(text: str) -> str | None:
     """An engine's sentence (or several) in the phone's language, None when one is not known."""
     from flask_babel import get_translations

@@ -3,7 +3,7 @@ link, show the QR; and play again with the same players and house rules."""
 
 from __future__ import annotations
 from flask_babel import gettext
-from ..i18n_rules import switch_label
+from ..i18n_rules import entry_problem_text, ruling_text, switch_label
 
 import segno
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -165,8 +165,8 @@ def create_table(game: str):
         state = engine.new_match(tuple(names), chosen)
         group_id = table_group(request.form)
     except (FormProblem, Ruling, EntryError, PeopleError) as err:
-        message = (f"{err.rule}: {err.message}" if isinstance(err, Ruling)
-                   else err.message if isinstance(err, EntryError)
+        message = (f"{err.rule}: {ruling_text(err.rule, err.message)}" if isinstance(err, Ruling)
+                   else entry_problem_text(err.message) if isinstance(err, EntryError)
                    else f"{err.field}: {err.message}" if isinstance(err, PeopleError) else str(err))
         return render_form(game, engine, chosen, preset, typed[:MAX_SEATS], message), 422
     match = create_match(get_db(), game, list(state.players), changed_rules(engine.VARIANTS, state.rules))

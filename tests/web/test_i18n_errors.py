@@ -116,3 +116,12 @@ def test_people_stays_english_and_free_of_flask_outside_a_page(database):
         people.create_profile(database, "ana")
     assert err.value.message == "There is already a player called ana." and err.value.field == "name"
     assert str(err.value) == "name: There is already a player called ana."
+
+
+def test_a_new_table_the_rules_refuse_is_refused_in_the_phones_language(client):
+    response = client.post("/new/ratatat", data={"players": "Ana"}, headers={**HX, "Accept-Language": "he"})
+    assert response.status_code == 422
+    assert "RTC-1: בחתחתול משחקים 2–6 שחקנים, לא 1." in text(response)
+    response = client.post("/new/cabo", data={"players": "Ana"}, headers={**HX, "Accept-Language": "it"})
+    assert response.status_code == 422
+    assert "CAB-1: Con il mazzo di Cabo si gioca in 2–5, non in 1." in text(response)
