@@ -13,6 +13,7 @@ sentence in its language under the rule ID, and the engine's particular sentence
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -115,12 +116,20 @@ def _entry_problem_messages() -> None:  # pragma: no cover - never called: the w
 
 def _say(text: str) -> str | None:
     """An engine's sentence (or several) in the phone's language, None when one is not known."""
+    return _said(text, lang())
+
+
+@lru_cache(maxsize=8192)
+def _said(text: str, language: str) -> str | None:
+    """``_say`` for one language: a table's screen says the same reminders and rulings to every phone in that
+    language, version after version, so each sentence is read back once (the catalogue for a language does
+    not change while the app runs)."""
     from flask_babel import get_translations
 
     from .i18n_rulings import say_all
 
     translations = get_translations()
-    return say_all(text, translations.ugettext, translations.ungettext, rtl=lang() in RTL)
+    return say_all(text, translations.ugettext, translations.ungettext, rtl=language in RTL)
 
 
 def section_title(title: str) -> str | Markup:
