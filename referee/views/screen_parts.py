@@ -76,23 +76,23 @@ def table_url(endpoint: str, **values: str) -> str:
 
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
-    app.jinja_env.globals.update(chips=chips, ratatat_face=ratatat_face, ratatat_label=ratatat_label,
+    app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word,
                                  table_url=table_url, private_notes=private_notes)
 
 
-_POWERS = frozenset(("PEEK", "SWAP", "DRAW2", "SUPERPEEK"))
 _faces: dict[tuple, Markup] = {}
 
 
-def ratatat_face(value: Any, mine: Any = None, small: bool = False) -> Markup:
-    """One Rat-a-Tat Cat card face: its value, "?" for unknown, and what only this phone knows
-    (``mine``). Faces read left to right in every language; power cards are named as the table
-    calls them. The ``face`` macro of games/ratatat/_card.html is this."""
-    worded = (mine is not None and value is None) or value in _POWERS  # words in the phone's language
-    key = (lang(), value, mine, small) if worded else (value, small)
+def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterable[str] = ()) -> Markup:
+    """One card face: its value, "?" for unknown, and what only this phone knows (``mine``). Faces read
+    left to right in every language; cards are named as the table calls them (``card_name``); a card
+    in ``marked`` (a game's power cards) is drawn as one. A game's ``face`` macro calls this."""
+    power = value in marked
+    worded = (mine is not None and value is None) or power  # words in the phone's language
+    key = (lang(), value, mine, small, power) if worded else (value, small)
     found = _faces.get(key)
     if found is None:
-        kind = " unknown" if value is None else " power" if value in _POWERS else ""
+        kind = " unknown" if value is None else " power" if power else ""
         inner = "?" if value is None else escape(card_name(value))
         if mine is not None and value is None:
             inner += Markup('<small class="mine" title="{}">{}</small>').format(gettext("only you know this"),
@@ -108,6 +108,6 @@ def private_notes(view: dict) -> tuple:
     return tuple(slot["mine"] for row in r["rows"].values() for slot in row["slots"]) if r else ()
 
 
-def ratatat_label(value: Any) -> str:
+def card_word(value: Any) -> str:
     """A card named in words ("unknown" when nobody knows it)."""
     return gettext("unknown") if value is None else card_name(value)

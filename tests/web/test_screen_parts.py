@@ -46,13 +46,13 @@ def test_chips_tick_the_known_card_and_escape_every_name(app):
 
 def test_a_face_shows_the_card_unknown_or_what_only_this_phone_knows(app):
     with in_language(app, "en"):
-        assert str(screen_parts.ratatat_face("7")) == '<span class="face">7</span>'
-        assert str(screen_parts.ratatat_face("PEEK", small=True)) == '<span class="face power small">Peek</span>'
-        mine = str(screen_parts.ratatat_face(None, mine="3"))
-        assert screen_parts.ratatat_label(None) == "unknown"
+        assert str(screen_parts.card_face("7")) == '<span class="face">7</span>'
+        assert str(screen_parts.card_face("PEEK", small=True, marked=("PEEK",))) == '<span class="face power small">Peek</span>'
+        mine = str(screen_parts.card_face(None, mine="3"))
+        assert screen_parts.card_word(None) == "unknown"
     assert re.fullmatch(r'<span class="face unknown">\?<small class="mine" title="only you know this">3</small></span>', mine)
     with in_language(app, "he"):
-        hebrew = str(screen_parts.ratatat_face(None, mine="3"))
+        hebrew = str(screen_parts.card_face(None, mine="3"))
     assert hebrew != mine and 'title="only you know this"' not in hebrew
 
 
