@@ -5,7 +5,7 @@ games through the public API.
 
 Measures (one process, one core):
 * rounds per second — whole rounds played by a random-but-legal driver at a simulated table with a
-  true deck (tests/games/table_sim.py), driver included; the engine-only rate is printed as well;
+  true deck (referee/games/ratatat_sim.py), driver included; the engine-only rate is printed as well;
 * per-``apply`` latency p50/p99 in µs;
 * replay of a match log of >= 1,000 accepted entries through ``log.replay`` (best of several runs);
 * Shithead: games per second — whole 4-player games (default house rules) played by a random-but-legal
@@ -48,7 +48,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests", "games"))
 
 from referee.games import log as game_log  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402
@@ -59,7 +58,7 @@ from referee.games import cabo  # noqa: E402
 from referee.games.cabo_presets import PRESETS as CABO_PRESETS  # noqa: E402
 from referee.games.cabo_sim import Table as CaboTable, preset_rules as cabo_rules  # noqa: E402
 from referee.games.base import Ruling  # noqa: E402
-from table_sim import Table  # noqa: E402
+from referee.games.ratatat_sim import Table  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 TARGETS = {"rounds_per_second": 1000, "apply_p99_us": 200, "replay_1000_events_ms": 25,
@@ -76,41 +75,62 @@ def percentile(sorted_values, p):
     return sorted_values[k]
 
 
-def bench_rounds(n_rounds: int, seed: int):
-    """Play ``n_rounds`` rounds (matches of many rounds, 4 players), timing every ``apply``."""
-    rng = random.Random(seed)
+def figures(prefix: str, unit: str, n: int, entries: int, wall: float, latencies: list[int], **counts) -> dict:
+    """The figures of ``n`` whole rounds or games (``unit``) of ``entries`` entries played in ``wall`` seconds,
+    ``latencies`` (sorted, ns) the time of each ``apply``; every key starts with ``prefix``."""
+    engine_s = sum(latencies) / 1e9
+    return {
+        f"{prefix}{unit}s": n, f"{prefix}entries": entries, **{prefix + k: v for k, v in counts.items()},
+        f"{prefix}wall_s": wall,
+        f"{prefix}{unit}s_per_second": n / wall,
+        f"{prefix}engine_{unit}s_per_second": n / engine_s,
+        f"{prefix}entries_per_{unit}": entries / n,
+        f"{prefix}apply_p50_us": percentile(latencies, 50) / 1000,
+        f"{prefix}apply_p99_us": percentile(latencies, 99) / 1000,
+        f"{prefix}apply_max_us": latencies[-1] / 1000,
+        f"{prefix}apply_mean_us": engine_s / entries * 1e6,
+    }
+
+
+def play_rounds(new_table, apply, n_rounds: int, what: str):
+    """Play ``n_rounds`` whole rounds at simulated true tables (``new_table()`` starts a match, a new one
+    whenever one ends), timing every ``apply``; an honest entry refused fails the run.
+    Returns (rounds, matches, entries, wall seconds, the sorted latencies in ns)."""
     latencies = []
-    apply = game.apply
     perf = time.perf_counter_ns
-    entries = 0
-    rounds = 0
+    entries = rounds = matches = 0
     table = None
     t0 = time.perf_counter()
     while rounds < n_rounds:
         if table is None or table.state.over:
-            table = Table(PLAYERS, {"rounds_n": 10}, rng, check=False)  # matches of 10 rounds
+            table = new_table()
+            matches += 1
         start = table.rounds_scored
         while table.rounds_scored == start:
             move = table.choose()
             a = perf()
-            new, _ = apply(table.state, move)
+            try:
+                new, _ = apply(table.state, move)
+            except Ruling as ruling:
+                raise RuntimeError(f"an honest {what} entry was refused: {ruling.rule}: {ruling.message} "
+                                   f"({move})") from None
             latencies.append(perf() - a)
             table.accept(move, new)
             entries += 1
+            if entries > MAX_GAME_ENTRIES * n_rounds:
+                raise RuntimeError(f"{what}: a round did not finish")
         rounds += 1
     wall = time.perf_counter() - t0
     latencies.sort()
-    engine_s = sum(latencies) / 1e9
-    return {
-        "rounds": rounds, "entries": entries, "wall_s": wall,
-        "rounds_per_second": rounds / wall,
-        "engine_rounds_per_second": rounds / engine_s,
-        "entries_per_round": entries / rounds,
-        "apply_p50_us": percentile(latencies, 50) / 1000,
-        "apply_p99_us": percentile(latencies, 99) / 1000,
-        "apply_max_us": latencies[-1] / 1000,
-        "apply_mean_us": engine_s / entries * 1e6,
-    }
+    return rounds, matches, entries, wall, latencies
+
+
+def bench_rounds(n_rounds: int, seed: int):
+    """Play ``n_rounds`` Rat-a-Tat Cat rounds (matches of 10 rounds, 4 players), timing every ``apply``."""
+    rng = random.Random(seed)
+    rounds, _, entries, wall, latencies = play_rounds(
+        lambda: Table(PLAYERS, {"rounds_n": 10}, rng, check=False), game.apply, n_rounds, "Rat-a-Tat Cat")
+    return figures("", "round", rounds, entries, wall, latencies)
 
 
 def build_log(min_entries: int, seed: int):
@@ -199,18 +219,7 @@ def bench_shithead(n_games: int, seed: int):
         games += 1
     wall = time.perf_counter() - t0
     latencies.sort()
-    engine_s = sum(latencies) / 1e9
-    return {
-        "shithead_games": games, "shithead_entries": entries, "shithead_refused": refused,
-        "shithead_wall_s": wall,
-        "shithead_games_per_second": games / wall,
-        "shithead_engine_games_per_second": games / engine_s,
-        "shithead_entries_per_game": entries / games,
-        "shithead_apply_p50_us": percentile(latencies, 50) / 1000,
-        "shithead_apply_p99_us": percentile(latencies, 99) / 1000,
-        "shithead_apply_max_us": latencies[-1] / 1000,
-        "shithead_apply_mean_us": engine_s / entries * 1e6,
-    }
+    return figures("shithead_", "game", games, entries, wall, latencies, refused=refused)
 
 #: Spite & Malice: two players, single games with 20-card pay-off piles (RULES.md SM-V1, SM-V8 off).
 SM_PLAYERS = ("Ana", "Ben")
@@ -329,64 +338,17 @@ def bench_spite_malice(n_games: int, seed: int):
         games += 1
     wall = time.perf_counter() - t0
     latencies.sort()
-    engine_s = sum(latencies) / 1e9
-    return {
-        "spite_malice_games": games, "spite_malice_entries": entries, "spite_malice_refused": refused,
-        "spite_malice_payoff_wins": how["payoff"], "spite_malice_stock_exhausted": how["exhaustion"],
-        "spite_malice_wall_s": wall,
-        "spite_malice_games_per_second": games / wall,
-        "spite_malice_engine_games_per_second": games / engine_s,
-        "spite_malice_entries_per_game": entries / games,
-        "spite_malice_apply_p50_us": percentile(latencies, 50) / 1000,
-        "spite_malice_apply_p99_us": percentile(latencies, 99) / 1000,
-        "spite_malice_apply_max_us": latencies[-1] / 1000,
-        "spite_malice_apply_mean_us": engine_s / entries * 1e6,
-    }
+    return figures("spite_malice_", "game", games, entries, wall, latencies, refused=refused,
+                   payoff_wins=how["payoff"], stock_exhausted=how["exhaustion"])
 
 
 def bench_cabo(preset: str, n_rounds: int, seed: int):
     """Play ``n_rounds`` whole 4-player rounds of a Cabo / Cambio preset at a simulated true table
     (matches under the preset's own rules, a new match whenever one ends), timing every ``apply``."""
     rng = random.Random(seed)
-    latencies = []
-    apply = cabo.apply
-    perf = time.perf_counter_ns
-    entries = rounds = matches = 0
-    table = None
-    t0 = time.perf_counter()
-    while rounds < n_rounds:
-        if table is None or table.state.over:
-            table = CaboTable(PLAYERS, cabo_rules(preset), rng, check=False)
-            matches += 1
-        start = table.rounds_scored
-        while table.rounds_scored == start:
-            move = table.choose()
-            a = perf()
-            try:
-                new, _ = apply(table.state, move)
-            except Ruling as ruling:
-                raise RuntimeError(f"an honest {preset} entry was refused: {ruling.rule}: {ruling.message} "
-                                   f"({move})") from None
-            latencies.append(perf() - a)
-            table.accept(move, new)
-            entries += 1
-            if entries > MAX_GAME_ENTRIES * n_rounds:
-                raise RuntimeError(f"{preset}: a round did not finish")
-        rounds += 1
-    wall = time.perf_counter() - t0
-    latencies.sort()
-    engine_s = sum(latencies) / 1e9
-    return {
-        f"{preset}_rounds": rounds, f"{preset}_matches": matches, f"{preset}_entries": entries,
-        f"{preset}_wall_s": wall,
-        f"{preset}_rounds_per_second": rounds / wall,
-        f"{preset}_engine_rounds_per_second": rounds / engine_s,
-        f"{preset}_entries_per_round": entries / rounds,
-        f"{preset}_apply_p50_us": percentile(latencies, 50) / 1000,
-        f"{preset}_apply_p99_us": percentile(latencies, 99) / 1000,
-        f"{preset}_apply_max_us": latencies[-1] / 1000,
-        f"{preset}_apply_mean_us": engine_s / entries * 1e6,
-    }
+    rounds, matches, entries, wall, latencies = play_rounds(
+        lambda: CaboTable(PLAYERS, cabo_rules(preset), rng, check=False), cabo.apply, n_rounds, preset)
+    return figures(f"{preset}_", "round", rounds, entries, wall, latencies, matches=matches)
 
 
 def main(argv=None):

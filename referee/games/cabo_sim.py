@@ -3,7 +3,8 @@ honest driver that enters what a careful table would enter (RULES.md §2). The s
 tests/games/test_cabo_stateful.py and benchmarks/engine_bench.py both play at it.
 
 Pure like the engine: the caller brings the source of randomness (``rng``, e.g. a seeded
-``random.Random``), so a run replays from its seed; nothing here reads a clock or does I/O.
+``random.Random``), so a run replays from its seed; nothing here reads a clock or does I/O. What the
+simulated tables share (the true zones, the entries both games have, the GEN-12 checks): sim.py.
 
 Cards are integer ids; ``Table.values[id]`` is the printed card. The simulation mirrors the engine's zones
 place by place (layouts with their empty places, the discard pile, the card in hand, the draw pile), so the
@@ -16,18 +17,16 @@ privately (a draw, a Peek or Spy, the first look, a look-and-swap). Honest play 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from . import cabo as game
-from .base import Override
 from .cabo_cards import points, power, rank
-from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,
-                                      Reshuffle, Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
+from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace, Reshuffle,
+                         Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
 from .cabo_presets import BY_KEY
+from .sim import SimError, TrueTable, play_match, play_round
 
-
-class SimError(AssertionError):
-    """The engine and the true table disagree."""
+__all__ = ["SimError", "Table", "expected_scores", "play_match", "play_round", "preset_rules"]
 
 
 def expected_scores(cards: dict[int, tuple[str, ...]], caller: int | None, rules: Any) -> dict[int, int]:
@@ -51,47 +50,25 @@ def expected_scores(cards: dict[int, tuple[str, ...]], caller: int | None, rules
     return sums
 
 
-class Table:
-    """One match at a physical table: the engine's state plus the true cards."""
+class Table(TrueTable):
+    """One match at a physical table: the engine's state plus the true cards. With ``check``, every entry
+    that does not end a round is checked against the true cards (``check_all``)."""
+
+    game = game
 
     def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None, rng: Any, *,
                  call_turns: tuple[int, int] = (2, 10), p_unknown: float = 0.1, p_wrong: float = 0.05,
                  check: bool = True):
-        self.rng = rng  # random(), randint(), choice(), sample(), shuffle(): e.g. a seeded random.Random
-        self.players = tuple(players)
-        self.state = game.new_match(self.players, rules)
-        self.rules = self.state.rules
-        self.values = [v for v, n in self.state.deck.items() for _ in range(n)]
-        self.deck_size = len(self.values)
+        super().__init__(players, game.new_match(tuple(players), rules), rng, p_unknown=p_unknown, check=check)
         self.call_turns = call_turns
-        self.p_unknown = p_unknown
         self.p_wrong = p_wrong
-        self.check = check
-        self.totals = [0] * len(self.players)
         self.used: set[int] = set()
-        self.rounds_scored = 0
-        self.public_values: dict[int, str] = {}  # id -> the value once public (GEN-4: never changes)
         self._deal()
 
     # --- The true table ----------------------------------------------------------------------
     def _deal(self) -> None:
-        r = self.state.round
-        ids = list(range(self.deck_size))
-        self.rng.shuffle(ids)
-        self.rows: list[list[int | None]] = [[ids.pop() for _ in range(4)] for _ in self.players]
-        self.draw: list[int] = ids  # the top is the end of the list
-        self.discard: list[int] = []
-        self.pending: int | None = None
-        self.public: set[int] = set()
-        self.notes: set[tuple[int, int]] = set()
-        self.round_no = r.number
+        self._deal_rows(range(len(self.players)))
         self.call_at = self.rng.randint(*self.call_turns)
-
-    def v(self, card: int) -> str:
-        return self.values[card]
-
-    def maybe(self, card: int, p: float | None = None) -> str | None:
-        return None if self.rng.random() < (self.p_unknown if p is None else p) else self.values[card]
 
     def knows(self, seat: int, card: int | None) -> bool:
         return card is not None and (card in self.public or (card, seat) in self.notes)
@@ -155,7 +132,7 @@ class Table:
                     continue
                 for slot in self.held(owner):
                     c = self.rows[owner][slot - 1]
-                    good = self.knows(seat, c) and rank(self.v(c)) == rank(self.v(top))
+                    good = self.knows(seat, c) and rank(self.value(c)) == rank(self.value(top))
                     if good or rng.random() < self.p_wrong / 8:
                         tries.append((seat, owner, slot, c))
         if not tries:
@@ -163,7 +140,7 @@ class Table:
         seat, owner, slot, c = rng.choice(tries)
         card = self.maybe(c, 0.15)
         top_known = r.discard[-1].value is not None
-        same = rank(self.v(c)) == rank(self.v(top))
+        same = rank(self.value(c)) == rank(self.value(top))
         matched = same if (card is None or not top_known or rng.random() < 0.2) else None
         return Snap(seat, slot, None if owner == seat else owner, card, matched)
 
@@ -175,8 +152,8 @@ class Table:
             down = [p for p, t in zip(self.held(seat), (t for t in r.rows[seat] if t is not None))
                     if not (t.face_up and t.value is not None)]
             p = self.rng.choice(down)
-            return Reveal(seat, (self.v(self.rows[seat][p - 1]),), p)
-        cards = tuple(None if c in self.public and self.rng.random() < 0.3 else self.v(c)
+            return Reveal(seat, (self.value(self.rows[seat][p - 1]),), p)
+        cards = tuple(None if c in self.public and self.rng.random() < 0.3 else self.value(c)
                       for c in self.rows[seat] if c is not None)
         return Reveal(seat, cards)
 
@@ -231,19 +208,19 @@ class Table:
         st, rng, rules = self.state, self.rng, self.rules
         r = st.round
         c = self.pending
-        val = self.v(c)
+        val = self.value(c)
         if rules["matching_exchange"] != "off" and len(mine) >= 2:
             known: dict[str, list[int]] = {}
             for slot in mine:
                 card = self.rows[seat][slot - 1]
                 if self.knows(seat, card):
-                    known.setdefault(rank(self.v(card)), []).append(slot)
+                    known.setdefault(rank(self.value(card)), []).append(slot)
             sets = [s for s in known.values() if len(s) >= 2]
             if (sets and rng.random() < 0.8) or rng.random() < self.p_wrong:
                 slots = tuple(rng.choice(sets)) if sets and rng.random() < 0.9 else tuple(
                     rng.sample(mine, rng.choice([2, 2, 3]) if len(mine) >= 3 else 2))
                 cards = tuple(self.maybe(self.rows[seat][s - 1], 0.05) for s in slots)
-                truth = len({rank(self.v(self.rows[seat][s - 1])) for s in slots}) == 1
+                truth = len({rank(self.value(self.rows[seat][s - 1])) for s in slots}) == 1
                 if None in cards and rng.random() < 0.3:
                     cards = ()  # nothing entered but the outcome
                 matched = truth if (not cards or None in cards or rng.random() < 0.2) else None
@@ -258,125 +235,66 @@ class Table:
         return Replace(seat, slot, self.maybe(self.rows[seat][slot - 1]))
 
     # --- Following an accepted entry ---------------------------------------------------------
-    def accept(self, move: Any, new_state: Any) -> None:
-        """Move the true cards as ``move`` says (the engine accepted it) and check the outcome."""
-        old = self.state
-        r = old.round
-        if isinstance(move, Override):
-            move = move.entry
-        t = type(move)
-        rules = self.rules
-        if t is TurnUp:
-            c = self.draw.pop()
+    def _on_Match(self, move: Any, r: Any) -> None:
+        row = self.rows[move.seat]
+        claimed = [row[s - 1] for s in move.slots]
+        for c, val in zip(claimed, move.cards):
+            if val is not None:
+                self.public.add(c)
+        same = len({rank(self.value(c)) for c in claimed}) == 1
+        if same:
+            for s in move.slots:
+                self.discard.append(row[s - 1])
+                row[s - 1] = None
+            row[(move.slot or move.slots[0]) - 1] = self.pending
+        elif self.rules["matching_exchange"] == "penalty":
+            self.add(move.seat, self.pending)
+            for _ in range(min(len(move.slots) - 2, len(self.draw))):
+                self.add(move.seat, self.draw.pop())
+        else:
+            self.discard.append(self.pending)
+        self.pending = None
+
+    def _on_LookSwap(self, move: Any, r: Any) -> None:
+        a, b = self.rows[move.seat], self.rows[move.target]
+        if move.seen is not None:
+            self.notes.add((a[move.slot - 1], move.seat))
+        if move.target_seen is not None:
+            self.notes.add((b[move.target_slot - 1], move.seat))
+        if move.swap:
+            a[move.slot - 1], b[move.target_slot - 1] = b[move.target_slot - 1], a[move.slot - 1]
+
+    def _on_Snap(self, move: Any, r: Any) -> None:
+        owner = move.seat if move.owner is None else move.owner
+        c = self.rows[owner][move.slot - 1]
+        if move.card is not None:
+            self.public.add(c)
+        if rank(self.value(c)) == rank(self.value(self.discard[-1])):
             self.discard.append(c)
-            if move.card is not None:
-                self.public.add(c)
-        elif t is InitialPeek:
-            for slot, val in zip(move.slots, move.seen):
-                if val is not None:
-                    self.notes.add((self.rows[move.seat][slot - 1], move.seat))
-        elif t is Draw:
-            c = self.draw.pop()
-            self.pending = c
-            if move.card is not None:
-                (self.public.add(c) if move.shown else self.notes.add((c, move.seat)))
-        elif t is TakeDiscard:
-            c = self.discard.pop()
-            if move.card is not None:
-                self.public.add(c)
-            self.pending = c
-        elif t is Replace:
-            row = self.rows[move.seat]
-            out = row[move.slot - 1]
-            row[move.slot - 1], self.pending = self.pending, None
-            self.discard.append(out)
-            if move.out is not None:
-                self.public.add(out)
-        elif t is Match:
-            row = self.rows[move.seat]
-            claimed = [row[s - 1] for s in move.slots]
-            for c, val in zip(claimed, move.cards):
-                if val is not None:
-                    self.public.add(c)
-            same = len({rank(self.v(c)) for c in claimed}) == 1
-            if same:
-                for s in move.slots:
-                    self.discard.append(row[s - 1])
-                    row[s - 1] = None
-                row[(move.slot or move.slots[0]) - 1] = self.pending
-            elif rules["matching_exchange"] == "penalty":
-                self.add(move.seat, self.pending)
-                for _ in range(min(len(move.slots) - 2, len(self.draw))):
-                    self.add(move.seat, self.draw.pop())
-            else:
-                self.discard.append(self.pending)
-            self.pending = None
-        elif t is Discard:
-            self.discard.append(self.pending)
-            if move.card is not None:
-                self.public.add(self.pending)
-            self.pending = None
-        elif t is UsePower:
-            self.discard.append(self.pending)
-            self.public.add(self.pending)
-            self.pending = None
-        elif t is Peek:
-            if move.seen is not None:
-                target = move.seat if move.target is None else move.target
-                self.notes.add((self.rows[target][move.slot - 1], move.seat))
-        elif t is Swap:
-            if move.slot is not None:
-                o = move.seat if move.owner is None else move.owner
-                a, b = self.rows[o], self.rows[move.target]
-                a[move.slot - 1], b[move.target_slot - 1] = b[move.target_slot - 1], a[move.slot - 1]
-        elif t is LookSwap:
-            a, b = self.rows[move.seat], self.rows[move.target]
-            if move.seen is not None:
-                self.notes.add((a[move.slot - 1], move.seat))
-            if move.target_seen is not None:
-                self.notes.add((b[move.target_slot - 1], move.seat))
-            if move.swap:
-                a[move.slot - 1], b[move.target_slot - 1] = b[move.target_slot - 1], a[move.slot - 1]
-        elif t is Snap:
-            owner = move.seat if move.owner is None else move.owner
-            c = self.rows[owner][move.slot - 1]
-            if move.card is not None:
-                self.public.add(c)
-            if rank(self.v(c)) == rank(self.v(self.discard[-1])):
-                self.discard.append(c)
-                self.rows[owner][move.slot - 1] = None
-            else:
-                for _ in range(min(rules["snap_penalty"], len(self.draw))):
-                    self.add(move.seat, self.draw.pop())
-        elif t is Give:
-            _, owner, place = r.give_owed
-            c = self.rows[move.seat][move.slot - 1]
-            self.rows[move.seat][move.slot - 1] = None
-            self.rows[owner][place - 1] = c
-        elif t is Reshuffle:
-            moved, self.discard = self.discard[:-1], self.discard[-1:]
-            gone = set(moved)
-            self.public -= gone
-            self.notes = {n for n in self.notes if n[0] not in gone}
-            self.draw = moved + self.draw
-            self.rng.shuffle(self.draw)
-        elif t is Reveal:
-            if move.slot is not None:
-                self.public.add(self.rows[move.seat][move.slot - 1])
-            else:
-                self.public.update(c for c in self.rows[move.seat] if c is not None)
-        self.state = new_state
-        if new_state.over or new_state.round.number != self.round_no:
-            self._round_scored(old, new_state)
-            if not new_state.over:
-                self._deal()
-        elif self.check:
-            self.check_all()
+            self.rows[owner][move.slot - 1] = None
+        else:
+            for _ in range(min(self.rules["snap_penalty"], len(self.draw))):
+                self.add(move.seat, self.draw.pop())
+
+    def _on_Give(self, move: Any, r: Any) -> None:
+        _, owner, place = r.give_owed
+        c = self.rows[move.seat][move.slot - 1]
+        self.rows[move.seat][move.slot - 1] = None
+        self.rows[owner][place - 1] = c
+
+    def _on_Reshuffle(self, move: Any, r: Any) -> None:
+        self._reshuffle(True)
+
+    def _on_Reveal(self, move: Any, r: Any) -> None:
+        if move.slot is not None:
+            self.public.add(self.rows[move.seat][move.slot - 1])
+        else:
+            self.public.update(c for c in self.rows[move.seat] if c is not None)
 
     def _round_scored(self, old: Any, new: Any) -> None:
         r = old.round
         res = new.history[-1]
-        cards = {s: tuple(self.v(c) for c in self.rows[s] if c is not None) for s in r.seats}
+        cards = {s: tuple(self.value(c) for c in self.rows[s] if c is not None) for s in r.seats}
         if dict(res.cards) != cards:
             raise SimError(f"round {r.number}: engine scored {dict(res.cards)}, the true layouts are {cards}")
         scores = expected_scores(cards, r.caller, self.rules)
@@ -389,8 +307,7 @@ class Table:
             if self.totals[s] == 100 and (mode == "unlimited" or (mode == "once" and s not in self.used)):
                 self.totals[s] = 50
                 self.used.add(s)
-        if list(new.totals) != self.totals:
-            raise SimError(f"totals {new.totals} != {self.totals}")
+        self._check_totals(new)
         if self.rules["game_end"] == "over_100":
             should_end = any(x > 100 for x in self.totals)
         else:
@@ -401,12 +318,9 @@ class Table:
             low = min(self.totals)
             if tuple(new.winners) != tuple(s for s in r.seats if self.totals[s] == low):
                 raise SimError(f"winners {new.winners} with totals {self.totals}")
-        self.rounds_scored += 1
 
     # --- Checks (GEN-12) ---------------------------------------------------------------------
-    def positions(self):
-        """(engine token, true card, where) for every card the engine tracks as a token."""
-        r = self.state.round
+    def _row_positions(self, r: Any) -> Iterator[tuple[Any, int, str]]:
         for s in r.seats:
             erow, trow = r.rows[s], self.rows[s]
             if len(erow) != len(trow) or any((a is None) != (b is None) for a, b in zip(erow, trow)):
@@ -415,14 +329,6 @@ class Table:
             for i, (tok, c) in enumerate(zip(erow, trow)):
                 if c is not None:
                     yield tok, c, f"seat {s} place {i + 1}"
-        if len(r.discard) != len(self.discard):
-            raise SimError(f"discard pile {len(r.discard)} cards, the table has {len(self.discard)}")
-        for k, (tok, c) in enumerate(zip(r.discard, self.discard)):
-            yield tok, c, f"discard[{k}]"
-        if (r.pending is None) != (self.pending is None):
-            raise SimError(f"card in hand: engine {r.pending}, table {self.pending}")
-        if r.pending is not None:
-            yield r.pending, self.pending, "in hand"
 
     def check_all(self) -> None:
         st = self.state
@@ -434,28 +340,11 @@ class Table:
             raise SimError(f"a negative count: {counts}")
         if sum(counts.values()) != self.deck_size:  # GEN-3 / CAB-K1
             raise SimError(f"zone counts {counts} add up to {sum(counts.values())}, not {self.deck_size}")
-        if r.draw != len(self.draw):
-            raise SimError(f"draw pile: engine {r.draw}, table {len(self.draw)}")
         if r.turn is not None and r.turn not in r.seats:
             raise SimError(f"the turn is seat {r.turn}, not a player")
         if r.turn is not None and r.turn == r.caller:
             raise SimError("the caller has the turn")
-        noters: dict[int, set[int]] = {}
-        for c, s in self.notes:
-            noters.setdefault(c, set()).add(s)
-        for tok, c, where in self.positions():
-            want = self.v(c) if c in self.public else None
-            if tok.value != want:
-                raise SimError(f"{where}: public value {tok.value!r}, expected {want!r} (true {self.v(c)})")
-            if want is not None:
-                if self.public_values.setdefault(c, want) != want:  # pragma: no cover - values are true
-                    raise SimError(f"{where}: public value changed")
-            seats = {s for s, _, _ in tok.notes}
-            if seats != noters.get(c, set()):
-                raise SimError(f"{where}: private notes by {seats}, expected {noters.get(c, set())}")
-            for s, val, _ in tok.notes:
-                if val != self.v(c):
-                    raise SimError(f"{where}: note {val} by {s}, true {self.v(c)}")
+        self.check_knowledge()
         if st.flags:
             raise SimError(f"honest play raised a flag: {st.flags[-1]}")
         for seat in (None, *r.seats):
@@ -473,28 +362,11 @@ class Table:
                     if not slot["empty"]:
                         raise SimError(f"view of {seat}: seat {s} place {i + 1} should be empty")
                     continue
-                pub = self.v(c) if c in self.public else None
-                mine = self.v(c) if seat is not None and (c, seat) in self.notes else None
-                if slot["card"] != pub or slot["mine"] != mine:
-                    raise SimError(f"view of seat {seat}: seat {s} place {i + 1} shows {slot}, expected "
-                                   f"card={pub!r} mine={mine!r}")
-        top = self.v(self.discard[-1]) if self.discard and self.discard[-1] in self.public else None
+                self.check_slot(seat, s, i, slot, c)
+        top = self.discard_top()
         if vr["discard_top"] != top or vr["draw_count"] != len(self.draw):
             raise SimError(f"view of seat {seat}: discard top {vr['discard_top']!r}/{top!r}, draw count")
 
 
 def preset_rules(key: str, **changes: Any) -> dict[str, Any]:
     return {**BY_KEY[key].rules, **changes}
-
-
-def play_match(table: Table, limit: int = 5000) -> int:
-    """Drive ``table`` to the end of the match; returns the number of entries."""
-    n = 0
-    while not table.state.over:
-        move = table.choose()
-        new, _ = game.apply(table.state, move)
-        table.accept(move, new)
-        n += 1
-        if n > limit:
-            raise SimError(f"no end after {limit} entries")
-    return n

@@ -14,21 +14,18 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-sys.path.insert(0, os.path.dirname(__file__))
-from table_sim import expected_round_winners  # noqa: E402
-
-from referee.games import cabo as game  # noqa: E402
-from referee.games.base import Ruling  # noqa: E402
-from referee.games.cabo_moves import Call, Draw, Reveal, Snap  # noqa: E402
-from referee.games.cabo_sim import Table, preset_rules  # noqa: E402
-from referee.games.ratatat_rules import TIE_POLICIES  # noqa: E402
-from referee.games.rulebook import book  # noqa: E402
+from referee.games import cabo as game
+from referee.games.base import Ruling
+from referee.games.cabo_moves import Call, Draw, Reveal, Snap
+from referee.games.cabo_sim import Table, preset_rules
+from referee.games.ratatat_rules import TIE_POLICIES
+from referee.games.rulebook import book
+from referee.games.sim import expected_round_winners
 
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
 EXAMPLES = int(os.environ.get("CABO_MACHINE_EXAMPLES", "12"))

@@ -12,10 +12,10 @@ import pytest
 from referee.games import ratatat as R
 from referee.games.base import Override
 from referee.games.ratatat_moves import Discard, Draw, Reveal, TurnUp
+from referee.games.ratatat_sim import Table
 from referee.games.ratatat_state import Round, RoundResult, State, Token, draft, freeze
 
 from .ratatat_helpers import ANA, BEN, match, play, score_round
-from .table_sim import Table
 
 IMMUTABLE = (int, str, bool, float, type(None), tuple, frozenset, MappingProxyType)
 

@@ -1,7 +1,7 @@
 """Whole Rat-a-Tat Cat matches played at a simulated physical table, with legal AND illegal entries;
 the GEN-12 invariants are checked after every step (RULES.md §0.3, §1, §5).
 
-The table holds a TRUE shuffled deck (tests/games/table_sim.py), so honest entries must never raise
+The table holds a TRUE shuffled deck (referee/games/ratatat_sim.py), so honest entries must never raise
 GEN-3/GEN-4, and the scores can be checked against the true cards. Illegal or inconsistent entries are
 tried on the side: each must be refused (state untouched) or flagged exactly as the rules say.
 """
@@ -10,24 +10,21 @@ from __future__ import annotations
 import json
 import os
 import random
-import sys
 from collections import Counter
 
 from hypothesis import HealthCheck, Phase, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition, rule)
 
-sys.path.insert(0, os.path.dirname(__file__))
-from table_sim import SLOTS, Table  # noqa: E402
-
-from referee.games import log as game_log  # noqa: E402
-from referee.games import ratatat as game  # noqa: E402
-from referee.games.base import Override, Ruling, Undo  # noqa: E402
-from referee.games.ratatat_cards import RTC_POWERS, is_power  # noqa: E402
-from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace,  # noqa: E402
+from referee.games import log as game_log
+from referee.games import ratatat as game
+from referee.games.base import Override, Ruling, Undo
+from referee.games.ratatat_cards import RTC_POWERS, is_power
+from referee.games.ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace,
                                          Reshuffle, Reveal, RevealDraw, Stalemate, Swap, TakeDiscard,
                                          TimeUp, TurnUp, UsePower, move_to_dict)
-from referee.games.ratatat_rules import TIE_POLICIES  # noqa: E402
+from referee.games.ratatat_rules import TIE_POLICIES
+from referee.games.ratatat_sim import SLOTS, Table
 
 INJECTIONS: dict = {}
 
