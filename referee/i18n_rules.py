@@ -9,7 +9,8 @@ missing from it, or whose English changed (the catalogue then no longer matches)
 marked ``lang="en"`` so a screen reader says it right.
 
 Rulings are sentences the engines build with names and cards in them: the phone shows the rule's own
-sentence in its language under the rule ID, and the engine's particular sentence as it was said.
+sentence in its language under the rule ID, and the engine's particular sentence read back by its shape
+and said again in the phone's language (``referee.i18n_rulings``).
 """
 from __future__ import annotations
 
