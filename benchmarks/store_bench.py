@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/store_bench.py [--opens N] [--seed S]
 
 Builds Rat-a-Tat Cat matches of 1,000 and 10,000 entries (a random but legal table, see
-tests/games/table_sim.py) through `store.append` on a real SQLite file, then opens each one many times
+referee/games/ratatat_sim.py) through `store.append` on a real SQLite file, then opens each one many times
 with the state cache cleared, as after a restart: `get_match` + `state_at` (newest snapshot + the entries
 after it). Also measured: the worst case (63 entries after the newest snapshot) and, for comparison,
 replaying the whole 10,000-entry log. `measure()` returns the figures; the last line printed is JSON.
@@ -23,12 +23,11 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests", "games"))
 
 from referee import store, tables  # noqa: E402
 from referee.db import connect, migrate  # noqa: E402
 from referee.games import ratatat as game  # noqa: E402
-from table_sim import Table  # noqa: E402
+from referee.games.ratatat_sim import Table  # noqa: E402
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 RULES = {"rounds_n": 1000}

@@ -10,7 +10,7 @@ import pytest
 from referee import live, store, tables
 from referee.games import ratatat as game
 from referee.games.base import Correct, EntryError, Undo
-from tests.games.table_sim import Table
+from referee.games.ratatat_sim import Table
 
 PLAYERS = ("Ana", "Ben", "Cy", "Dee")
 
