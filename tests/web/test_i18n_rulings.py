@@ -10,6 +10,7 @@ ended) are listed below as the engine writes them.
 from __future__ import annotations
 
 import ast
+import re
 import itertools
 from pathlib import Path
 
@@ -237,3 +238,29 @@ def test_cards_with_a_suit_keep_their_order_in_hebrew():
     said = i18n_rulings.say("Ana's 7♣ cannot go on the K (SH-12), so Ana picks up the pile and plays from the hand "
                             "again (SH-20).", it.gettext, it.ngettext)
     assert said == "7♣ di Ana non può andare su K (SH-12), quindi Ana raccoglie la pila e torna a giocare dalla mano (SH-20)."
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("he", "הקלף העליון בערימה האישית של Ann כבר נרשם (9H): תקנו את הרישום ההוא בהיסטוריה במקום."),
+    ("it", "La carta in cima al mazzo personale di Ann è già inserita (9H): correggi invece quella registrazione nella "
+           "cronologia.")])
+def test_a_spite_and_malice_refusal_on_the_table_screen_is_in_the_phones_language(app, database, lang, words):
+    """Ann enters her pay-off top a second time (SM-15): her phone says why in its own language."""
+    import json
+
+    from referee import i18n, store, tables
+
+    data = json.loads((ROOT / "docs" / "examples" / "spite-malice-side-stack.json").read_text())
+    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
+    version = 0
+    for entry in data["entries"][:2]:
+        version = tables.append(database, match.id, version, entry, None).version
+    phone = app.test_client()
+    phone.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers={"Origin": "http://localhost", "HX-Request": "true"})
+    phone.set_cookie(i18n.COOKIE, lang)
+    response = phone.post(f"/m/{match.id}/entry", data={"version": version, "move": "top", "card": "9H"},
+                          headers={"Origin": "http://localhost", "HX-Request": "true"})
+    assert response.status_code == 422
+    ruling = re.search(r'<div class="ruling reject"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
+    assert ruling is not None and "SM-15" in ruling.group(1)
+    assert words in ruling.group(1).replace("&#39;", "'") and 'lang="en"' not in ruling.group(1)
