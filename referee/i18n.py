@@ -33,11 +33,20 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
-    try:
-        best = request.accept_languages.best_match(LANGUAGES.keys())
-    except Exception:  # noqa: BLE001 - a malformed header is the same as none
-        best = None
-    return best or DEFAULT
+    header = request.headers.get("Accept-Language", "")
+    found = _accepted.get(header)
+    if found is None:
+        try:
+            best = request.accept_languages.best_match(LANGUAGES.keys())
+        except Exception:  # noqa: BLE001 - a malformed header is the same as none
+            best = None
+        if len(_accepted) >= 1024:
+            _accepted.clear()
+        found = _accepted[header] = best or DEFAULT
+    return found
+
+
+_accepted: dict[str, str] = {}  # Accept-Language header -> language (a phone sends the same one each time)
 
 
 def lang() -> str:
