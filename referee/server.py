@@ -387,7 +387,7 @@ class ScreenProcesses:
             return None  # it failed on this request: the loop answers it (and shows the same error)
         return answer[0], [tuple(header) for header in answer[1]], answer[2]
 
-    def render_screen(self, environ: dict, match_id: str, version: int) -> bytes | None:
+    def render_screen(self, environ: dict, match_id: str, version: int, extra: dict | None = None) -> bytes | None:
         """From a worker thread: the screen the phone of this request (its cookie, its Host) sees at
         `version`, drawn by a screen process as `views.play.render_screen(match, state)` draws it
         (the same HTML), or None (the caller draws it)."""
@@ -396,17 +396,18 @@ class ScreenProcesses:
             return None
         future: concurrent.futures.Future = concurrent.futures.Future()
         try:
-            self.loop.call_soon_threadsafe(self._render, future, _scope_fields(scope), match_id, version)
+            self.loop.call_soon_threadsafe(self._render, future, _scope_fields(scope), match_id, version, extra)
             return future.result(self.timeout)
         except Exception:  # noqa: BLE001  (gone, too slow, loop closed: the caller draws it)
             return None
 
-    def _render(self, future: concurrent.futures.Future, fields: dict, match_id: str, version: int) -> None:
+    def _render(self, future: concurrent.futures.Future, fields: dict, match_id: str, version: int,
+                extra: dict | None) -> None:
         worker = self._ready(match_id)
         if worker is None:
             future.set_exception(ScreenGone())
         else:
-            worker.send(future, RENDER, fields, (match_id, version))
+            worker.send(future, RENDER, fields, (match_id, version, extra))
 
     def _watch(self) -> None:
         """Once a second: a screen process sitting on a request longer than the timeout is stuck; it is
@@ -493,9 +494,14 @@ class _ScreenProcess(asyncio.Protocol):
         if self.transport is None:
             future.set_exception(ScreenGone())
             return
+        try:
+            frame = _frame(marshal.dumps((self.next_id + 1, kind, fields, extra)))
+        except ValueError:  # a value marshal cannot send: the serving process draws it
+            future.set_exception(ScreenGone())
+            return
         self.next_id += 1
         self.waiting[self.next_id] = (future, time.monotonic())
-        self.transport.write(_frame(marshal.dumps((self.next_id, kind, fields, extra))))
+        self.transport.write(frame)
 
     def data_received(self, data: bytes) -> None:
         buffer = self.buffer
@@ -574,16 +580,18 @@ def screen_process_main() -> None:
             return
 
 
-def _draw_screen(app: Flask, fields: dict, match_id: str, version: int) -> bytes:
-    """In a screen process: what `views.play.render_screen(match, state)` answers the phone of this
-    request (its scope's cookie and Host) at `version`, without running the request's view."""
+def _draw_screen(app: Flask, fields: dict, match_id: str, version: int, extra: dict | None = None) -> bytes:
+    """In a screen process: what `views.play.render_screen(match, state, **extra)` answers the phone of
+    this request (its scope's cookie and Host) at `version` (with a refusal or notice the serving
+    process sent as plain values), without running the request's view."""
     from . import tables
     from .views import play
 
     with app.request_context(build_environ(fields, io.BytesIO(b""))):  # type: ignore[arg-type]
         database = db.get_db()
         match = dataclasses.replace(store.get_match(database, match_id), version=version)
-        return play.render_screen(match, store.state_at(database, match, tables.replay, tables.feed)).get_data()
+        return play.render_screen(match, store.state_at(database, match, tables.replay, tables.feed),
+                                  **play.screen_extra_from_wire(extra)).get_data()
 
 
 class Server(uvicorn.Server):

@@ -270,13 +270,37 @@ def _involved(ruling: Ruling | None, log, match) -> list[dict]:
 
 def render_screen(match, log, status: int = 200, **extra) -> Response:
     screens = current_app.extensions.get("referee.screens")  # `referee serve`'s screen processes
-    if screens is not None and not extra and is_htmx() and not session.modified:
-        body = screens.render_screen(request.environ, match.id, match.version)  # the same HTML, drawn there
-        if body is not None:
-            return _no_store(Response(body, status=status))
+    if screens is not None and is_htmx() and not session.modified:
+        wire = screen_extra_to_wire(**extra)
+        if wire is not None:  # the same HTML, drawn there
+            body = screens.render_screen(request.environ, match.id, match.version, wire)
+            if body is not None:
+                return _no_store(Response(body, status=status))
     ctx = screen_context(match, log, **extra)
     template = "table/_screen.html" if is_htmx() else "table/page.html"
     return _no_store(Response(render_template(template, **ctx), status=status))
+
+
+def screen_extra_to_wire(ruling: Ruling | None = None, notice: str = "", entry: dict | None = None) -> dict | None:
+    """What a screen shows beside the table (a refusal, a notice, the refused entry) as plain values a
+    screen process can be sent (``marshal``); None when it cannot (words already marked up)."""
+    if type(notice) is not str:
+        return None
+    return {"notice": notice, "entry": entry,
+            "ruling": None if ruling is None else {"rule": ruling.rule, "message": ruling.message,
+                                                   "entries": ruling.entries, "verdict": ruling.verdict,
+                                                   "overridable": ruling.overridable}}
+
+
+def screen_extra_from_wire(wire: dict | None) -> dict:
+    """The keyword arguments of ``screen_context`` sent by ``screen_extra_to_wire``."""
+    if not wire:
+        return {}
+    ruling = wire.get("ruling")
+    return {"notice": wire.get("notice", ""), "entry": wire.get("entry"),
+            "ruling": None if ruling is None else Ruling(
+                ruling["rule"], ruling["message"], ruling["entries"], verdict=ruling["verdict"],
+                overridable=ruling["overridable"])}
 
 
 def _no_store(response: Response) -> Response:

@@ -542,3 +542,21 @@ def test_a_ruling_reads_only_the_entries_it_names(app, table, database):
     assert [item["number"] for item in involved] == [2, 0, 3]
     words = [str(item["words"]) for item in involved]
     assert "7" in words[0] and "5" in words[1] and words[2] == "the entry just refused"
+
+
+def test_a_refusal_goes_to_a_screen_process_as_plain_values_and_comes_back_whole():
+    from markupsafe import Markup
+
+    from referee.games.base import Ruling
+    from referee.views.play import screen_extra_from_wire, screen_extra_to_wire
+
+    ruling = Ruling("RTC-10", "One draw per turn.", (3, None), overridable=False)
+    wire = screen_extra_to_wire(ruling=ruling, entry={"move": "draw", "seat": "Ana"}, notice="")
+    import marshal
+
+    back = screen_extra_from_wire(marshal.loads(marshal.dumps(wire)))
+    assert (back["ruling"].rule, back["ruling"].message, back["ruling"].entries, back["ruling"].overridable) == \
+        ("RTC-10", "One draw per turn.", (3, None), False)
+    assert back["entry"] == {"move": "draw", "seat": "Ana"} and back["notice"] == ""
+    assert screen_extra_from_wire(screen_extra_to_wire()) == {"notice": "", "entry": None, "ruling": None}
+    assert screen_extra_to_wire(notice=Markup("<b>marked up</b>")) is None  # drawn where it was decided

@@ -359,8 +359,9 @@ def test_a_screen_process_that_dies_is_replaced_and_no_screen_is_lost(app, datab
 
 
 def test_an_accepted_entry_is_answered_with_the_screen_a_screen_process_draws(app, database):
-    """The fresh screen an accepted entry is answered with is drawn by a screen process: the same answer
-    as the serving process draws; refusals and stale entries are drawn where they are decided."""
+    """The fresh screen an entry is answered with is drawn by a screen process, the refusal (its rule,
+    words and override form) or the stale entry's notice included: the same answer as the serving
+    process draws."""
     background = Background(app, "127.0.0.1", threads=2, screen_processes=1)
     answers = []
     try:
@@ -378,7 +379,7 @@ def test_an_accepted_entry_is_answered_with_the_screen_a_screen_process_draws(ap
             stale = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=0&move=turn_up&card=6&key=b")
             refused = _ask(background.port, "POST", f"/m/{match.id}/entry", phone, "version=1&move=turn_up&card=6&key=c")
             assert [ok[0], again[0], stale[0], refused[0]] == [200, 200, 409, 422]
-            assert worker.next_id - asked == (2 if drawn_there else 0)  # the accepted one and its repeat
+            assert worker.next_id - asked == (4 if drawn_there else 0)  # each of the four answers
             answers.append([_comparable(a) for a in (ok, again, stale, refused)])
             app.extensions["referee.screens"] = screens
             assert b'value="1-0"' in ok[2] and b"REJECT" in refused[2]
