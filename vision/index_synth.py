@@ -29,6 +29,7 @@ from .index_net import CLASSES, INDEX_BOX, INPUT_SIZE
 from .synth import background
 
 SCALE = 2  # patches are drawn at twice the size, then shrunk (anti-aliasing)
+BIG_INDEX = 0.12  # share of indices drawn large (a jumbo index, or a photo cropped inside the margin)
 
 FONT_DIRS = [
     "/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/truetype/liberation",
@@ -36,6 +37,17 @@ FONT_DIRS = [
     "/usr/share/fonts/opentype/urw-base35", "/usr/share/fonts/opentype/linux-libertine",
     "/usr/share/texmf/fonts/opentype/public/tex-gyre", "/usr/share/fonts/truetype/noto",
 ]
+# wider: more weights (thin to black), condensed and geometric sans, slab, didone, old-style and
+# rounded faces (Debian packages listed in docs/vision.md); their italics are left out
+MORE_FONT_DIRS = [f"/usr/share/fonts/truetype/{d}" for d in (
+    "adf", "andika", "averia-gwf", "beteckna", "charis", "clear-sans", "cmu", "croscore",
+    "fonts-century-catalogue", "fonts-oldstandard", "gentiumplus", "karla", "lato", "lindenhill", "manrope",
+    "open-sans", "opendin", "play", "quicksand", "roboto/unhinted", "roboto/unhinted/RobotoTTF", "tuffy",
+    "vollkorn")] + [f"/usr/share/fonts/opentype/{d}" for d in (
+    "bebas-neue", "cabin", "cantarell", "comic-neue", "dosis", "ebgaramond", "inter", "junction",
+    "league-spartan", "quattrocento", "roboto/slab", "solid-mirage", "yanone-kaffeesatz")]
+_SLANTED = ("Italic", "Oblique", "italic", "CondIt", "Script", "cmunti", "cmunbi", "cmunsi", "cmuntx",
+            "cmunit", "cmunbl", "cmunci", "cmuno")
 # symbol, script and non-Latin faces: no card index looks like them
 _SKIP = ("D050000L", "StandardSymbols", "Z003", "chorus", "Math", "LinBiolinum_K", "Initials",
          "Mono", "Cursor", "cursor")
@@ -55,6 +67,11 @@ def font_files() -> list[str]:
             if "noto" in folder and not name.startswith(_NOTO_LATIN):
                 continue
             files.append(path)
+    for folder in MORE_FONT_DIRS:
+        for path in sorted(glob.glob(os.path.join(folder, "*.[ot]tf"))):
+            name = os.path.basename(path)
+            if not any(s in name for s in _SKIP + _SLANTED):
+                files.append(path)
     return files
 
 
@@ -85,6 +102,12 @@ def _hershey(text: str, font: int, thickness: int) -> np.ndarray:
     return _tight(canvas)
 
 
+def _distinct(masks: dict[str, np.ndarray]) -> bool:
+    """Four different shapes: a font without suit symbols draws the same box for all four."""
+    items = list(masks.values())
+    return all(a.shape != b.shape or np.any(a != b) for k, a in enumerate(items) for b in items[k + 1:])
+
+
 @dataclass
 class Glyphs:
     ranks: list[dict[str, np.ndarray]]  # per font: rank -> mask
@@ -110,7 +133,7 @@ def glyph_bank() -> Glyphs:
             missing = (path, _render_pil(path, "\ue000"))
         sym = {s: _render_pil(path, ch) for s, ch in _SUIT_CHARS.items()}
         if all(m is not None and (missing[1] is None or m.shape != missing[1].shape or
-                                  np.any(m != missing[1])) for m in sym.values()):
+                                  np.any(m != missing[1])) for m in sym.values()) and _distinct(sym):
             suits.append(sym)
     for font in (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
                  cv2.FONT_HERSHEY_TRIPLEX):
@@ -123,7 +146,24 @@ def glyph_bank() -> Glyphs:
     return Glyphs(ranks, suits, letters)
 
 
+def _weight(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same face printed lighter or bolder (thin and heavy indices), or in outline."""
+    roll = rng.random()
+    k = int(rng.integers(2, 6))
+    if roll < 0.1:
+        return cv2.erode(mask, np.ones((k, k), np.uint8))
+    if roll < 0.22:
+        return cv2.dilate(mask, np.ones((k, k), np.uint8))
+    if roll < 0.25:
+        return cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((k + 1, k + 1), np.uint8))
+    return mask
+
+
 def _rank_mask(bank: Glyphs, rank: str, rng: np.random.Generator) -> np.ndarray:
+    return _weight(_rank_glyph(bank, rank, rng), rng)
+
+
+def _rank_glyph(bank: Glyphs, rank: str, rng: np.random.Generator) -> np.ndarray:
     font = bank.ranks[int(rng.integers(len(bank.ranks)))]
     if rank != "10" or rng.random() < 0.3:
         return font[rank]
@@ -156,9 +196,19 @@ def _stamp(canvas: np.ndarray, mask: np.ndarray, x: float, y: float, w: float, h
     region[:] = region * (1 - alpha) + colour * alpha
 
 
-def _ink(rng: np.random.Generator, red: bool) -> np.ndarray:
-    """An ink colour; one in four is pale (worn print, or washed out by light in the photo)."""
-    if red:
+OTHER_INKS = [(40, 130, 30), (150, 60, 20), (40, 110, 170), (110, 40, 100), (30, 70, 110), (90, 90, 90)]
+LIGHT_INKS = [(240, 240, 240), (200, 200, 205), (80, 170, 215), (60, 150, 200), (60, 60, 230), (70, 190, 70)]
+
+
+def _ink(rng: np.random.Generator, red: bool, dark: bool = False) -> np.ndarray:
+    """An ink colour; one in four is pale (worn print, or washed out by light in the photo). On a
+    dark card: white, silver, gold, red or green. Some designs print in green, blue, gold, brown."""
+    if dark:
+        ink = np.array(LIGHT_INKS[int(rng.integers(len(LIGHT_INKS)))], np.float32) + rng.normal(0, 15, 3)
+        return np.clip(ink * rng.uniform(0.75, 1.05), 0, 255)
+    if rng.random() < 0.1:
+        ink = np.array(OTHER_INKS[int(rng.integers(len(OTHER_INKS)))], np.float32) + rng.normal(0, 12, 3)
+    elif red:
         ink = np.array(RED_INKS[int(rng.integers(len(RED_INKS)))], np.float32) + rng.normal(0, 12, 3)
     else:
         ink = np.full(3, rng.uniform(0, 60)) + rng.normal(0, 8, 3)
@@ -168,9 +218,37 @@ def _ink(rng: np.random.Generator, red: bool) -> np.ndarray:
     return np.clip(ink, 0, 255)
 
 
-def _paper(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+def _smooth_field(rng: np.random.Generator, w: int, h: int, cells: int) -> np.ndarray:
+    """Noise varying over about `cells` blobs across the patch, zero-mean, roughly unit spread."""
+    small = rng.normal(0, 1, (max(2, cells * h // w), max(2, cells))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def _paper(rng: np.random.Generator, w: int, h: int) -> tuple[np.ndarray, bool]:
+    """The card's face, and whether it is dark. Most are white or tinted; some are aged
+    (yellowed, stained, grained, as vintage designs and their scans are); a few are dark
+    (black, navy, marbled, starry: designs printed in light ink)."""
+    roll = rng.random()
+    if roll < 0.07:
+        tint = rng.uniform(0, 60, 3) * rng.uniform(0.3, 1.0)
+        img = np.broadcast_to(np.float32(tint), (h, w, 3)) + _smooth_field(rng, w, h, 3)[..., None] * rng.uniform(0, 12)
+        if rng.random() < 0.5:  # stars, speckle or marble veins
+            speck = rng.random((h, w)) < rng.uniform(0.002, 0.03)
+            img = img + cv2.GaussianBlur(speck.astype(np.float32), (0, 0), 1.0)[..., None] * rng.uniform(60, 200)
+        return np.clip(img, 0, 255).astype(np.float32), True
     tint = np.array([rng.uniform(215, 255), rng.uniform(220, 255), rng.uniform(225, 255)], np.float32)
-    return np.broadcast_to(tint, (h, w, 3)).copy()
+    if roll < 0.27:
+        tint = np.array([rng.uniform(120, 215), rng.uniform(175, 235), rng.uniform(205, 250)], np.float32)
+        img = np.broadcast_to(tint, (h, w, 3)) * (1 + _smooth_field(rng, w, h, int(rng.integers(2, 6)))[..., None]
+                                                  * rng.uniform(0.02, 0.1))
+        if rng.random() < 0.4:  # stains
+            stain = np.clip(_smooth_field(rng, w, h, int(rng.integers(3, 8))) - rng.uniform(0.8, 1.6), 0, 1)
+            img = img * (1 - stain[..., None] * np.float32([0.45, 0.35, 0.2]) * rng.uniform(0.5, 1.0))
+        if rng.random() < 0.3:  # grain or fibres
+            yy = np.arange(h, dtype=np.float32)[:, None] + _smooth_field(rng, w, h, 2) * 6
+            img = img * (1 + np.sin(yy / rng.uniform(1.5, 4)) * rng.uniform(0.02, 0.07))[..., None]
+        return np.clip(img, 0, 255).astype(np.float32), False
+    return np.broadcast_to(tint, (h, w, 3)).copy(), False
 
 
 def _table(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -195,7 +273,8 @@ def _texture_pool() -> dict[str, list[np.ndarray]]:
             for kind in ("wood", "cloth", "carpet", "tiles", "mat")}
 
 
-def _beside(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, red: bool, s: int) -> None:
+def _beside(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, red: bool, s: int,
+            dark: bool = False) -> None:
     """What lies right of and below the index on a real card: a big pip, a frame, art."""
     h, w = canvas.shape[:2]
     kind = rng.random()
@@ -204,7 +283,7 @@ def _beside(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, red: boo
         mask = bank.suits[int(rng.integers(len(bank.suits)))][suit]
         size = rng.uniform(22, 50) * s
         _stamp(canvas, mask, rng.uniform(30, 50) * s, rng.uniform(-10, 70) * s, size * rng.uniform(0.8, 1.0),
-               size, _ink(rng, red))
+               size, _ink(rng, red, dark))
     elif kind < 0.7:  # a face card's frame, with some art inside
         x0, y0 = int(rng.uniform(28, 44) * s), int(rng.uniform(8, 30) * s)
         colour = rng.uniform(0, 255, 3)
@@ -215,39 +294,49 @@ def _beside(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, red: boo
     elif kind < 0.8:  # a second, smaller symbol under the suit (some designs), or a courtesy pip
         mask = bank.suits[int(rng.integers(len(bank.suits)))]["H" if red else "S"]
         size = rng.uniform(8, 14) * s
-        _stamp(canvas, mask, rng.uniform(30, 45) * s, rng.uniform(5, 20) * s, size, size, _ink(rng, red))
+        _stamp(canvas, mask, rng.uniform(30, 45) * s, rng.uniform(5, 20) * s, size, size, _ink(rng, red, dark))
 
 
 def _index(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, rank: str, suit: str,
-           ex: float, ey: float, s: int) -> None:
+           ex: float, ey: float, s: int, dark: bool = False) -> None:
     red = suit in "HD"
-    ink = _ink(rng, red)
+    ink = _ink(rng, red, dark)
     if rank in SUITS:  # a pip where a rank would be
         mask = bank.suits[int(rng.integers(len(bank.suits)))][rank]
     else:
         mask = _rank_mask(bank, rank, rng)
-    rh = rng.uniform(15, 32)
+    # a quarter are large: a jumbo index, or a photo cropped inside the card's margin
+    big = rng.random() < BIG_INDEX
+    rh = rng.uniform(32, 56) if big else rng.uniform(15, 32)
     aspect = mask.shape[1] / mask.shape[0] * rng.uniform(0.6, 1.5)
-    rw = min(rh * aspect, 44.0)
-    x = ex + rng.uniform(2, 9)
-    y = ey + rng.uniform(2, 13)
+    rw = min(rh * aspect, 52.0 if big else 44.0)
+    x = ex + (rng.uniform(-1, 6) if big else rng.uniform(2, 9))
+    y = ey + (rng.uniform(-1, 7) if big else rng.uniform(2, 13))
     shear = rng.uniform(-0.12, 0.12) if rng.random() < 0.3 else 0.0
     _stamp(canvas, mask, x * s, y * s, rw * s, rh * s, ink, shear)
     smask = bank.suits[int(rng.integers(len(bank.suits)))][suit]
     if rng.random() < 0.12:  # some designs print the suit in outline
         k = max(3, smask.shape[0] // 10)
         smask = cv2.morphologyEx(smask, cv2.MORPH_GRADIENT, np.ones((k, k), np.uint8))
-    sh = rh * rng.uniform(0.5, 0.95)
-    sw = sh * smask.shape[1] / smask.shape[0] * rng.uniform(0.85, 1.1)
-    sx = x + rw / 2 - sw / 2 + rng.uniform(-3, 3)
-    sy = y + rh + rng.uniform(0.5, 7)
+    sh = rh * (rng.uniform(0.45, 0.9) if big else rng.uniform(0.5, 0.95))
+    if not big and rw < 24 and rng.random() < 0.06:  # the suit beside the rank (some old patterns)
+        sh = min(sh, 20.0)
+        sw = sh * smask.shape[1] / smask.shape[0] * rng.uniform(0.85, 1.1)
+        sx = x + rw + rng.uniform(0.5, 4)
+        sy = y + rng.uniform(0, 0.5) * max(0.0, rh - sh)
+    else:
+        sy = y + rh + rng.uniform(0.5, 7)
+        sh = min(sh, (INDEX_BOX[1] - sy) / 0.6)  # at least about 60% of the suit inside the patch
+        sw = sh * smask.shape[1] / smask.shape[0] * rng.uniform(0.85, 1.1)
+        sx = x + rw / 2 - sw / 2 + rng.uniform(-3, 3)
     _stamp(canvas, smask, sx * s, sy * s, sw * s, sh * s, ink)
 
 
-def _joker(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, ex: float, ey: float, s: int) -> None:
+def _joker(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, ex: float, ey: float, s: int,
+           dark: bool = False) -> None:
     font = bank.letters[int(rng.integers(len(bank.letters)))]
-    ink = _ink(rng, rng.random() < 0.6)
-    lh = rng.uniform(8, 13)
+    ink = _ink(rng, rng.random() < 0.6, dark)
+    lh = rng.uniform(8, 13) if rng.random() < 0.7 else rng.uniform(13, 18)
     x, y = ex + rng.uniform(3, 8), ey + rng.uniform(3, 10)
     for letter in "JOKER":
         m = font[letter]
@@ -255,14 +344,16 @@ def _joker(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, ex: float
         y += lh * rng.uniform(1.1, 1.35)
 
 
-def _words(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, s: int) -> None:
-    """Printed text that is not an index (a book, a box, a brand name), at any angle."""
+def _words(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, s: int, strength: float = 1.0,
+           ink: np.ndarray | None = None) -> None:
+    """Printed text that is not an index (a book, a box, a brand name), at any angle; with a
+    `strength` below 1, a faint watermark over whatever is there."""
     font = bank.letters[int(rng.integers(len(bank.letters)))]
     chars = [c for c in font if c in TEXT]
     if rng.random() < 0.4:
         chars = [c for c in chars if c.isupper()] or chars
     lh = rng.uniform(6, 30)
-    ink = _ink(rng, rng.random() < 0.3)
+    ink = _ink(rng, rng.random() < 0.3) if ink is None else ink
     layer = np.zeros_like(canvas)
     y = rng.uniform(-10, 30)
     while y < canvas.shape[0] / s:
@@ -276,7 +367,25 @@ def _words(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, s: int) -
     angle = float(rng.choice([0, 90, 180, 270]) + rng.uniform(-30, 30))
     h, w = canvas.shape[:2]
     rot = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
-    a = cv2.warpAffine(layer[..., 0], rot, (w, h))[..., None]
+    a = cv2.warpAffine(layer[..., 0], rot, (w, h))[..., None] * strength
+    canvas[:] = canvas * (1 - a) + ink * a
+
+
+def _watermark(canvas: np.ndarray, rng: np.random.Generator, bank: Glyphs, s: int) -> None:
+    """A stock photo's faint mark over the card: light or grey letters, or swirls."""
+    ink = np.full(3, rng.uniform(120, 255), np.float32)
+    if rng.random() < 0.6:
+        _words(canvas, rng, bank, s, strength=rng.uniform(0.1, 0.35), ink=ink)
+        return
+    layer = np.zeros(canvas.shape[:2], np.float32)
+    h, w = layer.shape
+    for _ in range(int(rng.integers(1, 4))):
+        c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        r = int(rng.uniform(4, 14) * s)
+        for k in range(1, 4):
+            cv2.ellipse(layer, c, (r * k // 3, r * k // 3), 0, rng.uniform(0, 90), rng.uniform(200, 330), 1.0,
+                        max(1, s))
+    a = layer[..., None] * rng.uniform(0.15, 0.4)
     canvas[:] = canvas * (1 - a) + ink * a
 
 
@@ -357,44 +466,46 @@ def sample(rng: np.random.Generator) -> tuple[np.ndarray, int, int]:
     bank = glyph_bank()
     s = SCALE
     w, h = INDEX_BOX[0] * s, INDEX_BOX[1] * s
-    canvas = _paper(rng, w, h)
+    canvas, dark = _paper(rng, w, h)
     ex, ey = (rng.uniform(-4, 6), rng.uniform(-4, 6)) if rng.random() < 0.7 else (rng.uniform(-2, 1), rng.uniform(-2, 1))
     roll = rng.random()
     rank_cls, suit_cls = CLASSES.index("NONE"), -1
     if roll < 0.64:
         rank = RANKS[int(rng.integers(len(RANKS)))]
         suit = SUITS[int(rng.integers(4))]
-        _beside(canvas, rng, bank, suit in "HD", s)
-        _index(canvas, rng, bank, rank, suit, ex, ey, s)
+        _beside(canvas, rng, bank, suit in "HD", s, dark)
+        _index(canvas, rng, bank, rank, suit, ex, ey, s, dark)
         rank_cls, suit_cls = RANKS.index(rank), SUITS.index(suit)
     elif roll < 0.67:
-        _joker(canvas, rng, bank, ex, ey, s)
+        _joker(canvas, rng, bank, ex, ey, s, dark)
         rank_cls = CLASSES.index("JOKER")
     elif roll < 0.70:
-        _beside(canvas, rng, bank, rng.random() < 0.5, s)  # a card corner with no index
+        _beside(canvas, rng, bank, rng.random() < 0.5, s, dark)  # a card corner with no index
     elif roll < 0.80:
         _words(canvas, rng, bank, s)
     elif roll < 0.85:  # the big pips of a number card framed like an index: pip above pip
         suit = SUITS[int(rng.integers(4))]
-        _index(canvas, rng, bank, suit, suit, ex + rng.uniform(-4, 4), ey + rng.uniform(-6, 6), s)
-        _beside(canvas, rng, bank, suit in "HD", s)
+        _index(canvas, rng, bank, suit, suit, ex + rng.uniform(-4, 4), ey + rng.uniform(-6, 6), s, dark)
+        _beside(canvas, rng, bank, suit in "HD", s, dark)
     elif roll < 0.90:  # an index turned over, or mostly outside the patch: not readable here
         suit = SUITS[int(rng.integers(4))]
-        _beside(canvas, rng, bank, suit in "HD", s)
+        _beside(canvas, rng, bank, suit in "HD", s, dark)
         rank = RANKS[int(rng.integers(13))]
         if rng.random() < 0.5:
-            _index(canvas, rng, bank, rank, suit, ex, ey, s)
+            _index(canvas, rng, bank, rank, suit, ex, ey, s, dark)
             canvas = np.ascontiguousarray(canvas[::-1, ::-1])
         elif rng.random() < 0.5:
-            _index(canvas, rng, bank, rank, suit, ex, ey - rng.uniform(22, 35), s)
+            _index(canvas, rng, bank, rank, suit, ex, ey - rng.uniform(22, 35), s, dark)
         else:
-            _index(canvas, rng, bank, rank, suit, ex - rng.uniform(20, 30), ey, s)
+            _index(canvas, rng, bank, rank, suit, ex - rng.uniform(20, 30), ey, s, dark)
     else:  # no card at all: table, a pattern, art filling the patch
         canvas = _table(rng, w, h)
         if rng.random() < 0.5:
             _pattern(canvas, rng)
         if rng.random() < 0.3:
             _beside(canvas, rng, bank, rng.random() < 0.5, s)
+    if roll < 0.90 and rng.random() < 0.12:
+        _watermark(canvas, rng, bank, s)
     if roll < 0.90 and rng.random() < 0.9:
         canvas = _corner_of_card(canvas, rng, ex, ey, s)
     patch = cv2.resize(np.clip(canvas, 0, 255).astype(np.uint8), INDEX_BOX, interpolation=cv2.INTER_AREA)

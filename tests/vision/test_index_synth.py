@@ -35,3 +35,10 @@ def test_every_rank_and_suit_has_a_glyph_in_every_source():
         assert all(font[r] is not None and font[r].any() for r in index_synth.RANKS)
     for source in bank.suits:
         assert all(source[s].any() for s in "SHDC")
+
+
+def test_suit_sources_draw_four_different_shapes():
+    # a font without the suit symbols renders one box for all four: never a suit source
+    for source in index_synth.glyph_bank().suits:
+        masks = [source[s] for s in "SHDC"]
+        assert all(a.shape != b.shape or (a != b).any() for k, a in enumerate(masks) for b in masks[k + 1:])
