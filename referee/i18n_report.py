@@ -17,7 +17,7 @@ from babel.support import NullTranslations, Translations
 
 from .i18n import LANGUAGES, RTL, TRANSLATIONS
 from .i18n_rulings import say_all
-from .transcript import printable, text_lines as english_lines
+from .transcript import printable, shithead_lines, spite_malice_lines, text_lines as english_lines
 
 
 @lru_cache(maxsize=8)
@@ -66,9 +66,9 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
         if sentence:
             yield printable(f"    {r['rule']}: {sentence}")
     if game == "shithead":
-        yield from _shithead_lines(res, t)
+        yield from shithead_lines(res, t)
     elif game == "spite_malice":
-        yield from _spite_malice_lines(res, t)
+        yield from spite_malice_lines(res, t)
     else:  # rounds scored in points
         for rnd in res.get("rounds", []):
             scores = ", ".join(f"{p} {v}" for p, v in rnd.get("scores", {}).items())
@@ -83,65 +83,6 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
     yield ", ".join([counts, ngettext("%(num)s accepted", "%(num)s accepted", accepted) % {"num": accepted},
                      ngettext("%(num)s refused", "%(num)s refused", refused) % {"num": refused}]) + \
         "; " + (_("no rulings") if not count else ngettext("%(num)s ruling", "%(num)s rulings", count) % {"num": count})
-
-
-def _names(names: list[str], t: NullTranslations) -> str:
-    if len(names) <= 2:
-        return t.gettext(" and ").join(names)
-    return ", ".join(names[:-1]) + t.gettext(" and ") + names[-1]
-
-
-def _shithead_lines(res: dict[str, Any], t: NullTranslations) -> Iterator[str]:
-    """Each Shithead game's finishing order and its Shithead (or its winner), then the evening's tally."""
-    _ = t.gettext
-    for game in res["rounds"]:
-        order = ", ".join(game["order"]) or _("nobody")
-        if game.get("winner") is not None:
-            line = _("game %(number)s: %(name)s goes out first and wins (SH-52).") % {
-                "number": game["number"], "name": game["winner"]}
-        elif game.get("shithead") is not None:
-            line = _("game %(number)s: %(name)s is the Shithead (SH-51); finishing order: %(names)s.") % {
-                "number": game["number"], "name": game["shithead"], "names": order}
-        else:
-            line = _("game %(number)s: finishing order: %(names)s.") % {"number": game["number"], "names": order}
-        yield printable(line)
-    if res["rounds"]:
-        scores = ", ".join(f"{p} {v}" for p, v in res["totals"].items())
-        if res["house_rules"].get("end_mode") == "first_out_wins":
-            yield printable(_("tally (a point for each game won, most is best): %(scores)s") % {"scores": scores})
-        else:
-            yield printable(_("Shithead tally (a point for each game lost, fewest is best): %(scores)s") % {
-                "scores": scores})
-
-
-def _spite_malice_lines(res: dict[str, Any], t: NullTranslations) -> Iterator[str]:
-    """How each Spite & Malice game ended (SM-40, SM-41), the pay-off cards left and the points, then the
-    totals; no points under ``scoring: "none"`` (SM-V7)."""
-    _, ngettext = t.gettext, t.ngettext
-    rules = res["house_rules"]
-    scored = rules.get("scoring") != "none"
-    for game in res["rounds"]:
-        winner, points = game["winner"], game["points"]
-        left = ", ".join(f"{p} {n}" for p, n in game["payoff_left"].items())
-        if game["how"] == "payoff":
-            end = _("%(name)s builds the last pay-off card and wins (SM-40)") % {"name": winner}
-        elif winner is not None:
-            end = _("the stock runs out (SM-41); %(name)s has the fewest pay-off cards left and wins") % {
-                "name": winner}
-        elif rules.get("stock_exhaustion") == "draw":
-            end = _("the stock runs out (SM-41); the game is a draw (SM-V6)")
-        else:
-            end = _("the stock runs out (SM-41); equal pay-off piles, the game is a draw")
-        if scored and winner is not None and points:
-            line = ngettext("game %(number)s: %(end)s, %(num)s point; pay-off cards left: %(left)s.",
-                            "game %(number)s: %(end)s, %(num)s points; pay-off cards left: %(left)s.", points)
-        elif scored and winner is not None:
-            line = _("game %(number)s: %(end)s, no points (SM-V15); pay-off cards left: %(left)s.")
-        else:
-            line = _("game %(number)s: %(end)s; pay-off cards left: %(left)s.")
-        yield printable(line % {"number": game["number"], "end": end, "num": points, "left": left})
-    if res["rounds"] and scored:
-        yield printable(_("totals: %(scores)s") % {"scores": ", ".join(f"{p} {v}" for p, v in res["totals"].items())})
 
 
 # Messages of this module, for extraction (the catalogue is read here with Babel, not Flask-Babel).

@@ -15,8 +15,9 @@ import heapq
 import json
 import re
 import tempfile
+from gettext import NullTranslations
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Protocol
 
 from .games import GAMES, get_game
 from .games.base import EntryError, Ruling, normalise_players, show
@@ -328,6 +329,18 @@ def ruling_line(r: dict[str, Any]) -> str:
     return printable(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
 
 
+class Catalogue(Protocol):
+    """What the result lines are said with: a catalogue's gettext and ngettext (English: the messages as
+    they are; ``referee check --lang`` passes Hebrew's or Italian's, referee/i18n_report.py)."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+
+ENGLISH: Catalogue = NullTranslations()
+
+
 def _scored_lines(res: dict[str, Any]) -> Iterator[str]:
     """Rounds scored in points (Rat-a-Tat Cat): each round's scores and why, then the totals."""
     for rnd in res["rounds"]:
@@ -336,51 +349,62 @@ def _scored_lines(res: dict[str, Any]) -> Iterator[str]:
     yield printable("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
 
 
-def _shithead_lines(res: dict[str, Any]) -> Iterator[str]:
+def shithead_lines(res: dict[str, Any], t: Catalogue = ENGLISH) -> Iterator[str]:
     """Shithead has no points: each game's finishing order and its Shithead (or its winner), then the
-    evening's tally once a game is over (RULES.md §4.7, §4.12 H1, H2)."""
+    evening's tally once a game is over (RULES.md §4.7, §4.12 H1, H2); in ``t``'s language."""
+    _ = t.gettext
     for game in res["rounds"]:
-        order = ", ".join(game["order"]) or "nobody"
+        order = ", ".join(game["order"]) or _("nobody")
         if game.get("winner") is not None:
-            yield printable(f"game {game['number']}: {game['winner']} goes out first and wins (SH-52).")
+            line = _("game %(number)s: %(name)s goes out first and wins (SH-52).") % {
+                "number": game["number"], "name": game["winner"]}
         elif game.get("shithead") is not None:
-            yield printable(f"game {game['number']}: {game['shithead']} is the Shithead (SH-51); "
-                            f"finishing order: {order}.")
+            line = _("game %(number)s: %(name)s is the Shithead (SH-51); finishing order: %(names)s.") % {
+                "number": game["number"], "name": game["shithead"], "names": order}
         else:
-            yield printable(f"game {game['number']}: finishing order: {order}.")
+            line = _("game %(number)s: finishing order: %(names)s.") % {"number": game["number"], "names": order}
+        yield printable(line)
     if res["rounds"]:
-        wins = res["house_rules"].get("end_mode") == "first_out_wins"
-        what = "tally (a point for each game won, most is best)" if wins else \
-            "Shithead tally (a point for each game lost, fewest is best)"
-        yield printable(f"{what}: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+        scores = ", ".join(f"{p} {v}" for p, v in res["totals"].items())
+        if res["house_rules"].get("end_mode") == "first_out_wins":
+            yield printable(_("tally (a point for each game won, most is best): %(scores)s") % {"scores": scores})
+        else:
+            yield printable(_("Shithead tally (a point for each game lost, fewest is best): %(scores)s") % {
+                "scores": scores})
 
 
-def _spite_malice_lines(res: dict[str, Any]) -> Iterator[str]:
+def spite_malice_lines(res: dict[str, Any], t: Catalogue = ENGLISH) -> Iterator[str]:
     """Spite & Malice: how each finished game ended — the last pay-off card built (SM-40) or the stock
-    run out (SM-41) — with the pay-off cards left and the points, then the totals (RULES.md §3.5, §3.10).
-    Under ``scoring: "none"`` (SM-V7) there are no points to say."""
+    run out (SM-41) — with the pay-off cards left and the points, then the totals (RULES.md §3.5, §3.10),
+    in ``t``'s language. Under ``scoring: "none"`` (SM-V7) there are no points to say."""
+    _, ngettext = t.gettext, t.ngettext
     rules = res["house_rules"]
     scored = rules.get("scoring") != "none"
     for game in res["rounds"]:
         winner, points = game["winner"], game["points"]
         left = ", ".join(f"{p} {n}" for p, n in game["payoff_left"].items())
         if game["how"] == "payoff":
-            end = f"{winner} builds the last pay-off card and wins (SM-40)"
+            end = _("%(name)s builds the last pay-off card and wins (SM-40)") % {"name": winner}
         elif winner is not None:
-            end = f"the stock runs out (SM-41); {winner} has the fewest pay-off cards left and wins"
+            end = _("the stock runs out (SM-41); %(name)s has the fewest pay-off cards left and wins") % {
+                "name": winner}
         elif rules.get("stock_exhaustion") == "draw":
-            end = "the stock runs out (SM-41); the game is a draw (SM-V6)"
+            end = _("the stock runs out (SM-41); the game is a draw (SM-V6)")
         else:
-            end = "the stock runs out (SM-41); equal pay-off piles, the game is a draw"
-        said = ""
-        if scored and winner is not None:
-            said = f", {points} point{'' if points == 1 else 's'}" if points else ", no points (SM-V15)"
-        yield printable(f"game {game['number']}: {end}{said}; pay-off cards left: {left}.")
+            end = _("the stock runs out (SM-41); equal pay-off piles, the game is a draw")
+        if scored and winner is not None and points:
+            line = ngettext("game %(number)s: %(end)s, %(num)s point; pay-off cards left: %(left)s.",
+                            "game %(number)s: %(end)s, %(num)s points; pay-off cards left: %(left)s.", points)
+        elif scored and winner is not None:
+            line = _("game %(number)s: %(end)s, no points (SM-V15); pay-off cards left: %(left)s.")
+        else:
+            line = _("game %(number)s: %(end)s; pay-off cards left: %(left)s.")
+        yield printable(line % {"number": game["number"], "end": end, "num": points, "left": left})
     if res["rounds"] and scored:
-        yield printable("totals: " + ", ".join(f"{p} {v}" for p, v in res["totals"].items()))
+        yield printable(_("totals: %(scores)s") % {"scores": ", ".join(f"{p} {v}" for p, v in res["totals"].items())})
 
 
-_RESULT_LINES = {"shithead": _shithead_lines, "spite_malice": _spite_malice_lines}
+_RESULT_LINES = {"shithead": shithead_lines, "spite_malice": spite_malice_lines}
 
 
 def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any], entries: int,
