@@ -250,8 +250,11 @@ def _translate_once_per_page(app: Flask) -> None:
 def _vary(response: Response) -> Response:
     """A page's words depend on the phone's language cookie and Accept-Language. A link asking for the
     large-type view (``?large=1``, say the tablet's bookmark) is remembered like the switch."""
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
+    if "Vary" in response.headers:
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    else:  # the usual case, without parsing a header on every answer
+        response.headers["Vary"] = "Accept-Language, Cookie"
     asked = request.args.get("large")
     if asked in ("0", "1") and request.cookies.get(LARGE_COOKIE) != asked and request.method == "GET":
         response.set_cookie(LARGE_COOKIE, asked, max_age=COOKIE_AGE, samesite="Lax", httponly=True,

@@ -97,6 +97,24 @@ def _slot_view(token: Token, seat: int | None, revealed: bool) -> dict[str, Any]
             "face_up": token.face_up or revealed}
 
 
+_history_views: dict[int, tuple[tuple, tuple, list[dict[str, Any]]]] = {}
+
+
+def _history_view(history: tuple, players: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The round results in their named form. Every phone's screen asks for them after every entry and
+    they change only when a round ends (a state passes its ``history`` tuple on unchanged), so the
+    dicts are remembered per tuple: a pure memo, kept with the tuple itself so an ``id`` is never
+    mistaken. A fresh list each time; its dicts are read only."""
+    hit = _history_views.get(id(history))
+    if hit is not None and hit[0] is history and hit[1] == players:
+        return list(hit[2])
+    named = [h.to_dict(players) for h in history]
+    if len(_history_views) >= 256:
+        _history_views.clear()
+    _history_views[id(history)] = (history, players, named)
+    return list(named)
+
+
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know (GEN-6, RTC-K10): public values, and only that seat's own private notes.
     ``None`` is a spectator or the shared screen."""
@@ -107,7 +125,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "totals": list(state.totals), "eliminated": sorted(state.eliminated), "over": state.over,
         "winners": list(state.winners), "outcome": state.outcome, "time_up": state.time_up,
         "flags": [f.to_dict() for f in state.flags],
-        "history": [h.to_dict(players) for h in state.history], "round": None,
+        "history": _history_view(state.history, players), "round": None,
         "legal": [move_to_dict(m, players) for m in legal_moves(state, seat)],
     }
     r = state.round

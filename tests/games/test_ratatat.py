@@ -678,3 +678,28 @@ def test_new_match_normalises_names_and_refuses_names_the_table_cannot_tell_apar
     for players in (["Ana", "ana\u200d"], ["Ana", "A na"], ["Ana", "Ben\x1b[31m"], ["Ana", ""], "AnaBen"):
         with pytest.raises(R.EntryError):
             R.new_match(players)
+
+
+def test_the_round_results_in_a_view_follow_every_round_and_the_players_names():
+    """The named round results are remembered per history (every screen asks for them): a view is never
+    stale after a round ends, never names the wrong players, and can be changed by its reader."""
+    import dataclasses
+    import random
+
+    from referee.games import ratatat_sim
+    from referee.games.sim import play
+
+    table = ratatat_sim.Table(("Ana", "Ben", "Cy"), {"rounds_n": 3}, random.Random(11))
+    seen = []
+
+    def check(_move, state):
+        got = R.view(state, 0)["history"]
+        assert got == [h.to_dict(state.players) for h in state.history]
+        seen.append(len(got))
+        got.append("scribble")  # a reader's list is its own
+        assert R.view(state, 1)["history"] == [h.to_dict(state.players) for h in state.history]
+
+    play(table, lambda: table.state.over, on_entry=check, limit=3000)
+    assert seen[0] == 0 and max(seen) == 3
+    renamed = dataclasses.replace(table.state, players=("Xu", "Yo", "Zed"))
+    assert R.view(renamed, 0)["history"][0]["seats"] == ["Xu", "Yo", "Zed"]
