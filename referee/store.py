@@ -52,7 +52,7 @@ NotifyFn = Callable[[str, int], None]
 
 MAX_ENTRY_BYTES = 4096  # an entry's stored JSON, in UTF-8
 MAX_ENTRY_DEPTH = 12  # nesting of lists and objects in one entry
-SNAPSHOT_EVERY = 32  # entries between snapshots: opening a match replays at most 31
+SNAPSHOT_EVERY = 16  # entries between snapshots: opening a match replays at most 15
 SNAPSHOTS_KEPT = 3  # per match: older ones are dropped
 
 """Called after COMMIT when a caller of `append` passes no `notify` (set by `referee.tables` to the
