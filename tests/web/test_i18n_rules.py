@@ -171,6 +171,26 @@ def test_rat_a_tat_cat_and_shithead_rulings_are_said_in_the_phones_language(app,
         assert i18n_rules.ruling_words("GEN-7", "It is Ana's turn, not Ben's.") == "It is Ana's turn, not Ben's."
 
 
+def _play_example(database, example: str):
+    """A documented example match (docs/examples/) entered at a table, its refused entries skipped:
+    (the match, its version)."""
+    import json
+
+    from referee import tables
+    from referee.games.base import Ruling
+
+    data = json.loads((ROOT / "docs" / "examples" / f"{example}.json").read_text())
+    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
+    version = 0
+    for entry in data["entries"]:
+        try:
+            version = tables.append(database, match.id, version, {k: v for k, v in entry.items() if k != "note"},
+                                    None).version
+        except Ruling:
+            continue
+    return match, version
+
+
 @pytest.mark.parametrize("example", ["shithead-burn-four", "shithead-interrupt", "spite-malice-king-chain",
                                      "spite-malice-side-stack"])
 @pytest.mark.parametrize("lang", ["he", "it"])
@@ -210,20 +230,7 @@ def test_shithead_and_spite_malice_reminders_in_the_phones_language(app, databas
                                      "cabo-peek-spy-swap", "cambio-snap"])
 @pytest.mark.parametrize("lang", ["he", "it"])
 def test_every_entry_of_the_history_in_the_phones_language(app, database, example, lang):
-    import json
-
-    from referee import tables
-    from referee.games.base import Ruling
-
-    data = json.loads((ROOT / "docs" / "examples" / f"{example}.json").read_text())
-    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
-    version = 0
-    for entry in data["entries"]:
-        try:
-            version = tables.append(database, match.id, version, {k: v for k, v in entry.items() if k != "note"},
-                                    None).version
-        except Ruling:
-            continue
+    match, version = _play_example(database, example)
     phone = app.test_client()
     phone.set_cookie(i18n.COOKIE, lang)
     history = text(phone.get(f"/m/{match.id}/history"))
@@ -235,20 +242,7 @@ def test_every_entry_of_the_history_in_the_phones_language(app, database, exampl
 @pytest.mark.parametrize("example", ["spite-malice-stock-out", "three-rounds", "cabo-scoring"])
 def test_how_a_match_ended_in_the_phones_language(app, database, example):
     """The documented games that end their match: the "Match over" screen says how, in he and it."""
-    import json
-
-    from referee import tables
-    from referee.games.base import Ruling
-
-    data = json.loads((ROOT / "docs" / "examples" / f"{example}.json").read_text())
-    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
-    version = 0
-    for entry in data["entries"]:
-        try:
-            version = tables.append(database, match.id, version, {k: v for k, v in entry.items() if k != "note"},
-                                    None).version
-        except Ruling:
-            continue
+    match, version = _play_example(database, example)
     phone = app.test_client()
     for lang in ("he", "it"):
         phone.set_cookie(i18n.COOKIE, lang)
