@@ -261,185 +261,10 @@ def date_of(stamp: str) -> str:
         return escape(stamp[:10])
 
 
-# --- Entries in words ---------------------------------------------------------------------------
+# --- Entries and results in words (each game's own: referee/views/words/) ------------------------
 
-
-def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Markup:
-    """An entry in words for the undo button and the history: Rat-a-Tat Cat's in the phone's language
-    (from the move's fields), the other games' as their engine says them."""
-    sayer = _SAYERS.get(getattr(game, "TEMPLATES", ""))
-    if lang() == "en" or sayer is None:
-        english = game.describe(move, players)
-        return english if lang() == "en" else engine_words(english)
-    try:
-        return sayer(move, players)
-    except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
-        return engine_words(game.describe(move, players))
-
-
-def _common_words(move: Any, players: tuple[str, ...], again: Any) -> str | None:
-    """The entries every game shares: override, flag decisions, undo, correction."""
-    from flask_babel import gettext as _
-
-    from .games import base
-
-    seat = getattr(move, "seat", None)
-    who = players[seat] if seat is not None else _("The table")
-    match move:
-        case base.Override(entry=entry, rule=rule):
-            return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=again(entry, players))
-        case base.ResolveFlag(flag=flag, decision="accept"):
-            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
-        case base.ResolveFlag(flag=flag):
-            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
-        case base.Undo():
-            return _("%(name)s undoes the last entry.", name=who)
-        case base.Correct(target=target, entry=entry):
-            return _("%(name)s corrects entry %(number)s: %(entry)s", name=who, number=target,
-                     entry=again(entry, players))
-    return None
-
-
-def _shithead_words(move: Any, players: tuple[str, ...]) -> str:
-    from flask_babel import gettext as _
-
-    from .games import shithead_moves as m
-    from .games.shithead_rules import say_card, say_cards
-
-    common = _common_words(move, players, _shithead_words)
-    if common is not None:
-        return common
-    who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
-
-    def cards(codes: Any, rank: Any = None) -> str:
-        text = " ".join(card_label(c) for c in say_cards(codes).split(" ")) if codes else _("nothing")
-        return _("%(cards)s (as %(rank)s)", cards=text, rank=rank) if rank and "JOKER" in codes else text
-
-    def one(code: Any) -> str:
-        return str(CARD_WORDS["unknown"]) if code is None else card_label(say_card(code))
-
-    match move:
-        case m.FaceUp(cards=codes):
-            return _("%(name)s's face-up cards: %(cards)s.", name=who, cards=cards(codes))
-        case m.Swap(card=card, out=out):
-            return _("%(name)s puts %(card)s face up and takes %(out)s into the hand.", name=who, card=one(card),
-                     out=one(out))
-        case m.Start(card=card) if card:
-            return _("%(name)s starts, lowest card %(card)s.", name=who, card=one(card))
-        case m.Start():
-            return _("%(name)s starts.", name=who)
-        case m.Play(cards=codes, rank=rank):
-            return _("%(name)s plays %(cards)s.", name=who, cards=cards(codes, rank))
-        case m.Pickup():
-            return _("%(name)s picks up the pile.", name=who)
-        case m.Interrupt(cards=codes, rank=rank):
-            return _("%(name)s interrupts with %(cards)s.", name=who, cards=cards(codes, rank))
-        case m.Add(cards=codes, rank=rank):
-            return _("%(name)s adds the card just drawn: %(cards)s.", name=who, cards=cards(codes, rank))
-    raise LookupError(type(move).__name__)
-
-
-def _spite_malice_words(move: Any, players: tuple[str, ...]) -> str:
-    from flask_babel import gettext as _
-
-    from .games import spite_malice_moves as m
-
-    common = _common_words(move, players, _spite_malice_words)
-    if common is not None:
-        return common
-    who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
-
-    def card(code: Any) -> str:
-        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_name(code)
-
-    def source(where: str) -> str:
-        kind, k = m.source_parts(where)
-        if kind == "hand":
-            return _("from the hand")
-        if kind == "payoff":
-            return _("from the pay-off pile")
-        if kind == "side":
-            return _("from side stack %(num)s", num=k)
-        return _("from building pile %(num)s", num=k)
-
-    match move:
-        case m.Top(card=code):
-            return _("%(name)s's pay-off top: %(card)s.", name=who, card=card(code))
-        case m.Start():
-            return _("%(name)s starts.", name=who)
-        case m.Draw(count=None):
-            return _("%(name)s draws the cards owed from the stock.", name=who)
-        case m.Draw(count=count):
-            return _("%(name)s draws %(num)s from the stock.", name=who, num=count)
-        case m.Build(pile=pile, source=where, card=code):
-            what = _("the top card") if code is None and where != "hand" else card(code)
-            return _("%(name)s builds %(card)s %(source)s on pile %(pile)s.", name=who, card=what,
-                     source=source(where), pile=pile)
-        case m.Discard(stack=stack, card=code, source=where) if where == "hand":
-            return _("%(name)s discards %(card)s onto side stack %(num)s.", name=who, card=card(code), num=stack)
-        case m.Discard(stack=stack, card=code, source=where):
-            return _("%(name)s discards %(card)s %(source)s onto side stack %(num)s.", name=who, card=card(code),
-                     source=source(where), num=stack)
-    raise LookupError(type(move).__name__)
-
-
-def _ratatat_words(move: Any, players: tuple[str, ...]) -> str:
-    from flask_babel import gettext as _
-
-    from .games import ratatat_moves as m
-
-    seat = getattr(move, "seat", None)
-    who = players[seat] if seat is not None else _("The table")
-
-    def card(code: Any) -> str:
-        return card_name(code) if code not in (None, "unknown") else str(CARD_WORDS["unknown"])
-
-    match move:
-        case m.TurnUp(card=c):
-            return _("%(card)s is turned up on the discard pile.", card=card(c))
-        case m.InitialPeek(slots=slots):
-            return _("%(name)s looks at slots %(slots)s.", name=who, slots=", ".join(map(str, slots)))
-        case m.Draw(shown=True, card=c):
-            return _("%(name)s draws %(card)s and shows it.", name=who, card=card(c))
-        case m.Draw():
-            return _("%(name)s draws a card.", name=who)
-        case m.TakeDiscard():
-            return _("%(name)s takes the top card of the discard pile.", name=who)
-        case m.Replace(slot=slot, out=out):
-            return _("%(name)s puts the card into slot %(slot)s and discards %(card)s.", name=who, slot=slot,
-                     card=card(out))
-        case m.Discard(card=c):
-            return _("%(name)s discards %(card)s.", name=who, card=card(c))
-        case m.UsePower(card=c):
-            return _("%(name)s shows %(card)s and uses it.", name=who, card=card(c))
-        case m.Peek(slot=slot, target=target) if target in (None, seat):
-            return _("%(name)s peeks at their own slot %(slot)s.", name=who, slot=slot)
-        case m.Peek(slot=slot, target=target):
-            return _("%(name)s peeks at %(other)s's slot %(slot)s.", name=who, other=players[target], slot=slot)
-        case m.Swap(slot=None):
-            return _("%(name)s chooses not to swap.", name=who)
-        case m.Swap(slot=slot, target=target, target_slot=target_slot):
-            return _("%(name)s swaps slot %(slot)s with %(other)s's slot %(other_slot)s.", name=who, slot=slot,
-                     other=players[target], other_slot=target_slot)
-        case m.Call():
-            return _("%(name)s calls Rat-a-Tat Cat!", name=who)
-        case m.Reshuffle():
-            return _("The discard pile is shuffled into a new draw pile.")
-        case m.Reveal(cards=cards):
-            return _("%(name)s reveals %(cards)s.", name=who, cards=", ".join(card(c) for c in cards))
-        case m.RevealDraw(slot=slot, card=c):
-            return _("%(name)s's slot %(slot)s power card is replaced by %(card)s.", name=who, slot=slot, card=card(c))
-        case m.TimeUp():
-            return _("Time is up: this is the last round.")
-        case m.Stalemate():
-            return _("The table ends the round without a call (stalemate).")
-    common = _common_words(move, players, _ratatat_words)
-    if common is not None:
-        return common
-    raise LookupError(type(move).__name__)
-
-
-def _names(names: list[str]) -> str:
+def names_words(names: list[str]) -> str:
+    """"Ana and Ben", "Ana, Ben and Cy" in the phone's language."""
     from flask_babel import gettext as _
 
     if len(names) <= 2:
@@ -447,39 +272,41 @@ def _names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + _(" and ") + names[-1]
 
 
-def round_words(view: dict, last: dict) -> str | Markup:
-    """Why a Rat-a-Tat Cat round went as it did (RTC-51, the tie rule RTC-V1), in the phone's language:
-    said again from the round's scores, its caller and the table's tie rule; the engine's own sentence
-    whenever the two could disagree."""
-    from flask_babel import gettext as _
 
-    english = last.get("explanation", "")
-    if lang() == "en":
-        return english
+def game_words(game: str | None) -> Any:
+    """The module that says a game's entries and results in the phone's language
+    (``referee/views/words/<game's TEMPLATES>.py``), or None for a game without one (its engine's English
+    is shown then, marked as English)."""
+    from .views import words
+
+    return words.for_game(game)
+
+
+def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Markup:
+    """An entry in words for the undo button and the history, in the phone's language (said again from
+    the move's fields by the game's words module), or as its engine says it."""
+    module = game_words(getattr(game, "TEMPLATES", ""))
+    if lang() == "en" or module is None:
+        english = game.describe(move, players)
+        return english if lang() == "en" else engine_words(english)
     try:
-        scores, winners, caller = last["scores"], list(last["winners"]), last.get("caller")
-        policy = view["rules"]["tie_policy"]
-        low = min(scores.values())
-        lowest = [name for name, score in scores.items() if score == low]
-        if len(lowest) == 1 and winners == lowest:
-            return _("%(name)s has the lowest score, %(score)s, and wins the round (RTC-51).", name=lowest[0], score=low)
-        tie = _("%(names)s tie on %(score)s.", names=_names(lowest), score=low)
-        if policy == "no_winner" and not winners:
-            return tie + " " + _("Under this table's tie rule (RTC-V1) a tied round has no winner.")
-        if sorted(winners) == sorted(lowest):
-            return tie + " " + _("Under this table's tie rule (RTC-V1) they all win.")
-        if caller in lowest and winners == [caller]:
-            return tie + " " + _("Under this table's tie rule (RTC-V1) the caller, %(name)s, wins the tie.", name=caller)
-        if caller in lowest and caller not in winners and sorted(winners + [caller]) == sorted(lowest):
-            return tie + " " + _("Under this table's tie rule (RTC-V1) the caller, %(name)s, loses the tie.",
-                                 name=caller)
-    except (KeyError, TypeError, ValueError):
-        pass
-    return engine_words(english)
+        return module.entry(move, players)
+    except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
+        return engine_words(game.describe(move, players))
+
+
+def round_words(view: dict, last: dict) -> str | Markup:
+    """Why a round went as it did, in the phone's language (the game's words module), else as the engine
+    explained it."""
+    module = game_words(view.get("game"))
+    if module is not None and hasattr(module, "round_words"):
+        return module.round_words(view, last)
+    return explanation_words(last.get("explanation"))
 
 
 def match_words(view: dict) -> str | Markup:
-    """Who won a Rat-a-Tat Cat or Cabo / Cambio match and on what total, with the rule the engine named."""
+    """Who won a match scored in points (the lowest total wins) and on what total, with the rule the engine
+    named."""
     import re
 
     from flask_babel import gettext as _
@@ -497,90 +324,7 @@ def match_words(view: dict) -> str | Markup:
         return engine_words(english)
     if len(winners) == 1:
         return _("%(name)s wins the match with %(total)s (%(rule)s).", name=winners[0], total=total, rule=rule)
-    return _("%(names)s share the win on %(total)s (%(rule)s).", names=_names(winners), total=total, rule=rule)
-
-
-def _cabo_words(move: Any, players: tuple[str, ...]) -> str:
-    from flask_babel import gettext as _
-
-    from .games import cabo_moves as m
-
-    common = _common_words(move, players, _cabo_words)
-    if common is not None:
-        return common
-    seat = getattr(move, "seat", None)
-    who = players[seat] if seat is not None else _("The table")
-
-    def card(code: Any) -> str:
-        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_label(m.label(code))
-
-    def cards(codes: Any) -> str:
-        return ", ".join(card(c) for c in codes)
-
-    match move:
-        case m.TurnUp(card=c):
-            return _("%(card)s is turned up on the discard pile.", card=card(c))
-        case m.InitialPeek(slots=slots):
-            return _("%(name)s looks at places %(places)s.", name=who, places=", ".join(map(str, slots)))
-        case m.Draw(shown=True, card=c):
-            return _("%(name)s draws %(card)s and shows it.", name=who, card=card(c))
-        case m.Draw():
-            return _("%(name)s draws a card.", name=who)
-        case m.TakeDiscard():
-            return _("%(name)s takes the top card of the discard pile.", name=who)
-        case m.Replace(slot=slot, out=out):
-            return _("%(name)s puts the card into place %(place)s and discards %(card)s.", name=who, place=slot,
-                     card=card(out))
-        case m.Match(slots=slots, cards=codes) if codes:
-            return _("%(name)s claims places %(places)s match, showing %(cards)s.", name=who,
-                     places=", ".join(map(str, slots)), cards=cards(codes))
-        case m.Match(slots=slots):
-            return _("%(name)s claims places %(places)s match.", name=who, places=", ".join(map(str, slots)))
-        case m.Discard(card=c):
-            return _("%(name)s discards %(card)s.", name=who, card=card(c))
-        case m.UsePower(card=c):
-            return _("%(name)s shows %(card)s and uses its power.", name=who, card=card(c))
-        case m.Peek(slot=slot, target=target) if target in (None, seat):
-            return _("%(name)s peeks at their own place %(place)s.", name=who, place=slot)
-        case m.Peek(slot=slot, target=target):
-            return _("%(name)s spies on %(other)s's place %(place)s.", name=who, other=players[target], place=slot)
-        case m.Swap(slot=None):
-            return _("%(name)s chooses not to swap.", name=who)
-        case m.Swap(slot=slot, target=target, target_slot=target_slot, owner=owner) if owner in (None, seat):
-            return _("%(name)s swaps their place %(place)s with %(other)s's place %(other_place)s, unseen.", name=who,
-                     place=slot, other=players[target], other_place=target_slot)
-        case m.Swap(slot=slot, target=target, target_slot=target_slot, owner=owner):
-            return _("%(name)s swaps %(owner)s's place %(place)s with %(other)s's place %(other_place)s, unseen.",
-                     name=who, owner=players[owner], place=slot, other=players[target], other_place=target_slot)
-        case m.LookSwap(slot=slot, target=target, target_slot=target_slot, swap=True):
-            return _("%(name)s looks at their place %(place)s and %(other)s's place %(other_place)s, and swaps them.",
-                     name=who, place=slot, other=players[target], other_place=target_slot)
-        case m.LookSwap(slot=slot, target=target, target_slot=target_slot):
-            return _("%(name)s looks at their place %(place)s and %(other)s's place %(other_place)s, and keeps them "
-                     "where they are.", name=who, place=slot, other=players[target], other_place=target_slot)
-        case m.Snap(slot=slot, owner=owner, card=c) if owner in (None, seat):
-            return _("%(name)s snaps their own place %(place)s (%(card)s) onto the discard pile.", name=who, place=slot,
-                     card=card(c))
-        case m.Snap(slot=slot, owner=owner, card=c):
-            return _("%(name)s snaps %(owner)s's place %(place)s (%(card)s) onto the discard pile.", name=who,
-                     owner=players[owner], place=slot, card=card(c))
-        case m.Give(slot=slot):
-            return _("%(name)s gives the card in their place %(place)s to fill the gap.", name=who, place=slot)
-        case m.Call():
-            return _("%(name)s calls!", name=who)
-        case m.Reshuffle():
-            return _("The discard pile, all but its top card, is shuffled into a new draw pile.")
-        case m.Reveal(cards=codes, slot=None):
-            return _("%(name)s reveals %(cards)s.", name=who, cards=cards(codes) or _("no cards"))
-        case m.Reveal(cards=codes, slot=slot):
-            return _("%(name)s turns up place %(place)s: %(cards)s.", name=who, place=slot, cards=cards(codes))
-    raise LookupError(type(move).__name__)
-
-
-_SAYERS = {"ratatat": lambda move, players: _ratatat_words(move, players),
-           "shithead": lambda move, players: _shithead_words(move, players),
-           "spite_malice": lambda move, players: _spite_malice_words(move, players),
-           "cabo": lambda move, players: _cabo_words(move, players)}
+    return _("%(names)s share the win on %(total)s (%(rule)s).", names=names_words(winners), total=total, rule=rule)
 
 
 def explanation_words(text: Any) -> str | Markup:
@@ -595,53 +339,16 @@ def explanation_words(text: Any) -> str | Markup:
 
 def outcome_words(view: dict) -> str | Markup:
     """How a match ended, for the "Match over" screen, in the phone's language: said again from the view's
-    results (the winners, each game's result, the tally), the engine's sentence whenever they do not fit."""
-    from flask_babel import gettext as _, ngettext
-
-    game = view.get("game")
+    results by the game's words module, the engine's sentence whenever they do not fit."""
     english = view.get("outcome") or ""
     if lang() == "en":
         return english
-    if game in ("ratatat", "cabo"):
-        return match_words(view)
-    try:
-        history = view["history"]
-        last = history[-1]
-        winners = list(view.get("winners") or [])
-        if game == "shithead":
-            if last.get("winner"):
-                said = _("%(name)s goes out first and wins (SH-52).", name=last["winner"])
-            else:
-                said = (_("%(name)s is the Shithead.", name=last["shithead"]) + " " if last.get("shithead") else "") + \
-                    _("Finishing order: %(names)s.", names=", ".join(last["order"]))
-            if len(history) > 1 and winners:
-                wins = view["rules"].get("end_mode") == "first_out_wins"
-                best = view["tally"][view["players"].index(winners[0])]
-                if wins:
-                    said += " " + ngettext("After %(games)s games %(names)s wins the match with the most games won "
-                                           "(%(best)s).", "After %(games)s games %(names)s win the match with the most "
-                                           "games won (%(best)s each).", len(winners), games=len(history),
-                                           names=_names(winners), best=best)
-                else:
-                    said += " " + ngettext("After %(games)s games %(names)s wins the match with the fewest Shithead "
-                                           "points (%(best)s).", "After %(games)s games %(names)s win the match with the "
-                                           "fewest Shithead points (%(best)s each).", len(winners), games=len(history),
-                                           names=_names(winners), best=best)
-            return said
-        if game == "spite_malice":
-            totals = dict(zip(view["players"], view["totals"]))
-            if len(history) > 1 or (winners and last.get("winner") and totals.get(winners[0], 0) > last.get("points", 0)):
-                if len(winners) == 1:
-                    return _("%(name)s wins the match with %(num)s points (%(totals)s).", name=winners[0],
-                             num=totals[winners[0]], totals=", ".join(f"{p} {t}" for p, t in totals.items()))
-            if last.get("winner") is None:
-                return _("The game is a draw: nobody wins.")
-            if last.get("how") == "payoff":
-                return _("%(name)s builds the last pay-off card and wins (SM-40).", name=last["winner"])
-            return _("The stock has run out: %(name)s has the fewest pay-off cards left and wins (SM-41).",
-                     name=last["winner"])
-    except (KeyError, IndexError, TypeError, ValueError):
-        pass
+    module = game_words(view.get("game"))
+    if module is not None and hasattr(module, "outcome"):
+        try:
+            return module.outcome(view)
+        except (KeyError, IndexError, TypeError, ValueError):
+            pass
     said = _say(english) if english else None
     return said if said is not None else engine_words(english)
 

@@ -1,0 +1,49 @@
+"""Each game's entries and results in the phone's language, one module per game (named as the game's
+``TEMPLATES``): ``entry(move, players)`` says an entry from its fields (the undo button, the history);
+optionally ``round_words(view, last)`` says why a round went as it did and ``outcome(view)`` how the match
+ended. A game without a module is shown as its engine says it (``referee.i18n_rules``). The engines stay
+free of gettext; these modules are the web layer's, and their messages are in the ``messages`` catalogue."""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ...games import base
+
+_modules: dict[str, Any] = {}
+
+
+def for_game(game: str | None) -> Any:
+    """The words module of ``game`` (its TEMPLATES name), or None."""
+    if not game or not game.isidentifier() or game.startswith("_"):
+        return None
+    if game not in _modules:
+        name = f"{__name__}.{game}"
+        try:
+            _modules[game] = importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise  # the module is there but something it imports is not: a fault to see
+            _modules[game] = None
+    return _modules[game]
+
+
+def common(move: Any, players: tuple[str, ...], again: Any) -> str | None:
+    """The entries every game shares: override, flag decisions, undo, correction."""
+    seat = getattr(move, "seat", None)
+    who = players[seat] if seat is not None else _("The table")
+    match move:
+        case base.Override(entry=entry, rule=rule):
+            return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=again(entry, players))
+        case base.ResolveFlag(flag=flag, decision="accept"):
+            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
+        case base.ResolveFlag(flag=flag):
+            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
+        case base.Undo():
+            return _("%(name)s undoes the last entry.", name=who)
+        case base.Correct(target=target, entry=entry):
+            return _("%(name)s corrects entry %(number)s: %(entry)s", name=who, number=target,
+                     entry=again(entry, players))
+    return None

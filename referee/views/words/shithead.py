@@ -1,0 +1,75 @@
+"""Shithead's entries and match results in the phone's language."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+
+from flask_babel import ngettext
+
+from ...games import shithead_moves as m
+from ...games.shithead_rules import say_card, say_cards
+from ...i18n_rules import CARD_WORDS, card_label, names_words
+from . import common
+
+
+def entry(move: Any, players: tuple[str, ...]) -> str:
+    """A Shithead entry said from its fields (cards as the screen names them)."""
+    shared = common(move, players, entry)
+    if shared is not None:
+        return shared
+    who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
+
+    def cards(codes: Any, rank: Any = None) -> str:
+        text = " ".join(card_label(c) for c in say_cards(codes).split(" ")) if codes else _("nothing")
+        return _("%(cards)s (as %(rank)s)", cards=text, rank=rank) if rank and "JOKER" in codes else text
+
+    def one(code: Any) -> str:
+        return str(CARD_WORDS["unknown"]) if code is None else card_label(say_card(code))
+
+    match move:
+        case m.FaceUp(cards=codes):
+            return _("%(name)s's face-up cards: %(cards)s.", name=who, cards=cards(codes))
+        case m.Swap(card=card, out=out):
+            return _("%(name)s puts %(card)s face up and takes %(out)s into the hand.", name=who, card=one(card),
+                     out=one(out))
+        case m.Start(card=card) if card:
+            return _("%(name)s starts, lowest card %(card)s.", name=who, card=one(card))
+        case m.Start():
+            return _("%(name)s starts.", name=who)
+        case m.Play(cards=codes, rank=rank):
+            return _("%(name)s plays %(cards)s.", name=who, cards=cards(codes, rank))
+        case m.Pickup():
+            return _("%(name)s picks up the pile.", name=who)
+        case m.Interrupt(cards=codes, rank=rank):
+            return _("%(name)s interrupts with %(cards)s.", name=who, cards=cards(codes, rank))
+        case m.Add(cards=codes, rank=rank):
+            return _("%(name)s adds the card just drawn: %(cards)s.", name=who, cards=cards(codes, rank))
+    raise LookupError(type(move).__name__)
+
+
+def outcome(view: dict) -> str:
+    """How the match ended (SH-52): who went out first or who is the Shithead, then, over several games, who
+    wins the match. Raises KeyError and the like when the view does not fit (the engine's words are shown)."""
+    history = view["history"]
+    last = history[-1]
+    winners = list(view.get("winners") or [])
+    if last.get("winner"):
+        said = _("%(name)s goes out first and wins (SH-52).", name=last["winner"])
+    else:
+        said = (_("%(name)s is the Shithead.", name=last["shithead"]) + " " if last.get("shithead") else "") + \
+            _("Finishing order: %(names)s.", names=", ".join(last["order"]))
+    if len(history) > 1 and winners:
+        wins = view["rules"].get("end_mode") == "first_out_wins"
+        best = view["tally"][view["players"].index(winners[0])]
+        if wins:
+            said += " " + ngettext("After %(games)s games %(names)s wins the match with the most games won "
+                                   "(%(best)s).", "After %(games)s games %(names)s win the match with the most "
+                                   "games won (%(best)s each).", len(winners), games=len(history),
+                                   names=names_words(winners), best=best)
+        else:
+            said += " " + ngettext("After %(games)s games %(names)s wins the match with the fewest Shithead "
+                                   "points (%(best)s).", "After %(games)s games %(names)s win the match with the "
+                                   "fewest Shithead points (%(best)s each).", len(winners), games=len(history),
+                                   names=names_words(winners), best=best)
+    return said
