@@ -5,6 +5,15 @@ probability over CLASSES (the 13 ranks, JOKER and NONE: no index there) and over
 The network is trained on patches drawn in code (vision.train_index_net); the file it reads
 is models/index_net.onnx (about 1 MB). onnxruntime runs it about three times faster than
 OpenCV's dnn module does (measured: 48 patches in 6.6 ms of CPU against 20 ms).
+
+Two readers of the same shape are used. The corners of a card found by its outline are read
+by MODEL_PATH, taught the widest range of designs (jumbo indices, corners cropped at the
+card's edge, aged and dark cards): there the outline already fixes where the index is and
+how large it may be. Marks found anywhere in the photo by the index search
+(vision.index_search) are read by SEARCH_MODEL_PATH, taught only indices of the usual size:
+nothing else says a mark is an index, and a reader that also takes a jumbo index for one
+reads a big pip, a maker's name or a box's printing as a rank (measured on the tuning photos:
+the widened reader there answered 4 more busy-train cards wrong, all found by the search).
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ CLASSES = RANKS + ["JOKER", "NONE"]
 INDEX_BOX = (56, 100)  # width, height of the index corner on a 200×280 rectified card
 INPUT_SIZE = (32, 56)  # width, height the network sees
 MODEL_PATH = Path(__file__).parent / "models" / "index_net.onnx"
+SEARCH_MODEL_PATH = Path(__file__).parent / "models" / "index_net_search.onnx"
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:
@@ -34,17 +44,17 @@ def normalise(patches: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
 
 
-@lru_cache(maxsize=1)
-def _net():
-    """The onnxruntime session (imported here: training uses this module without it)."""
+@lru_cache(maxsize=2)
+def _net(path: str):
+    """The onnxruntime session of a model file (imported here: training uses this module without it)."""
     import onnxruntime
 
-    if not MODEL_PATH.exists():
-        raise FileNotFoundError(f"{MODEL_PATH} is missing: run python -m vision.train_index_net")
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path} is missing: run python -m vision.train_index_net")
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1  # a photo is read on one core; the server runs photos side by side
     options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(MODEL_PATH), options, providers=["CPUExecutionProvider"])
+    return onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -60,9 +70,10 @@ def index_patch(card: np.ndarray) -> np.ndarray:
     return cv2.resize(corner, INPUT_SIZE, interpolation=cv2.INTER_AREA)
 
 
-def read_patches(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(class probabilities (n, len(CLASSES)), suit probabilities (n, 4)) for index patches."""
+def read_patches(patches: list[np.ndarray], search: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(class probabilities (n, len(CLASSES)), suit probabilities (n, 4)) for index patches;
+    `search`: patches cut around marks found by the index search (read by the search reader)."""
     if not patches:
         return np.zeros((0, len(CLASSES))), np.zeros((0, len(SUITS)))
-    logits = _net().run(None, {"patch": normalise(np.stack(patches))})[0].reshape(len(patches), -1)
+    logits = _net(str(SEARCH_MODEL_PATH if search else MODEL_PATH)).run(None, {"patch": normalise(np.stack(patches))})[0].reshape(len(patches), -1)
     return _softmax(logits[:, : len(CLASSES)]), _softmax(logits[:, len(CLASSES):])

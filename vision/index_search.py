@@ -123,13 +123,13 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
     candidates = [(pts / f, down) for pts, down in _candidates(gray, [np.asarray(q) * f for q in known])]
     if not candidates:
         return []
-    cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates])
+    cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates], search=True)
     sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
     if not sure:
         return []
     # read again framed a little larger and smaller: a read that changes with the framing is not sure
     again = [_patch(image, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
-    cls2, suit2 = read_patches(again)
+    cls2, suit2 = read_patches(again, search=True)
     n = len(CONFIRM_ZOOMS)
     hits = []
     for j, i in enumerate(sure):

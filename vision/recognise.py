@@ -151,8 +151,10 @@ def nested(reads: list[CardRead]) -> list[CardRead]:
 
 
 def warm_up() -> None:
-    """Load the index network and draw the suit references now, not under the first photo."""
-    index_net.read_patches([np.zeros((index_net.INPUT_SIZE[1], index_net.INPUT_SIZE[0], 3), np.uint8)])
+    """Load the index readers and draw the suit references now, not under the first photo."""
+    blank = [np.zeros((index_net.INPUT_SIZE[1], index_net.INPUT_SIZE[0], 3), np.uint8)]
+    index_net.read_patches(blank)
+    index_net.read_patches(blank, search=True)
     glyphs.suit_references()
 
 

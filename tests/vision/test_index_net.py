@@ -68,3 +68,15 @@ def test_a_missing_model_file_says_how_to_make_it(monkeypatch, tmp_path):
     finally:
         monkeypatch.undo()
         index_net._net.cache_clear()
+
+
+def test_the_search_reader_is_its_own_model_file(monkeypatch, tmp_path):
+    monkeypatch.setattr(index_net, "SEARCH_MODEL_PATH", tmp_path / "absent.onnx")
+    patch = [np.zeros((56, 32, 3), np.uint8)]
+    try:
+        index_net.read_patches(patch)  # the card reader is still there
+        with pytest.raises(FileNotFoundError, match="absent.onnx"):
+            index_net.read_patches(patch, search=True)
+    finally:
+        monkeypatch.undo()
+    assert index_net.MODEL_PATH.exists() and index_net.SEARCH_MODEL_PATH.exists()

@@ -78,12 +78,12 @@ def test_a_blank_pale_photo_has_no_card():
     assert vision.recognise(np.full((600, 800, 3), 215, np.uint8)) == []
 
 
-def test_warm_up_loads_the_network_and_the_suit_references():
+def test_warm_up_loads_both_index_readers_and_the_suit_references():
     from vision import glyphs, index_net
     index_net._net.cache_clear()
     glyphs.suit_references.cache_clear()
     vision.warm_up()
-    assert index_net._net.cache_info().currsize == 1
+    assert index_net._net.cache_info().currsize == 2  # the card reader and the search reader
     assert glyphs.suit_references.cache_info().currsize == 1
 
 
