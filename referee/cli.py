@@ -70,7 +70,7 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
           allow_hosts: tuple[str, ...], no_qr: bool, use_https: bool) -> None:
     """Serve the app on the LAN (uvicorn, HTTP or HTTPS) and print the join link and QR."""
     from .hosts import ANY_ADDRESS
-    from .server import make_server, raise_file_limit
+    from .server import make_server, raise_file_limit, settle_heap
 
     app = build_app(host, port, db_path, use_https, allow_hosts)
     from .backup import BackupProblem, serving_lock
@@ -90,6 +90,7 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
     import vision
 
     vision.warm_up()  # likewise the card reader, before the first scan
+    settle_heap()
     files = raise_file_limit(connection_limit + 256)
     click.echo(f"Referee is serving {app.config['DATABASE']}")
     click.echo(f"Phones on the same Wi-Fi join at: {url}")

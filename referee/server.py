@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import dataclasses
+import gc
 import io
 import logging
 import marshal
@@ -544,6 +545,16 @@ class _ScreenProcess(asyncio.Protocol):
             self.transport.close()
 
 
+def settle_heap() -> None:
+    """Everything a server loads before its first request (the app, its compiled templates, the card
+    reader, the catalogues: about 61,000 objects) lives as long as it does: moved out of the
+    collector's sight (``gc.freeze``), so that the full collections a busy server makes every few
+    seconds walk only what requests made. Walking those objects took 36 ms of CPU per full
+    collection, with every thread of the process stopped."""
+    gc.collect()
+    gc.freeze()
+
+
 def screen_process_main() -> None:
     """A screen process (started by ScreenProcesses): builds the app from the serving process's config,
     then answers what it is asked, one request at a time, until its socket closes."""
@@ -564,6 +575,7 @@ def screen_process_main() -> None:
     security.allow_list(app)  # this machine's names, looked up now rather than under the first request
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps
+    settle_heap()
     sock.sendall(_frame(marshal.dumps((0, None))))
     while (payload := _read_frame(reader)) is not None:
         ident, kind, fields, extra = marshal.loads(payload)

@@ -412,3 +412,19 @@ def test_a_tables_requests_go_to_its_own_screen_process_unless_that_one_is_behin
     own.waiting, own.ready = {}, False
     assert pool._ready("table0") is other and pool._ready(None) is other
     assert _match_of("/m/abc123/screen") == "abc123" and _match_of("/decks") is None
+
+
+def test_what_a_server_loads_at_start_is_left_out_of_every_collection():
+    import gc
+
+    from referee.server import settle_heap
+
+    loaded = [{"card": i} for i in range(2000)]
+    try:
+        settle_heap()
+        assert gc.isenabled() and gc.get_freeze_count() >= len(loaded)
+        assert not any(obj is loaded for obj in gc.get_objects())  # a full collection no longer walks it
+        made_later = [{"card": i} for i in range(10)]
+        assert any(obj is made_later for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()
