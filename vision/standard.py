@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from . import glyphs, index_net
+from .detect import percentiles_u8
 
 CORNER_W, CORNER_H = 0.26, 0.36  # share of card width/height where the index lies
 SUIT_SHARPNESS = 120.0  # softmax temperature on the pips' cosine similarities to drawn suits
@@ -81,23 +82,19 @@ def _notch_probs(mask: np.ndarray) -> np.ndarray:
     return np.array([1 - club, heart, 1 - heart, club]) + 0.02
 
 
-def _ink_mask(region: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Binary ink mask of a region of a card, and its white-balanced redness map; None if blank."""
+def _ink_mask(region: np.ndarray) -> np.ndarray | None:
+    """Binary ink mask of a region of a card; None if blank."""
     gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
-    b, g, r = cv2.split(region.astype(np.int16))
-    # red ink is light in gray; use a darkness that also counts strong red as ink
-    darkness = np.clip(255 - gray.astype(np.int16) + np.clip(r - np.maximum(g, b), 0, None), 0, 255).astype(np.uint8)
-    # for telling red from black, white-balance on the paper (most of a card) first:
-    # under a tinted light, black ink must not come out red
-    paper = np.percentile(region.reshape(-1, 3), 75, axis=0) + 1.0
-    b, g, r = cv2.split(region * (paper.mean() / paper))
-    redness = r - np.maximum(g, b)
-    lo, hi = np.percentile(darkness, [10, 99.5])
+    b, g, r = cv2.split(region)
+    # red ink is light in gray; use a darkness that also counts strong red as ink (saturating
+    # uint8 arithmetic: 255 - gray + max(0, r - max(g, b)), at most 255)
+    darkness = cv2.add(cv2.bitwise_not(gray), cv2.subtract(r, cv2.max(g, b)))
+    lo, hi = percentiles_u8(darkness, [10, 99.5])
     if hi - lo < 40:
         return None
     t, _ = cv2.threshold(darkness, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     t = max(t, lo + 0.35 * (hi - lo))
-    return (darkness > t).astype(np.uint8), redness
+    return (darkness > t).astype(np.uint8)
 
 
 def corner_reads(card: np.ndarray) -> list[CornerRead]:
@@ -147,10 +144,9 @@ def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
     h, w = card.shape[:2]
     y0, x0 = int(h * 0.05), int(w * 0.1)
     region = card[y0:h - y0, x0:w - x0]
-    ink = _ink_mask(region)
-    if ink is None:
+    mask = _ink_mask(region)
+    if mask is None:
         return None
-    mask = ink[0]
     rh, rw = mask.shape
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     votes = []
@@ -183,10 +179,9 @@ def pip_count(card: np.ndarray) -> int | None:
     corners), or None when the middle holds no such marks (a face card, a blank)."""
     h, w = card.shape[:2]
     y0, x0 = int(h * 0.05), int(w * 0.1)
-    ink = _ink_mask(card[y0:h - y0, x0:w - x0])
-    if ink is None:
+    mask = _ink_mask(card[y0:h - y0, x0:w - x0])
+    if mask is None:
         return None
-    mask = ink[0]
     rh, rw = mask.shape
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = []

@@ -63,3 +63,13 @@ def test_a_single_card_blob_is_not_split():
     cv2.fillConvexPoly(mask, _card_polygon(200, 200, 30, 200).astype(np.int32), 255)
     (blob,), _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     assert _split_blob(blob, mask, 50) == []
+
+
+def test_percentiles_from_the_histogram_are_numpys():
+    from vision.detect import percentiles_u8
+    rng = np.random.default_rng(4)
+    image = rng.integers(0, 200, (37, 53, 3)).astype(np.uint8)
+    region = image[3:30, 5:50]  # a view, as a card's middle is cut
+    for channel in range(3):
+        qs = [0, 10, 75, 80, 95, 99.5, 100]
+        assert np.allclose(percentiles_u8(region, qs, channel), np.percentile(region[..., channel], qs))
