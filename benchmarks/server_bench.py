@@ -7,8 +7,11 @@ What it does, in order:
    the reveal, the next round...), and for every discard or replace a refused entry (a second
    draw, RTC-10) that the engine refuses.
 2. Creates TABLES playing matches and enough idle ones to hold STREAMS live streams in all, in a
-   temporary SQLite file (synchronous=FULL, as served), starts `.venv/bin/referee serve --host
-   127.0.0.1 --port <free> --db <file> --no-qr` as a subprocess (as `make serve` does).
+   temporary SQLite file (synchronous=FULL, as served). Table i has already played i * STAGGER
+   entries of the script, so that the tables are at different points of their rounds (and scan at
+   different moments), as real tables are, not all revealing or scanning in the same second. It then
+   starts `.venv/bin/referee serve --host 127.0.0.1 --port <free> --db <file> --no-qr` as a
+   subprocess (as `make serve` does).
 3. Seats every phone (POST /m/<id>/seat: its own session cookie, so each phone gets its own
    screen), opens every phone's live stream, the idle tables' streams (STREAMS in all) and SLOW
    slowloris connections (a request that never ends: one more header byte every few seconds).
@@ -453,14 +456,16 @@ class Slowloris:
 
 class Table:
     def __init__(self, port: int, match_id: str, script, refusals: dict[int, dict], stats: Stats,
-                 photo: bytes, scan_every: int, refuse_every: int):
+                 photo: bytes, scan_every: int, refuse_every: int, start: int = 0):
         self.match_id, self.script, self.refusals, self.stats = match_id, script, refusals, stats
         self.phones = [Phone(port, match_id, s, stats) for s in range(len(PLAYERS))]
         self.photo, self.scan_every, self.refuse_every = photo, scan_every, refuse_every
-        self.position = 0
-        self.version = 0
+        self.position = start  # the entries already played at this table
+        self.version = start
         self.done = False
-        self.since_scan = 0
+        self.since_scan = start % scan_every if scan_every else 0  # tables do not scan all at once
+        for phone in self.phones:
+            phone.shown = phone.heard = start  # the page was loaded at this version
 
     def form(self, entry: dict, key: str) -> bytes:
         return urllib.parse.urlencode({**form_of(entry), "version": str(self.version), "key": key}).encode()
@@ -586,7 +591,8 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
     stats, running, slow = Stats(), asyncio.Event(), Slowloris()
     running.set()
     photo = scan_photo()
-    tables_ = [Table(port, m, script, refusals, stats, photo, args.scan_every, args.refuse_every) for m in ids]
+    tables_ = [Table(port, m, script, refusals, stats, photo, args.scan_every, args.refuse_every, i * args.stagger)
+               for i, m in enumerate(ids)]
     phones = [p for t in tables_ for p in t.phones]
     for i in range(0, len(phones), 50):
         await asyncio.gather(*(p.take_seat() for p in phones[i:i + 50]))
@@ -684,13 +690,16 @@ def pct(values: list[float], q: float) -> float:
     return ms[min(len(ms) - 1, max(0, round(q * len(ms)) - 1))]
 
 
-def build_big_matches(db_path: str, script, count: int, entries: int) -> list[str]:
+def build_big_matches(db_path: str, script, count: int, entries: int | list[int]) -> list[str]:
+    """`count` matches holding the script's first `entries` entries (a number, or one per match)."""
     db = connect(db_path)
+    db.execute("PRAGMA synchronous = OFF")  # set-up only: the server runs with FULL
     ids = []
     try:
-        for _ in range(count):
+        for i in range(count):
             match = store.create_match(db, "ratatat", PLAYERS, RULES)
-            for version, (seat, entry) in enumerate(script[:entries]):
+            upto = entries[i] if isinstance(entries, list) else entries
+            for version, (seat, entry) in enumerate(script[:upto]):
                 store.append(db, match.id, version, entry, None, tables.feed, replay_fn=tables.replay,
                              seat=seat, notify=lambda *_: None)
             ids.append(match.id)
@@ -732,6 +741,8 @@ def main() -> None:
     parser.add_argument("--closed-seconds", type=float, default=20)
     parser.add_argument("--refuse-every", type=int, default=5, help="every Nth discard/replace is first refused")
     parser.add_argument("--scan-every", type=int, default=20, help="every Nth entry of a table comes with a scan")
+    parser.add_argument("--stagger", type=int, default=7,
+                        help="entries already played at table i: i * STAGGER (0: every table starts together)")
     parser.add_argument("--threads", type=int, default=None, help="worker threads (default: referee serve's)")
     parser.add_argument("--connection-limit", type=int, default=None, help="default: referee serve's")
     parser.add_argument("--big-entries", type=int, default=1000)
@@ -753,8 +764,9 @@ def main() -> None:
         tmp = Path(tmpdir)
         db_path = str(tmp / "load.sqlite")
         migrate(db_path)
+        starts = [i * args.stagger for i in range(args.tables)]
+        ids = build_big_matches(db_path, script, args.tables, starts)
         db = connect(db_path)
-        ids = [store.create_match(db, "ratatat", PLAYERS, RULES).id for _ in range(args.tables)]
         idle_tables = max(1, (args.streams - args.tables * len(PLAYERS) + 3) // 4)
         idle_ids = [store.create_match(db, "ratatat", PLAYERS, RULES).id for _ in range(idle_tables)]
         db.close()
