@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import EntryError, seat_index
 from .cabo_state import reveal_complete
+from .redaction import redact_entry
 
 _PRIVATE = {"peek": ("seen",), "look_swap": ("seen", "target_seen")}
 
@@ -24,28 +24,12 @@ def redact(state: Any, entries: list[dict[str, Any]], viewer: int | None) -> lis
     if r is None or reveal_complete(r):
         return list(entries)
     start = min(max(r.first_entry, 0), len(entries))
-    return list(entries[:start]) + [_redact(state, e, viewer, start) for e in entries[start:]]
+    return list(entries[:start]) + [redact_entry(state, e, viewer, start, _hide) for e in entries[start:]]
 
 
-def _seat(state: Any, entry: dict[str, Any]) -> int | None:
-    try:
-        return seat_index(entry.get("seat"), state.players, "seat")
-    except EntryError:
-        return None
-
-
-def _redact(state: Any, entry: Any, viewer: int | None, start: int) -> Any:
-    if not isinstance(entry, dict):
-        return entry
+def _hide(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """Another seat's entry with its private sightings made unknown."""
     move = entry.get("move")
-    if move in ("override", "correct") and isinstance(entry.get("entry"), dict):
-        target = entry.get("target")
-        if move == "correct" and (not isinstance(target, int) or target < start):
-            return entry  # corrects an entry of a finished round: that round is whole
-        return {**entry, "entry": _redact(state, entry["entry"], viewer, start)}
-    seat = _seat(state, entry)
-    if seat is not None and seat == viewer:
-        return entry
     hidden = {k: "unknown" for k in _PRIVATE.get(move, ()) if entry.get(k) not in (None, "unknown")}
     if hidden:
         return {**entry, **hidden}

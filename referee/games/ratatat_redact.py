@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import EntryError, seat_index
+from .base import EntryError
 from .cards import parse_card
 from .ratatat_cards import is_power
 from .ratatat_state import reveal_complete
+from .redaction import entry_seat, redact_entry
 
 _WHOLE_RULES = ("RTC-15", "RTC-30")  # an override of these on a Replace tells the table the card was a power
 
@@ -31,29 +32,13 @@ def redact(state: Any, entries: list[dict[str, Any]], viewer: int | None) -> lis
     shown = _disclosed_draws(state, current)
     out = list(entries[:start])
     for i, entry in enumerate(current):
-        out.append(entry if i in shown else _redact(state, entry, viewer, start))
+        out.append(entry if i in shown else redact_entry(state, entry, viewer, start, _hide))
     return out
 
 
-def _seat(state: Any, entry: dict[str, Any]) -> int | None:
-    try:
-        return seat_index(entry.get("seat"), state.players, "seat")
-    except EntryError:
-        return None
-
-
-def _redact(state: Any, entry: Any, viewer: int | None, start: int) -> Any:
-    if not isinstance(entry, dict):
-        return entry
+def _hide(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """Another seat's entry with its private sightings made unknown."""
     move = entry.get("move")
-    if move in ("override", "correct") and isinstance(entry.get("entry"), dict):
-        target = entry.get("target")
-        if move == "correct" and (not isinstance(target, int) or target < start):
-            return entry  # corrects an entry of a finished round: that round is whole
-        return {**entry, "entry": _redact(state, entry["entry"], viewer, start)}
-    seat = _seat(state, entry)
-    if seat is not None and seat == viewer:
-        return entry
     if move == "peek" and entry.get("seen") not in (None, "unknown"):
         return {**entry, "seen": "unknown"}
     if move == "initial_peek" and isinstance(entry.get("seen"), list):
@@ -81,7 +66,7 @@ def _disclosed_draws(state: Any, entries: list[Any]) -> set[int]:
         inner = _innermost(entry)
         if not isinstance(inner, dict):
             continue
-        seat = _seat(state, inner)
+        seat = entry_seat(state, inner)
         if inner.get("move") == "draw" and seat is not None:
             try:
                 card = parse_card(inner.get("card"), state.deck, "card")
