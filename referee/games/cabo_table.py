@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import changed_rules, seat_index
+from .base import changed_rules
 from .cabo_cards import CABO_DECK, DECKS as CARD_DECKS, label
 from .cabo_rules import VARIANTS
 from .cabo_state import places
 from .cabo_view import legal_moves, snap_moves
 from .cards import RANKS, SUITS
-from .interface import ScanSpec
+from .interface import ScanSpec, photo_spec
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
 ENGINE_VERSION = 1
@@ -73,18 +73,11 @@ def card_label(card: str | None) -> str:
 
 def scan_spec(state: Any, purpose: Mapping[str, str]) -> ScanSpec | None:
     """A photo for a reveal holds a player's layout, place by place; for any other card entry, one card."""
-    move = purpose.get("move", "")
-    if move not in SCAN_MOVES:
-        return None
-    if move == "reveal":
-        try:
-            seat = seat_index(purpose.get("for", ""), state.players, "for")
-        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
-            return None
-        r = state.round
-        n = len(places(r.rows[seat])) if r is not None else 0
-        return ScanSpec(cards=max(n, 1), seat=seat, move=move)
-    return ScanSpec(cards=1, move=move)
+    return photo_spec(state, purpose, {"reveal": _layout_size}, SCAN_MOVES)
+
+
+def _layout_size(state: Any, seat: int) -> int:
+    return len(places(state.round.rows[seat])) if state.round is not None else 0
 
 
 def result(state: Any) -> dict[str, Any]:

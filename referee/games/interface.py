@@ -12,9 +12,9 @@ past entry to correct).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Collection, Mapping, Protocol, runtime_checkable
 
-from .base import Variant
+from .base import EntryError, Variant, seat_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +34,21 @@ class ScanSpec:
     cards: int = 1            # 1: one card; n > 1: a row of n cards, read left to right into slots
     seat: int | None = None   # whose cards (a row at the reveal), None for a table card
     move: str = ""            # the entry the photo fills in
+
+
+def photo_spec(state: Any, purpose: Mapping[str, str], rows: Mapping[str, Callable[[Any, int], int]],
+               singles: Collection[str]) -> ScanSpec | None:
+    """A game's ``scan_spec`` from what it photographs: for a move in ``rows``, a row of the cards of the
+    seat named by the form's ``for`` (``rows[move](state, seat)`` of them; None when ``for`` names nobody
+    at this table); for a move in ``singles``, one card; for any other move, nothing."""
+    move = purpose.get("move", "")
+    if move in rows:
+        try:
+            seat = seat_index(purpose.get("for", ""), state.players, "for")
+        except EntryError:
+            return None
+        return ScanSpec(cards=max(rows[move](state, seat), 1), seat=seat, move=move)
+    return ScanSpec(cards=1, move=move) if move in singles else None
 
 
 @dataclass(frozen=True, slots=True)

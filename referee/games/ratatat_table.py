@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import changed_rules, seat_index
+from .base import changed_rules
 from .ratatat_cards import RTC_DECKS
-from .interface import ScanSpec
+from .interface import ScanSpec, photo_spec
 from .ratatat_rules import SLOTS, VARIANTS
 
 #: Bumped whenever replaying a log could give another state: the store's snapshots of older versions
@@ -59,16 +59,7 @@ def card_label(card: str | None) -> str:
 
 def scan_spec(state: Any, purpose: Mapping[str, str]) -> ScanSpec | None:
     """A photo for a reveal holds a player's row of four; for any other card entry, one card."""
-    move = purpose.get("move", "")
-    if move not in SCAN_MOVES:
-        return None
-    if move == "reveal":
-        try:
-            seat = seat_index(purpose.get("for", ""), state.players, "for")
-        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
-            return None
-        return ScanSpec(cards=SLOTS, seat=seat, move=move)
-    return ScanSpec(cards=1, move=move)
+    return photo_spec(state, purpose, {"reveal": lambda _state, _seat: SLOTS}, SCAN_MOVES)
 
 
 def result(state: Any) -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import changed_rules, seat_index
+from .base import changed_rules
 from .cards import RANKS, SUITS
-from .interface import ScanSpec
+from .interface import ScanSpec, photo_spec
 from .shithead_rules import FACE_UP, VARIANTS, deck, say_card
 from .shithead_state import State
 
@@ -35,16 +35,8 @@ def card_label(card: str | None) -> str:
 
 def scan_spec(state: State, purpose: Mapping[str, str]) -> ScanSpec | None:
     """One photo of a player's three face-up cards, or of the cards of a play (one card each)."""
-    move = purpose.get("move", "")
-    if move == "faceup":
-        try:
-            seat = seat_index(purpose.get("for", ""), state.players, "for")
-        except Exception:  # noqa: BLE001 - an EntryError: the photo is for nobody at this table
-            return None
-        return ScanSpec(cards=FACE_UP, seat=seat, move=move)
-    if move in ("play", "interrupt", "add", "swap", "start"):
-        return ScanSpec(cards=1, move=move)
-    return None
+    return photo_spec(state, purpose, {"faceup": lambda _state, _seat: FACE_UP},
+                      ("play", "interrupt", "add", "swap", "start"))
 
 
 def result(state: State) -> dict[str, Any]:
