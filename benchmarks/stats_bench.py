@@ -33,7 +33,7 @@ from datetime import date, timedelta
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from referee import charts, create_app, people, stats, store, tables  # noqa: E402
+from referee import charts, create_app, people, stats, store  # noqa: E402
 from referee.db import connect, migrate  # noqa: E402
 
 TARGET_MS = 100.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError
-from .forms import MAX_REASON, begin_entry, entrant, log_form, text
+from .forms import begin_entry, entrant, log_form, text
 from .shithead_moves import GAME_MOVES, MAX_CARDS
 
 TEXT_FIELDS = ("card", "out", "rank")

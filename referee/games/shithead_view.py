@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from .base import changed_rules
-from .shithead_logic import advance, describe_top, effective_top, illegal, possible, run_length, zone
+from .shithead_logic import advance, describe_top, effective_top, illegal, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
 from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, rank_of
 from .shithead_state import NAME, TITLE, PileCard, State

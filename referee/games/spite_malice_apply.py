@@ -301,7 +301,7 @@ class _Entry:
     def take(self, seat: int, source: str, claimed: str | None) -> tuple[str | None, bool]:
         """The card a build takes from ``source``, and whether the table sees it for the first time;
         the source loses it (SM-11, SM-K2, SM-20)."""
-        s, st, who = self.s, self.s.seats[seat], self.name(seat)
+        st, who = self.s.seats[seat], self.name(seat)
         kind, k = _source_parts(source)
         if kind == "pile":
             self.refuse("SM-19", "A card on a building pile stays there until the pile is complete.")

@@ -13,8 +13,8 @@ from referee.games.cabo_moves import (Call, Discard, Draw, Give, InitialPeek, Lo
                                       Reshuffle, Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
 from referee.games.log import Log
 
-from .cabo_helpers import (ANA, BEN, CY, DEE, events, match, plain_turn, play, refused, score_round, started,
-                           to_reveal, values, with_totals)
+from .cabo_helpers import (ANA, BEN, CY, DEE, match, plain_turn, play, refused, score_round, started, to_reveal,
+                           with_totals)
 
 
 def last(state):

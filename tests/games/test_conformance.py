@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import GAMES
-from referee.games.base import EntryError, Ruling, resolve_rules
+from referee.games.base import Ruling, resolve_rules
 from referee.games.interface import Game
 from referee.games.log import Log
 from referee.games.rulebook import book

@@ -10,7 +10,7 @@ import pytest
 
 from referee import store
 
-from .test_play import HX, entry_count
+from .test_play import entry_count
 from .test_play import text as raw_text
 from .test_shithead_table import ShPhone as Phone
 
