@@ -196,31 +196,39 @@ def _show(value: Any) -> str:
 
 # --- Names of games and cards ----------------------------------------------------------------
 
-GAME_TITLES = {  # as the players of each language call them (the seeds)
-    "ratatat": _l("Rat-a-Tat Cat"),
-    "shithead": _l("Shithead"),
-    "spite_malice": _l("Spite & Malice"),
-    "cabo": _l("Cabo / Cambio"),
-}
-
 CARD_WORDS = {  # the engines' card labels that are words
     "Draw 2": _l("Draw 2"), "Peek": _l("Peek"), "Swap": _l("Swap"), "Super Peek": _l("Super Peek"),
     "Joker": _l("Joker"), "unknown": _l("unknown"), "Card back": _l("Card back"),
 }
-DECK_KINDS = {  # the kinds of deck a table can teach the referee
-    "ratatat": _l("Rat-a-Tat Cat deck (classic)"), "ratatat_deluxe": _l("Rat-a-Tat Cat deck (deluxe, with Super Peek)"),
-    "cabo": _l("Cabo deck (0 to 13)"), "standard": _l("Standard deck"),
-}
+STANDARD_DECK = _l("Standard deck")  # a deck every game that plays with one shares; a game's own decks are
+# named by its words module (``DECKS``)
 
 
 def deck_kind(kind: str, english: str = "") -> str:
-    title = DECK_KINDS.get(kind)
-    return str(title) if title is not None else english or kind
+    """A kind of deck a table can teach the referee, in the phone's language."""
+    if kind == "standard":
+        return str(STANDARD_DECK)
+    from .games import GAMES
+    from .views import words
+
+    for game in GAMES.values():
+        if kind in getattr(game, "DECK_KINDS", ()):
+            title = getattr(words.for_game(game.TEMPLATES), "DECKS", {}).get(kind)
+            if title is not None:
+                return str(title)
+    return english or kind
+
+
 _CODES = {"DRAW2": "Draw 2", "PEEK": "Peek", "SWAP": "Swap", "SUPERPEEK": "Super Peek", "JOKER": "Joker"}
 
 
 def game_title(game: str) -> str:
-    title = GAME_TITLES.get(game)
+    """A game's name as the players of the phone's language call it (its words module's ``TITLE``), else
+    as the app's catalogue of games names it."""
+    from .games import GAMES
+    from .views import words
+
+    title = getattr(words.for_game(getattr(GAMES.get(game), "TEMPLATES", None)), "TITLE", None)
     if title is not None:
         return str(title)
     return current_app.config["GAMES"].get(game, game)

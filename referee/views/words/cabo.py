@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ...games import cabo_moves as m
 from ...i18n_rules import CARD_WORDS, card_label, match_words
 from . import common
+
+TITLE = _l("Cabo / Cambio")  # as the players of each language call it
+DECKS = {"cabo": _l("Cabo deck (0 to 13)")}  # the standard deck is every game's
+
 
 outcome = match_words
 

@@ -3,13 +3,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, lazy_gettext as _l
 from markupsafe import Markup
 
 from ...games import ratatat_moves as m
 from ...i18n import lang
 from ...i18n_rules import CARD_WORDS, card_name, engine_words, match_words, names_words
 from . import common
+
+TITLE = _l("Rat-a-Tat Cat")  # as the players of each language call it
+DECKS = {"ratatat": _l("Rat-a-Tat Cat deck (classic)"),
+         "ratatat_deluxe": _l("Rat-a-Tat Cat deck (deluxe, with Super Peek)")}
+
 
 outcome = match_words
 

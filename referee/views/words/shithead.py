@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
-
-from flask_babel import ngettext
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 
 from ...games import shithead_moves as m
 from ...games.shithead_rules import say_card, say_cards
 from ...i18n_rules import CARD_WORDS, card_label, names_words
 from . import common
+
+TITLE = _l("Shithead")  # as the players of each language call it
+
 
 
 def entry(move: Any, players: tuple[str, ...]) -> str:

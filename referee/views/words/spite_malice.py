@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
+from flask_babel import gettext as _, lazy_gettext as _l
 
 from ...games import spite_malice_moves as m
 from ...i18n_rules import CARD_WORDS, card_name
 from . import common
+
+TITLE = _l("Spite & Malice")  # as the players of each language call it
+
 
 
 def entry(move: Any, players: tuple[str, ...]) -> str:
