@@ -93,6 +93,15 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, flo
 def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
     """Index patch for a rank whose pixels are `pts` (x, y), and the rank centre and scale.
     `zoom` > 1 frames the rank smaller in the patch."""
+    m, centre, k = _frame(pts, down, zoom)
+    patch = cv2.warpAffine(image, m, INPUT_SIZE, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+                           borderMode=cv2.BORDER_REPLICATE)
+    return patch, centre, k
+
+
+def _frame(pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """The map from index patch to photo for a rank whose pixels are `pts`, the rank centre and
+    the scale (photo px per card unit)."""
     right = np.array([down[1], -down[0]])
     along_r, along_d = pts @ right, pts @ down
     height = along_d.max() - along_d.min() + 1
@@ -101,10 +110,8 @@ def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1
     origin = top_left - right * RANK_ORIGIN[0] * k - down * RANK_ORIGIN[1] * k
     sx, sy = INDEX_BOX[0] / INPUT_SIZE[0] * k, INDEX_BOX[1] / INPUT_SIZE[1] * k
     m = np.float32([[right[0] * sx, down[0] * sy, origin[0]], [right[1] * sx, down[1] * sy, origin[1]]])
-    patch = cv2.warpAffine(image, m, INPUT_SIZE, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-                           borderMode=cv2.BORDER_REPLICATE)
     centre = right * (along_r.min() + along_r.max()) / 2 + down * (along_d.min() + along_d.max()) / 2
-    return patch, centre, k
+    return m, centre, k
 
 
 def find_indices(image: np.ndarray, card_height: float | None = None,
@@ -140,7 +147,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         if np.argmax(cp) >= len(RANKS) or cp.max() < ACCEPT_RANK:
             continue
         alts = labelled(cp[: len(RANKS)], sp)
-        _, centre, k = _patch(image, *candidates[i])
+        _, centre, k = _frame(*candidates[i])
         hits.append(IndexHit(alts[0][0], alts[0][1], centre, candidates[i][1], k, alts))
     return _suppress(hits)
 
@@ -158,25 +165,30 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
         keep = keep[np.argsort(stats[keep, 4])[::-1][:MAX_MARKS]]
     points: dict[int, np.ndarray] = {}
     solid: dict[int, float] = {}
+    on_known = _inside_any(centroids, known)  # a mark's centre lies inside a card identified already
 
     def pixels(c: int) -> np.ndarray:
         if c not in points:
             x, y, cw, ch = stats[c, :4]
             ys, xs = np.nonzero(labels[y:y + ch, x:x + cw] == c)
-            points[c] = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
-            hull = cv2.convexHull(points[c])
-            solid[c] = len(points[c]) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
+            pts = np.empty((len(xs), 2), np.float32)
+            pts[:, 0], pts[:, 1] = xs + x, ys + y
+            points[c] = pts
+            hull = cv2.convexHull(pts)
+            solid[c] = len(pts) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
         return points[c]
 
     out = []
     tried: dict[int, int] = {}
     for a, b, _ in _pairs(stats[keep], centroids[keep]):
         ia, ib = int(keep[a]), int(keep[b])
-        if tried.get(ia, 0) >= PAIRS_PER_MARK or any(inside(centroids[ia], quad) for quad in known):
+        if tried.get(ia, 0) >= PAIRS_PER_MARK or on_known[ia]:
             continue
         pts = pixels(ia)
+        if solid[ia] > SOLID_PIP:
+            continue
         pixels(ib)
-        if solid[ia] > SOLID_PIP or solid[ib] < SOLID_SUIT:
+        if solid[ib] < SOLID_SUIT:
             continue
         tried[ia] = tried.get(ia, 0) + 1
         down = centroids[ib] - centroids[ia]
@@ -258,6 +270,19 @@ def merge_pairs(hits: list[IndexHit]) -> list[IndexHit]:
                             alternatives=[(lab, min(c, TURNED_DOUBT)) for lab, c in a.alternatives])
                 break
         out.append(a)
+    return out
+
+
+def _inside_any(points: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """For each point, whether it lies in (or on) any of the convex quadrilaterals (as `inside`,
+    for all points at once)."""
+    out = np.zeros(len(points), bool)
+    p = np.asarray(points, np.float64)
+    for quad in quads:
+        q = np.asarray(quad, np.float64).reshape(4, 2)
+        edge = np.roll(q, -1, axis=0) - q
+        cross = edge[None, :, 0] * (p[:, None, 1] - q[None, :, 1]) - edge[None, :, 1] * (p[:, None, 0] - q[None, :, 0])
+        out |= (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
     return out
 
 

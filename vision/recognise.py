@@ -11,7 +11,8 @@ from . import glyphs, index_net, standard
 from .detect import find_cards, outermost, whiteness
 from .errors import UploadError
 from .index_search import find_indices, inside, merge_pairs
-from .rectify import CARD_H, CARD_W, FORESHORTENED, apparent_aspect, order_portrait, rectify, turned_quarter
+from .rectify import (CARD_H, CARD_W, FORESHORTENED, OutlinedCard, apparent_aspect, card_image, order_portrait, rectify,
+                      turned_quarter)
 from .taught import References
 from .types import ACCEPT, CardRead
 
@@ -47,13 +48,14 @@ def _identify(card: np.ndarray, deck: str, references: References | None,
     return _identify_many([card], deck, references, [both_corners])[0]
 
 
-def _identify_many(cards: list[np.ndarray], deck: str, references: References | None,
+def _identify_many(cards: list[np.ndarray | OutlinedCard], deck: str, references: References | None,
                    both_corners: list[bool]) -> list[list[tuple[str, float]]]:
-    """Candidates for each rectified card: taught references first, then (standard deck) the
-    index reader, whose network reads every card's corners in one batch."""
+    """Candidates for each rectified card (or outline, warped where looked at): taught references
+    first, then (standard deck) the index reader, whose network reads every card's corners in
+    one batch."""
     out: list[list[tuple[str, float]]] = [[] for _ in cards]
     if references is not None and len(references):
-        out = [references.candidates(card) for card in cards]
+        out = [references.candidates(card_image(card)) for card in cards]
     if deck == "standard":
         todo = [i for i, c in enumerate(out) if not c or c[0][1] < ACCEPT]
         corners = standard.corner_reads_many([cards[i] for i in todo])
@@ -73,10 +75,10 @@ def _read_outlines(image: np.ndarray, quads: list[np.ndarray], deck: str, refere
     quads = [order_portrait(q) for q in quads[:MAX_OUTLINES]]
     aspects = [apparent_aspect(q) for q in quads]
     unusual = [not USUAL_ASPECT[0] <= a <= USUAL_ASPECT[1] for a in aspects]
-    cands = _identify_many([rectify(image, q) for q in quads], deck, references, unusual)
+    cands = _identify_many([OutlinedCard(image, q) for q in quads], deck, references, unusual)
     redo = [i for i, c in enumerate(cands) if not (c and c[0][1] >= ACCEPT) and aspects[i] < FORESHORTENED]
     others = [turned_quarter(quads[i]) for i in redo]
-    again = _identify_many([rectify(image, q) for q in others], deck, references, [True] * len(redo))
+    again = _identify_many([OutlinedCard(image, q) for q in others], deck, references, [True] * len(redo))
     for i, other, other_cands in zip(redo, others, again):
         if other_cands and (not cands[i] or other_cands[0][1] > cands[i][0][1]):
             quads[i], cands[i] = other, other_cands

@@ -50,3 +50,45 @@ def turned_quarter(quad: np.ndarray) -> np.ndarray:
     """The other portrait reading of an ordered quad: its long sides taken as the short ones (a
     card seen along its length from a low angle looks wider than tall)."""
     return np.roll(np.asarray(quad, np.float32), -1, axis=0)
+
+
+def rectify_part(image: np.ndarray, quad: np.ndarray, part: tuple[int, int, int, int],
+                 size: tuple[int, int] = (CARD_W, CARD_H)) -> np.ndarray:
+    """The part (x, y, width, height) of what rectify(image, quad, size) gives, warped alone."""
+    w, h = size
+    x, y, pw, ph = part
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]) - np.float32([x, y])
+    m = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(image, m, (pw, ph), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+class OutlinedCard:
+    """A card outline in a photo, warped to a CARD_W×CARD_H portrait card only as far as it is
+    looked at: the index reader needs its two index corners alone (a fifth of the card, the
+    same pixels as those of the whole card warped); the whole card is warped when its middle is
+    looked at (pips counted or matched, a taught face compared)."""
+
+    def __init__(self, image: np.ndarray, quad: np.ndarray):
+        self.image, self.quad = image, np.asarray(quad, np.float32)
+        self._whole: np.ndarray | None = None
+
+    @property
+    def whole(self) -> np.ndarray:
+        if self._whole is None:
+            self._whole = rectify(self.image, self.quad)
+        return self._whole
+
+    def corners(self, box: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """The top-left box[0]×box[1] corner and the bottom-right one turned round (each in the
+        card's own orientation, as the index reader reads it)."""
+        w, h = box
+        if self._whole is not None:
+            return self._whole[:h, :w], cv2.rotate(self._whole, cv2.ROTATE_180)[:h, :w]
+        top = rectify_part(self.image, self.quad, (0, 0, w, h))
+        bottom = rectify_part(self.image, self.quad, (CARD_W - w, CARD_H - h, w, h))
+        return top, cv2.rotate(bottom, cv2.ROTATE_180)
+
+
+def card_image(card: np.ndarray | OutlinedCard) -> np.ndarray:
+    """The whole rectified card, warped now if it was not yet."""
+    return card.whole if isinstance(card, OutlinedCard) else card

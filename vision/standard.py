@@ -16,6 +16,7 @@ import numpy as np
 
 from . import glyphs, index_net
 from .detect import percentiles_u8
+from .rectify import OutlinedCard, card_image
 
 CORNER_W, CORNER_H = 0.26, 0.36  # share of card width/height where the index lies
 SUIT_SHARPNESS = 120.0  # softmax temperature on the pips' cosine similarities to drawn suits
@@ -103,11 +104,20 @@ def corner_reads(card: np.ndarray) -> list[CornerRead]:
     return corner_reads_many([card])[0]
 
 
-def corner_reads_many(cards: list[np.ndarray]) -> list[list[CornerRead]]:
+def _corner_patches(card: np.ndarray | OutlinedCard) -> list[np.ndarray]:
+    """The two index corners of a rectified card (or of an outline, warped there alone) at the
+    index reader's input size."""
+    if isinstance(card, OutlinedCard):
+        return [cv2.resize(c, index_net.INPUT_SIZE, interpolation=cv2.INTER_AREA)
+                for c in card.corners(index_net.INDEX_BOX)]
+    return [index_net.index_patch(card), index_net.index_patch(cv2.rotate(card, cv2.ROTATE_180))]
+
+
+def corner_reads_many(cards: list[np.ndarray | OutlinedCard]) -> list[list[CornerRead]]:
     """corner_reads of several cards, their corners read by the network in one batch."""
     patches = []
     for card in cards:
-        patches += [index_net.index_patch(card), index_net.index_patch(cv2.rotate(card, cv2.ROTATE_180))]
+        patches += _corner_patches(card)
     classes, suits = index_net.read_patches(patches)
     # A card readable at one corner only has no second corner to check its read against: that
     # corner is read by the search reader too (taught indices of the usual size only, see
@@ -201,7 +211,7 @@ def pip_count(card: np.ndarray) -> int | None:
     return sum(1 for a in areas if 0.5 * median <= a <= 2 * median)
 
 
-def turned_check(rank: np.ndarray, card: np.ndarray, reads: list[CornerRead]) -> np.ndarray:
+def turned_check(rank: np.ndarray, card: np.ndarray | OutlinedCard, reads: list[CornerRead]) -> np.ndarray:
     """A 6 is a 9 turned round: a card read as either is answered only when its orientation
     evidence agrees — the pips counted in its middle, or both index corners (each read in the
     card's own orientation, opposite each other) putting the same rank first. Otherwise, and
@@ -210,7 +220,7 @@ def turned_check(rank: np.ndarray, card: np.ndarray, reads: list[CornerRead]) ->
     if top not in TURNABLE:
         return rank
     other = TURNABLE[top]
-    count = pip_count(card)
+    count = pip_count(card_image(card))
     corners_agree = len(reads) == 2 and all(int(np.argmax(r.rank_probs)) == top for r in reads)
     if count == PIPS[top]:
         return rank
@@ -220,7 +230,7 @@ def turned_check(rank: np.ndarray, card: np.ndarray, reads: list[CornerRead]) ->
     return rank
 
 
-def card_candidates(card: np.ndarray, both_corners: bool = False,
+def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
                     reads: list[CornerRead] | None = None) -> list[tuple[str, float]]:
     """(label, confidence) best first for a rectified card, read at both index corners.
 
@@ -255,7 +265,7 @@ def card_candidates(card: np.ndarray, both_corners: bool = False,
         rank, suit = reads[0].rank_probs * SINGLE_CORNER, reads[0].suit_probs
     rank = turned_check(rank, card, reads)
     if rank.max() >= 0.5 and suit.max() < 0.95:  # the suit decides whether to answer
-        pips = pip_suit_probs(card, reads[0].red)
+        pips = pip_suit_probs(card_image(card), reads[0].red)
         if pips is not None:
             suit = suit * pips / (suit * pips).sum() * suit.sum()
     return labelled(rank, suit)

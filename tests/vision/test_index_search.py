@@ -3,7 +3,7 @@ import pytest
 
 import vision
 from vision import synth
-from vision.index_search import IndexHit, find_indices, inside, merge_pairs, same_card
+from vision.index_search import IndexHit, _inside_any, find_indices, inside, merge_pairs, same_card
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
 
@@ -55,3 +55,13 @@ def test_cards_side_by_side_or_far_apart_are_not_merged():
 def test_no_index_is_found_on_a_bare_table():
     rng = np.random.default_rng(11)
     assert find_indices(synth.photo_effects(synth.background("carpet", (1200, 900), rng), rng)) == []
+
+
+def test_points_inside_any_outline_are_found_all_at_once_as_one_by_one():
+    rng = np.random.default_rng(2)
+    quads = [np.float32([[50, 40], [180, 60], [170, 230], [40, 210]]),
+             np.float32([[300, 300], [260, 380], [330, 420], [370, 330]])]  # the other way round
+    points = np.vstack([rng.uniform(0, 450, (400, 2)), quads[0], quads[1]]).astype(np.float32)
+    expected = [any(inside(p, q) for q in quads) for p in points]
+    assert _inside_any(points, quads).tolist() == expected
+    assert not _inside_any(points, []).any()

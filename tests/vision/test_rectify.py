@@ -1,7 +1,7 @@
 import cv2
 import numpy as np
 
-from vision.rectify import CARD_H, CARD_W, order_portrait, rectify
+from vision.rectify import CARD_H, CARD_W, OutlinedCard, card_image, order_portrait, rectify
 
 
 def test_order_portrait_starts_on_a_short_edge_and_runs_clockwise():
@@ -26,3 +26,19 @@ def test_rectify_undoes_a_rotation_and_keeps_the_content():
     corners = [flat[5:60, 5:50].mean(), flat[-60:-5, -50:-5].mean()]
     assert min(corners) < 100  # the mark is in one of the two index corners
     assert flat[CARD_H // 2, CARD_W // 2].mean() > 200
+
+
+def test_an_outlined_card_warps_its_index_corners_alone_as_the_whole_card_has_them():
+    rng = np.random.default_rng(5)
+    photo = cv2.GaussianBlur(rng.integers(0, 255, (500, 600, 3), np.uint8), (5, 5), 0)
+    quad = order_portrait(np.float32([[120, 60], [400, 110], [380, 470], [90, 430]]))
+    whole = rectify(photo, quad)
+    card = OutlinedCard(photo, quad)
+    top, bottom = card.corners((56, 100))
+    assert top.shape == bottom.shape == (100, 56, 3)
+    # the same pixels, but for rounding in the last bit
+    assert np.abs(top.astype(int) - whole[:100, :56]).max() <= 1
+    assert np.abs(bottom.astype(int) - cv2.rotate(whole, cv2.ROTATE_180)[:100, :56]).max() <= 1
+    assert np.array_equal(card.whole, whole) and np.array_equal(card_image(card), whole)
+    top_again, _ = card.corners((56, 100))  # once warped whole, cut from it
+    assert np.array_equal(top_again, whole[:100, :56])
