@@ -22,7 +22,8 @@ What it does, in order:
    opens the card picker (`GET /m/<id>/pick?...`); every REFUSE_EVERY-th such entry is first
    posted refused (422) on purpose; every SCAN_EVERY-th entry of a table comes with a scan
    (`POST /m/<id>/scan`, a photo drawn in code).
-5. Paced phase (one entry per PACE s per table, ~20x a real table): POST latency.
+5. Paced phase (one entry per PACE s per table, ~10x a brisk real table; by default 50 entries a
+   second in all, half of what this 2-core machine can do): POST latency below saturation.
    Closed loop: each table as fast as its phones go; `moves_per_second` counts accepted entries,
    `answers_per_second` every answer (entries, refusals, pickers, screens, scans).
 6. A fresh server on a file holding matches of >= 1000 entries: a cold GET /m/<id> of each.
@@ -349,6 +350,11 @@ class Phone:
         if status != 303 or not cookies:
             raise RuntimeError(f"seat {self.seat} at {self.match_id}: HTTP {status}")
         self.cookie = "; ".join(cookies)
+        # The browser follows the 303 to the table's page, which opens the match in the serving process.
+        status, _, body = await self.conn.request("GET", f"/m/{self.match_id}", self.headers())
+        if status != 200:
+            raise RuntimeError(f"the table page of {self.match_id}: HTTP {status}")
+        self.drew(body)
 
     async def refetch(self) -> None:
         """What the page does on `changed`: GET its own screen (coalescing doorbells heard meanwhile)."""
@@ -736,7 +742,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50, help="tables playing (4 phones each)")
     parser.add_argument("--streams", type=int, default=2000, help="live streams held in all (idle tables fill up)")
     parser.add_argument("--slow", type=int, default=300, help="slowloris connections held")
-    parser.add_argument("--pace", type=float, default=0.5, help="seconds between a table's entries (paced phase)")
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's entries (paced phase)")
     parser.add_argument("--paced-seconds", type=float, default=15)
     parser.add_argument("--closed-seconds", type=float, default=20)
     parser.add_argument("--refuse-every", type=int, default=5, help="every Nth discard/replace is first refused")
