@@ -576,7 +576,10 @@ def screen_process_main() -> None:
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)  # compiled now, not under the first phones' taps
     settle_heap()
-    sock.sendall(_frame(marshal.dumps((0, None))))
+    try:
+        sock.sendall(_frame(marshal.dumps((0, None))))
+    except OSError:
+        return  # the server stopped while this process was starting
     while (payload := _read_frame(reader)) is not None:
         ident, kind, fields, extra = marshal.loads(payload)
         try:

@@ -6,9 +6,13 @@ Before it, each open stream held one of waitress's worker threads: a few hundred
 from __future__ import annotations
 
 import http.client
+import os
+import pickle
 import re
 import selectors
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -17,7 +21,7 @@ import urllib.request
 import pytest
 
 from referee import live, store
-from referee.server import Background
+from referee.server import Background, _frame
 
 STREAMS = 300
 SLOW = 100
@@ -428,3 +432,22 @@ def test_what_a_server_loads_at_start_is_left_out_of_every_collection():
         assert any(obj is made_later for obj in gc.get_objects())
     finally:
         gc.unfreeze()
+
+
+def test_a_screen_process_whose_server_stopped_while_it_started_ends_quietly(app, tmp_path):
+    """Ctrl+C in the first seconds: the screen process finds its socket closed when it reports ready, and
+    ends without a traceback on the terminal."""
+    ours, theirs = socket.socketpair()
+    counter = tmp_path / "counter"
+    counter.write_bytes(bytes(8))
+    with open(counter, "rb") as counter_file:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from referee.server import screen_process_main; screen_process_main()",
+             str(theirs.fileno()), str(counter_file.fileno())],
+            pass_fds=(theirs.fileno(), counter_file.fileno()), stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.getcwd()})
+        theirs.close()
+        ours.sendall(_frame(pickle.dumps({"config": dict(app.config), "instance_path": app.instance_path})))
+        ours.close()  # the server is gone before the process is ready
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and b"Traceback" not in err, err.decode()[-2000:]
