@@ -21,9 +21,7 @@ from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
 from .standard import TURNED_DOUBT, labelled
 
 WORK_SIDE = 800  # long side of the image searched (px)
-WORK_CARD_HEIGHT = 180  # ... or smaller, so that a card of the size found is this tall (px); measured on the
-# drawn scenes and the tuning photos: 220 read 166 of the seated scenes' 181 cards, 200 167, 180 171, 165 170,
-# 150 169 with two wrong answers more on busy-train; the other sets the same
+WORK_CARD_HEIGHT = 220  # ... or smaller, so that a card of the size found is this tall (px)
 MIN_WORK_SIDE = 400  # ... but no smaller than this
 MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
 INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it

@@ -58,10 +58,13 @@ def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int 
         out[first] = chosen[0]
         return out
     gaps = np.diff(t)
+    # two outlines with one centre (two reads of one place) make no pitch: a card's width then
+    floor = max(MIN_PITCH * width, 1.0)
     pitch = _pitch(gaps, width, slots)
+    pitch = pitch if pitch > 0 else floor
     steps = np.maximum(1, np.round(gaps / pitch)).astype(int)
     if steps.sum() + 1 > slots:  # spread wider than the row: the pitch is the row's length shared out
-        pitch = (t[-1] - t[0]) / (slots - 1)
+        pitch = max((t[-1] - t[0]) / (slots - 1), 1e-6)
         steps = np.maximum(1, np.round(gaps / pitch)).astype(int)
         while steps.sum() + 1 > slots and steps.max() > 1:
             steps[int(np.argmax(steps))] -= 1

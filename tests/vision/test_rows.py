@@ -58,3 +58,12 @@ def test_more_cards_than_slots_places_the_largest():
     small = card(800, 100) * 0.3
     outlines = [card(x) for x in ROW] + [small]
     assert place_in_row(outlines, FRAME) == [0, 1, 2, 3]
+
+
+def test_two_outlines_in_one_place_are_placed_without_hanging():
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    outlines = [card + (50, 100), card + (300, 100), card + (300, 100), card + (550, 100)]
+    slots = place_in_row(outlines, (800, 400))
+    assert sorted(i for i in slots if i is not None) == sorted(set(i for i in slots if i is not None))
+    assert 0 in slots and 3 in slots
+    assert place_in_row([card + (300, 100)] * 3, (800, 400)).count(None) >= 1
