@@ -33,6 +33,10 @@ RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of
 RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
 ACCEPT_RANK = 0.7  # an index read alone is kept only at this rank probability
 CONFIRM_ZOOMS = (0.88, 1.14)  # ... read again at these framings, the three reads combined
+SECOND_FLOOR = 0.1  # a search read not sure of a rank whose likeliest rank has at least this is read by
+# the card reader (index_net.onnx) too: kept when both put that rank and suit first and the card
+# reader's three framings combined give the rank at least SECOND_ACCEPT
+SECOND_ACCEPT = 0.95
 SOLID_PIP = 0.9  # a mark filling more of its convex hull is a pip, not a rank's letter or digit
 SOLID_SUIT = 0.6  # a suit symbol fills at least this much of its hull
 PAIRS_PER_MARK = 2  # suits tried under each mark
@@ -133,18 +137,35 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         return []
     cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates], search=True)
     sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
-    if not sure:
+    # a mark the search reader is unsure of but leans to a rank is read by the card reader too,
+    # and kept only where both put the same rank (and suit) first
+    taken = set(sure)
+    unsure = [i for i, cp in enumerate(cls) if i not in taken and cp[: len(RANKS)].max() >= SECOND_FLOOR]
+    agreed = []
+    if unsure:
+        cls_w, suit_w = read_patches([_patch(image, *candidates[i])[0] for i in unsure])
+        agreed = [(i, cw, sw) for i, cw, sw in zip(unsure, cls_w, suit_w)
+                  if np.argmax(cw) == np.argmax(cls[i][: len(RANKS)]) and cw.max() >= ACCEPT_RANK
+                  and np.argmax(sw) == np.argmax(suit[i])]
+    if not sure and not agreed:
         return []
     # read again framed a little larger and smaller: a read that changes with the framing is not sure
+    n = len(CONFIRM_ZOOMS)
     again = [_patch(image, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
     cls2, suit2 = read_patches(again, search=True)
-    n = len(CONFIRM_ZOOMS)
+    reads = [(i, np.vstack([cls[i], cls2[j * n:(j + 1) * n]]), np.vstack([suit[i], suit2[j * n:(j + 1) * n]]))
+             for j, i in enumerate(sure)]
+    if agreed:
+        cls3, suit3 = read_patches([_patch(image, *candidates[i], zoom)[0] for i, _, _ in agreed
+                                    for zoom in CONFIRM_ZOOMS])
+        reads += [(i, np.vstack([cw, cls3[j * n:(j + 1) * n]]), np.vstack([suit[i], sw, suit3[j * n:(j + 1) * n]]))
+                  for j, (i, cw, sw) in enumerate(agreed)]
     hits = []
-    for j, i in enumerate(sure):
-        cp = np.exp(np.mean(np.log(np.vstack([cls[i], cls2[j * n:(j + 1) * n]]) + 1e-9), axis=0))
-        sp = np.mean(np.vstack([suit[i], suit2[j * n:(j + 1) * n]]), axis=0)
+    for j, (i, cps, sps) in enumerate(reads):
+        cp = np.exp(np.mean(np.log(cps + 1e-9), axis=0))
+        sp = np.mean(sps, axis=0)
         cp, sp = cp / cp.sum(), sp / sp.sum()
-        if np.argmax(cp) >= len(RANKS) or cp.max() < ACCEPT_RANK:
+        if np.argmax(cp) >= len(RANKS) or cp.max() < (ACCEPT_RANK if j < len(sure) else SECOND_ACCEPT):
             continue
         alts = labelled(cp[: len(RANKS)], sp)
         _, centre, k = _frame(*candidates[i])
