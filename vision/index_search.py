@@ -42,7 +42,7 @@ SOLID_SUIT = 0.6  # a suit symbol fills at least this much of its hull
 PAIRS_PER_MARK = 2  # suits tried under each mark
 
 
-@dataclass
+@dataclass(eq=False)  # hits are compared by identity (their fields hold arrays)
 class IndexHit:
     label: str
     confidence: float

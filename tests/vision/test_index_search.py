@@ -65,3 +65,36 @@ def test_points_inside_any_outline_are_found_all_at_once_as_one_by_one():
     expected = [any(inside(p, q) for q in quads) for p in points]
     assert _inside_any(points, quads).tolist() == expected
     assert not _inside_any(points, []).any()
+
+
+def _fake_reader(search_rank, card_rank, card_suit=1):
+    """A stand-in for index_net.read_patches: the search reader leans to `search_rank` without being
+    sure (NONE first), the card reader is sure of `card_rank` (suits: hearts for the search reader)."""
+    from vision.index_net import CLASSES
+
+    def read(patches, search=False):
+        n = len(patches)
+        cls = np.full((n, len(CLASSES)), 1e-4)
+        suit = np.full((n, 4), 0.01)
+        if search:
+            cls[:, CLASSES.index("NONE")], cls[:, CLASSES.index(search_rank)] = 0.59, 0.4
+            suit[:, 1] = 0.97
+        else:
+            cls[:, CLASSES.index(card_rank)] = 0.99
+            suit[:, card_suit] = 0.97
+        return cls / cls.sum(axis=1, keepdims=True), suit / suit.sum(axis=1, keepdims=True)
+    return read
+
+
+def test_an_index_the_search_reader_is_unsure_of_is_kept_when_the_card_reader_agrees(fanned, monkeypatch):
+    import vision.index_search as index_search
+    monkeypatch.setattr(index_search, "read_patches", _fake_reader("10", "10"))
+    hits = find_indices(fanned)
+    assert hits and {h.label for h in hits} == {"10H"}
+
+
+@pytest.mark.parametrize("card_rank, card_suit", [("4", 1), ("10", 0)])
+def test_an_index_the_readers_disagree_on_stays_unread(fanned, monkeypatch, card_rank, card_suit):
+    import vision.index_search as index_search
+    monkeypatch.setattr(index_search, "read_patches", _fake_reader("10", card_rank, card_suit))
+    assert find_indices(fanned) == []
