@@ -119,13 +119,12 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
         reads.append(CardRead(label, conf, quad, cands))
     reads = same_label_overlapping(nested(reads))
     close_up = None
-    # perhaps a close-up, the whole photo one card: nothing found, or only unread outlines in a
-    # photo whose edges are card margin (panels of the card's face, such as an index box)
-    none_read = not any(r.label for r in reads)
-    frame_is_card = none_read and _frame_is_card(image)
-    if not reads or frame_is_card or none_read:
-        # with outlines found but none read, in a photo whose edges are not card margin (a crop
-        # inside the card's margin), the whole photo is a card only when read at both corners
+    # perhaps a close-up, the whole photo one card: nothing read. With outlines found but none read
+    # in a photo whose edges are not card margin (a crop inside the card's margin), the whole photo
+    # is a card only when read at both corners; edges of card margin make it a close-up (panels of
+    # the card's face, such as an index box, outlined)
+    if not any(r.label for r in reads):
+        frame_is_card = _frame_is_card(image)
         quad = order_portrait(_whole_frame(image))
         cands = _identify(rectify(image, quad), deck, references, both_corners=bool(reads) and not frame_is_card)
         label, conf = decide(cands, allowed)
