@@ -462,10 +462,11 @@ class Slowloris:
 
 class Table:
     def __init__(self, port: int, match_id: str, script, refusals: dict[int, dict], stats: Stats,
-                 photo: bytes, scan_every: int, refuse_every: int, start: int = 0):
+                 photo: bytes, scan_every: int, refuse_every: int, start: int = 0, pickers: bool = True):
         self.match_id, self.script, self.refusals, self.stats = match_id, script, refusals, stats
         self.phones = [Phone(port, match_id, s, stats) for s in range(len(PLAYERS))]
         self.photo, self.scan_every, self.refuse_every = photo, scan_every, refuse_every
+        self.pickers = pickers
         self.position = start  # the entries already played at this table
         self.version = start
         self.done = False
@@ -492,14 +493,14 @@ class Table:
                 return
         form_headers = phone.headers(**{"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
         base = f"/m/{self.match_id}"
-        if entry["move"] in ("discard", "replace"):
+        if self.pickers and entry["move"] in ("discard", "replace"):
             query = {"move": entry["move"], "field": "card" if entry["move"] == "discard" else "out"}
             if entry["move"] == "replace":
                 query["slot"] = entry["slot"]
             status, _, _ = await phone.conn.request("GET", f"{base}/pick?{urllib.parse.urlencode(query)}",
                                                     phone.headers(**{"HX-Request": "true"}))
             self.stats.answer("pick", status, (200,))
-            if self.position in self.refusals and self.position % self.refuse_every == 0:
+            if self.refuse_every and self.position in self.refusals and self.position % self.refuse_every == 0:
                 status, _, _ = await phone.conn.request(
                     "POST", f"{base}/entry", form_headers,
                     self.form(self.refusals[self.position], f"{self.match_id}-{self.position}-refused"))
@@ -597,7 +598,8 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
     stats, running, slow = Stats(), asyncio.Event(), Slowloris()
     running.set()
     photo = scan_photo()
-    tables_ = [Table(port, m, script, refusals, stats, photo, args.scan_every, args.refuse_every, i * args.stagger)
+    tables_ = [Table(port, m, script, refusals, stats, photo, args.scan_every, args.refuse_every, i * args.stagger,
+                     not args.no_pickers)
                for i, m in enumerate(ids)]
     phones = [p for t in tables_ for p in t.phones]
     for i in range(0, len(phones), 50):
@@ -745,7 +747,10 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between a table's entries (paced phase)")
     parser.add_argument("--paced-seconds", type=float, default=15)
     parser.add_argument("--closed-seconds", type=float, default=20)
-    parser.add_argument("--refuse-every", type=int, default=5, help="every Nth discard/replace is first refused")
+    parser.add_argument("--refuse-every", type=int, default=5,
+                        help="every Nth discard/replace is first refused (0: none)")
+    parser.add_argument("--no-pickers", action="store_true",
+                        help="no card picker before a discard or replace: only entries and screens")
     parser.add_argument("--scan-every", type=int, default=20, help="every Nth entry of a table comes with a scan")
     parser.add_argument("--stagger", type=int, default=7,
                         help="entries already played at table i: i * STAGGER (0: every table starts together)")
