@@ -8,7 +8,8 @@ from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
                    seat_index)
-from .shithead_logic import advance, effective_top, illegal, possible, run_length, set_rank, zone
+from .shithead_logic import (advance, declared_face_up, effective_top, illegal, must_play_declared, possible,
+                             run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
                              decks_for, natural, rank_of, say_card, say_cards)
@@ -195,10 +196,11 @@ class _Entry:
             self.check(m.card != "JOKER" and natural(rank_of(m.card), s.rules), "SH-4",
                        f"{say_card(m.card)} is not a natural card: the lowest of 4, 5, 6… starts.")
             st = s.seats[m.seat]
-            if m.card not in st.known and st.unknown < 1:
-                self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
-                                     f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
-            self.sighted((m.card,), st)
+            if not declared_face_up(s, m.seat, m.card):  # SH-V19: the lowest may lie face up
+                if m.card not in st.known and st.unknown < 1:
+                    self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
+                                         f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
+                self.sighted((m.card,), st)
             if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
                 mine = VALUES[rank_of(m.card)]
                 lower = [(VALUES[rank_of(c)], i, c) for i, st in enumerate(s.seats) if i != m.seat
@@ -212,7 +214,7 @@ class _Entry:
         d = self.s
         d.phase, d.turn, d.starter, d.declared, d.last_entry = "play", m.seat, m.seat, m.card, self.eid
         self.note("SH-4", f"{s.players[m.seat]} starts" + (f" and must play the {rank_of(m.card)}."
-                  if m.card and s.rules["starter_must_play_declared"] else "."), "start")
+                  if must_play_declared(d, m.seat) else "."), "start")
 
     # --- playing ----------------------------------------------------------------------------
     def playing(self, seat: int) -> None:
@@ -408,7 +410,7 @@ class _Entry:
                 self.refuse("SH-18", "Face-up cards are played one at a time at this table.")
         if where == "facedown" and len(cards) != 1:
             self.refuse("SH-19", "Face-down cards are turned over one at a time.")
-        if not s.first_played and s.declared and s.rules["starter_must_play_declared"] and m.seat == s.starter:
+        if must_play_declared(s, m.seat):
             self.check(rank == rank_of(s.declared), "SH-4",
                        f"{self.name(m.seat)} declared {say_card(s.declared)} as their lowest card: the first play must "
                        f"include a {rank_of(s.declared)}.")
@@ -577,3 +579,4 @@ class _Entry:
         self.lay(m.seat, cards, rank, last.play)
         self.note("SH-41", f"{self.name(m.seat)} adds {say_cards(cards)}.", "add")
         self._after_play(m.seat, rank, cards, last.play, last.skips)
+

@@ -154,3 +154,18 @@ def describe_top(state: State) -> str:
 def pile_words(cards: Any) -> str:
     """Cards in a sentence, as the table says them ("6♦ 6♥ 6♠")."""
     return say_cards(cards)
+
+
+def declared_face_up(state: State, seat: int, card: str | None) -> bool:
+    """Whether the starter's declared lowest card is one of their own face-up cards (SH-V19
+    ``hand_and_faceup``): it is already on the table, so it is not a new sighting."""
+    return (card is not None and state.rules["start_rank_zones"] == "hand_and_faceup"
+            and card in state.seats[seat].faceup)
+
+
+def must_play_declared(state: State, seat: int) -> bool:
+    """SH-4 / SH-V17: the starter's first play must include the declared rank. A declared card lying
+    face up (SH-V19) cannot be played from the hand, so it binds nothing (RULES.md is silent on this)."""
+    return (not state.first_played and bool(state.declared) and seat == state.starter
+            and bool(state.rules["starter_must_play_declared"])
+            and not declared_face_up(state, seat, state.declared))

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from .base import changed_rules
-from .shithead_logic import advance, describe_top, effective_top, illegal, run_length, zone
+from .shithead_logic import advance, describe_top, effective_top, illegal, must_play_declared, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
 from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, rank_of
 from .shithead_state import NAME, TITLE, PileCard, State
@@ -136,8 +136,7 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
     where = zone(state, seat)
     if where == "hand":
         moves = _hand_plays(state, seat)
-        if (not state.first_played and state.declared and seat == state.starter
-                and state.rules["starter_must_play_declared"]):  # SH-4, SH-V17
+        if must_play_declared(state, seat):  # SH-4, SH-V17
             moves = [m for m in moves if rank_of(m.cards[0]) == rank_of(state.declared)]
     elif where == "faceup":
         moves = []

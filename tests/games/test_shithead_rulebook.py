@@ -1,0 +1,394 @@
+"""Shithead's engine checked rule by rule against RULES.md §4 (SH-1..SH-53, the SH-V switches, the SH-A
+defaults): each test sets up the situation from the rule's words and checks the engine's answer."""
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, table  # noqa: E402
+
+from referee.games import shithead as sh  # noqa: E402
+from referee.games.base import Ruling  # noqa: E402
+from referee.games.shithead_state import Seat  # noqa: E402
+
+P, I, A, U = sh.Play, sh.Interrupt, sh.Add, sh.Pickup
+
+
+def go(state, *moves):
+    for move in moves:
+        state, _ = sh.apply(state, move)
+    return state
+
+
+def refused(state, move) -> Ruling:
+    with pytest.raises(Ruling) as info:
+        sh.apply(state, move)
+    return info.value
+
+
+def c(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+def faceup_phase(*faceup: str, down: int = 3) -> Seat:
+    return Seat(0, (), tuple(faceup), down, True)
+
+
+def facedown_phase(down: int = 3) -> Seat:
+    return Seat(0, (), (), down, True)
+
+
+def hand(*known: str, count: int | None = None, faceup=(None, None, None), down: int = 3) -> Seat:
+    return Seat(len(known) if count is None else count, tuple(sorted(known)), tuple(faceup), down, True)
+
+
+# --- SH-12 / SH-30..SH-34: what goes on what -----------------------------------------------------------
+
+def test_SH_30_a_two_on_a_seven_lifts_the_restriction():
+    s = go(table(plays=[(DOV, "7H")]), P(ARI, c("2S")))
+    assert go(s, P(BEA, c("AS"))).pile[-1].card == "AS"
+
+
+def test_SH_33_restriction_lasts_until_the_next_natural_card_then_normal_order():
+    s = go(table(plays=[(DOV, "7H")]), P(ARI, c("5S")))
+    assert refused(s, P(BEA, c("4D"))).rule == "SH-12"
+    assert go(s, P(BEA, c("KD"))).pile[-1].card == "KD"
+
+
+def test_SH_33_a_seven_on_a_seven_is_legal():
+    assert go(table(plays=[(DOV, "7H")]), P(ARI, c("7S"))).pile[-1].card == "7S"
+
+
+def test_SH_A17_ace_after_a_seven_refused():
+    assert refused(table(plays=[(DOV, "7H")]), P(ARI, c("AS"))).rule == "SH-33"
+
+
+def test_SH_31_two_threes_on_a_seven_keep_the_restriction():
+    s = table(plays=[(CAL, "7H"), (DOV, "3S"), (DOV, "3C")])
+    assert refused(s, P(ARI, c("9D"))).rule == "SH-33"
+    assert go(s, P(ARI, c("6D"))).pile[-1].card == "6D"
+
+
+def test_SH_31_a_three_on_an_eight_does_not_skip_again():
+    s = go(table(plays=[(DOV, "8H")]), P(ARI, c("3S")))
+    assert s.turn == BEA
+    assert refused(s, P(BEA, c("7D"))).rule == "SH-31"
+
+
+def test_SH_31_only_threes_on_the_pile_anything_goes():
+    s = table(plays=[(DOV, "3H")])
+    assert go(s, P(ARI, c("4S"))).pile[-1].card == "4S"
+
+
+def test_SH_34_an_eight_on_a_seven_is_refused_but_not_on_a_six():
+    assert refused(table(plays=[(DOV, "7H")]), P(ARI, c("8S"))).rule == "SH-33"
+    assert go(table(plays=[(DOV, "6H")]), P(ARI, c("8S"))).turn == CAL
+
+
+def test_SH_V1_three_is_normal_goes_on_a_seven():
+    s = table({"three_is_normal": True}, plays=[(DOV, "7H")])
+    s = go(s, P(ARI, c("3S")))
+    # an ordinary 3 is the card to beat now, no longer the 7
+    assert go(s, P(BEA, c("9D"))).pile[-1].card == "9D"
+
+
+def test_SH_V1_three_is_normal_is_not_transparent_for_the_eight():
+    s = table({"three_is_normal": True}, plays=[(DOV, "8H")])
+    assert refused(s, P(ARI, c("3S"))).rule == "SH-34"
+
+
+def test_SH_V4_specials_anytime_an_eight_on_an_ace_skips():
+    s = go(table({"specials_anytime": True}, plays=[(DOV, "AH")]), P(ARI, c("8S")))
+    assert s.turn == CAL
+
+
+def test_SH_V4_specials_anytime_a_nine_is_not_special_without_its_variant():
+    assert refused(table({"specials_anytime": True}, plays=[(DOV, "AH")]), P(ARI, c("9S"))).rule == "SH-12"
+
+
+def test_SH_V5_normal_nine_only_by_rank_and_reverses():
+    assert refused(table({"nine_reverse": "normal"}, plays=[(DOV, "QH")]), P(ARI, c("9S"))).rule == "SH-12"
+    s = go(table({"nine_reverse": "normal"}, plays=[(DOV, "5H")], turn=BEA), P(BEA, c("9S")))
+    assert s.turn == ARI and s.direction == -1
+
+
+def test_SH_A12_reversing_with_two_players_changes_nothing():
+    s = go(table(2, {"nine_reverse": "strong"}, plays=[(BEA, "QH")]), P(ARI, c("9S")))
+    assert s.turn == BEA
+
+
+def test_SH_V6_after_a_nine_the_same_suit_replaces_the_rank():
+    s = table({"nine_same_suit": True}, plays=[(DOV, "9H")])
+    assert go(s, P(ARI, c("4H"))).pile[-1].card == "4H"
+    assert refused(s, P(ARI, c("KS"))).rule == "SH-V6"
+    assert go(s, P(ARI, c("2S"))).pile[-1].card == "2S"
+    assert go(s, P(ARI, c("10C"))).burned
+
+
+def test_SH_V15_blocked_ten_under_a_three_on_a_seven():
+    s = table({"ten_after_seven": "blocked"}, plays=[(CAL, "7H"), (DOV, "3S")])
+    assert refused(s, P(ARI, c("10S"))).rule == "SH-V15"
+
+
+def test_SH_V15_blocked_ten_goes_on_an_eight():
+    assert go(table({"ten_after_seven": "blocked"}, plays=[(DOV, "8H")]), P(ARI, c("10S"))).burned
+
+
+# --- SH-34 / SH-V16: skipping ---------------------------------------------------------------------
+
+def test_SH_34_capped_three_eights_with_three_players_play_again():
+    s = go(table(3, plays=[(CAL, "5H")]), P(ARI, c("8S 8H 8D")))
+    assert s.turn == ARI
+
+
+def test_SH_V16_modular_three_eights_with_three_players():
+    s = go(table(3, {"eight_skip_mode": "modular"}, plays=[(CAL, "5H")]), P(ARI, c("8S 8H 8D")))
+    assert s.turn == BEA
+
+
+def test_SH_34_skips_count_only_players_still_in():
+    s = table(4, plays=[(DOV, "5H")], out=(BEA,), seats={BEA: Seat(0, (), (), 0, True)})
+    s = go(s, P(ARI, c("8S")))
+    assert s.turn == DOV  # Cal skipped, Bea is out
+
+
+def test_SH_37_going_out_on_an_eight_still_skips():
+    s = table(4, stock=0, plays=[(DOV, "5H")], seats={ARI: hand("8S", faceup=(), down=0)})
+    s = go(s, P(ARI, c("8S")))
+    assert ARI in s.out and s.turn == CAL
+
+
+def test_SH_37_going_out_on_a_seven_still_restricts():
+    s = table(4, stock=0, plays=[(DOV, "5H")], seats={ARI: hand("7S", faceup=(), down=0)})
+    s = go(s, P(ARI, c("7S")))
+    assert ARI in s.out and s.turn == BEA
+    assert refused(s, P(BEA, c("9D"))).rule == "SH-33"
+
+
+# --- SH-32 / SH-35 / SH-36: burns ------------------------------------------------------------------
+
+def test_SH_36_several_tens_burn_once():
+    s = go(table(plays=[(DOV, "5H")]), P(ARI, c("10S 10H")))
+    assert s.pile == () and s.turn == ARI and sorted(s.burned) == ["10H", "10S", "5H"]
+
+
+def test_SH_A18_two_decks_five_sevens_at_once_burn():
+    s = table(6, stock=20, plays=[(DOV, "5H")], seats={ARI: hand("7S", "7S", "7H", "7H", "7D")})
+    s = go(s, P(ARI, c("7S 7S 7H 7H 7D")))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_35_four_threes_in_a_row_burn():
+    s = go(table(plays=[(BEA, "3H"), (CAL, "3S"), (DOV, "3D")]), P(ARI, c("3C")))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_V18_burn_passes_the_turn():
+    s = go(table({"burn_plays_again": False}, plays=[(DOV, "5H")]), P(ARI, c("10S")))
+    assert s.pile == () and s.turn == BEA
+
+
+def test_SH_A15_burn_on_the_last_card_the_next_active_player_leads():
+    s = table(4, stock=0, plays=[(DOV, "5H")], seats={ARI: hand("10S", faceup=(), down=0)})
+    s = go(s, P(ARI, c("10S")))
+    assert ARI in s.out and s.pile == () and s.turn == BEA
+
+
+def test_SH_15_refill_comes_before_playing_again_after_a_burn():
+    s = table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("10S", count=3)})
+    s = go(s, P(ARI, c("10S")))
+    assert s.seats[ARI].count == 3 and s.stock == 4 and s.turn == ARI
+
+
+def test_SH_V14_copies_below_a_three_on_three_fives_burns():
+    s = table({"three_in_quartet": "copies_below"}, plays=[(BEA, "5H"), (CAL, "5S"), (DOV, "5D")])
+    s = go(s, P(ARI, c("3C")))
+    assert s.pile == () and s.turn == ARI
+
+
+# --- SH-14 / SH-16..SH-20: picking up and the table phases -------------------------------------------
+
+def test_SH_14_after_a_pickup_the_next_player_leads_anything():
+    s = go(table(plays=[(DOV, "AH")]), U(ARI))
+    assert s.turn == BEA and s.pile == () and s.seats[ARI].count == 4
+    assert go(s, P(BEA, c("4S"))).pile[-1].card == "4S"
+
+
+def test_SH_16_face_up_cards_while_the_stock_lasts_are_refused():
+    s = table(stock=3, seats={ARI: Seat(0, (), ("5H", "6H", "7H"), 3, True)})
+    # a hand of 0 with a stock cannot happen in play, but the face-up card is still not playable
+    assert refused(s, P(ARI, c("5H"))).rule in ("SH-16", "SH-K2")
+
+
+def test_SH_18_one_at_a_time_two_face_up_cards_refused():
+    s = table(stock=0, plays=[(DOV, "4H")], seats={ARI: faceup_phase("5H", "5S", "KD")})
+    assert refused(s, P(ARI, c("5H 5S"))).rule == "SH-18"
+
+
+def test_SH_18_legal_face_up_card_is_played_and_the_turn_passes():
+    s = go(table(stock=0, plays=[(DOV, "4H")], seats={ARI: faceup_phase("5H", "5S", "KD")}), P(ARI, c("KD")))
+    assert s.seats[ARI].faceup == ("5H", "5S") and s.turn == BEA
+
+
+def test_SH_20_after_a_table_pickup_the_hand_is_played_first():
+    s = table(stock=0, plays=[(DOV, "KH")], seats={ARI: faceup_phase("5H", "5S", "QD")})
+    s = go(s, P(ARI, c("5H")))
+    assert s.seats[ARI].count == 2 and s.seats[ARI].faceup == ("5S", "QD")
+    # back to Ari later: the face-up Q waits for the hand (the hand holds the K and the 5, not a Q)
+    s = replace(s, turn=ARI)
+    assert refused(s, P(ARI, c("QD"))).rule == "SH-K4"
+
+
+def test_SH_19_face_down_card_that_goes_is_played():
+    s = go(table(stock=0, plays=[(DOV, "4H")], seats={ARI: facedown_phase(2)}), P(ARI, c("9S")))
+    assert s.seats[ARI].facedown == 1 and s.pile[-1].card == "9S" and s.turn == BEA
+
+
+def test_SH_19_face_down_eight_on_a_seven_picks_up_the_pile_and_the_card():
+    s = go(table(stock=0, plays=[(DOV, "7H")], seats={ARI: facedown_phase(2)}), P(ARI, c("8S")))
+    st = s.seats[ARI]
+    assert st.facedown == 1 and st.count == 2 and sorted(st.known) == ["7H", "8S"] and s.pile == ()
+    assert s.turn == BEA
+
+
+def test_SH_19_face_down_ten_burns_and_the_player_goes_again():
+    s = go(table(stock=0, plays=[(DOV, "KH")], seats={ARI: facedown_phase(2)}), P(ARI, c("10S")))
+    assert s.pile == () and s.turn == ARI and s.seats[ARI].facedown == 1
+
+
+def test_SH_19_last_face_down_card_that_goes_puts_the_player_out():
+    s = go(table(stock=0, plays=[(DOV, "4H")], seats={ARI: facedown_phase(1)}), P(ARI, c("9S")))
+    assert ARI in s.out and s.turn == BEA
+
+
+def test_SH_19_two_face_down_cards_refused():
+    s = table(stock=0, plays=[(DOV, "4H")], seats={ARI: facedown_phase(2)})
+    assert refused(s, P(ARI, c("9S 9H"))).rule == "SH-19"
+
+
+def test_SH_A8_voluntary_pickup_in_the_face_down_phase():
+    s = go(table(stock=0, plays=[(DOV, "4H")], seats={ARI: facedown_phase(2)}), U(ARI))
+    assert s.seats[ARI].count == 1 and s.seats[ARI].facedown == 2
+
+
+def test_SH_V12_same_rank_set_illegal_face_up_refused():
+    s = table({"faceup_play": "same_rank_set"}, stock=0, plays=[(DOV, "KH")],
+              seats={ARI: faceup_phase("5H", "5S", "QD")})
+    assert refused(s, P(ARI, c("5H 5S"))).rule == "SH-12"
+
+
+# --- SH-40..SH-43: interrupts ------------------------------------------------------------------
+
+def test_SH_40_interrupt_from_face_up_cards():
+    s = table(stock=0, turn=CAL, plays=[(BEA, "QH QS")], seats={DOV: faceup_phase("QD", "QC", "4S")})
+    s = go(s, I(DOV, c("QD QC")))
+    assert s.pile == () and s.turn == DOV and s.seats[DOV].faceup == ("4S",)
+
+
+def test_SH_A9_interrupt_with_face_down_cards_refused():
+    s = table(stock=0, turn=CAL, plays=[(BEA, "QH QS QD")], seats={DOV: facedown_phase(2)})
+    assert refused(s, I(DOV, c("QC"))).rule == "SH-40"
+
+
+def test_SH_40_interrupt_that_does_not_make_four_refused():
+    s = table(turn=CAL, plays=[(BEA, "QH")], seats={DOV: hand("QD", count=3)})
+    assert refused(s, I(DOV, c("QD"))).rule == "SH-40"
+
+
+def test_SH_40_play_continues_from_the_interrupter_after_playing_again():
+    s = table(turn=CAL, plays=[(BEA, "QH QS")], seats={DOV: hand("QD", "QC", count=3)})
+    s = go(s, I(DOV, c("QD QC")), P(DOV, c("4S")))
+    assert s.turn == ARI
+
+
+def test_SH_40_interrupt_refills_the_interrupter():
+    s = table(turn=CAL, stock=5, plays=[(BEA, "QH QS")], seats={DOV: hand("QD", "QC", count=3)})
+    s = go(s, I(DOV, c("QD QC")))
+    assert s.seats[DOV].count == 3 and s.stock == 3
+
+
+def test_SH_41_added_eight_adds_a_skip():
+    s = table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("8S", count=1)})
+    s = go(s, P(ARI, c("8S")))
+    assert s.turn == CAL and s.last is not None and s.last.drawn == 3
+    s = go(s, A(ARI, c("8H")))
+    assert s.turn == DOV
+
+
+def test_SH_41_added_card_completing_four_burns_and_the_adder_plays_again():
+    s = table(stock=5, plays=[(CAL, "6H"), (DOV, "6D")], seats={ARI: hand("6S", count=3)})
+    s = go(s, P(ARI, c("6S")))
+    s = go(s, A(ARI, c("6C")))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_41_add_after_the_next_play_is_too_late():
+    s = table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("6S", count=3)})
+    s = go(s, P(ARI, c("6S")), P(BEA, c("9D")))
+    assert refused(s, A(ARI, c("6C"))).rule == "SH-43"
+
+
+def test_SH_41_add_of_a_rank_not_played_refused():
+    s = go(table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("6S", count=3)}), P(ARI, c("6S")))
+    assert refused(s, A(ARI, c("7C"))).rule == "SH-41"
+
+
+def test_SH_41_nothing_drawn_nothing_to_add():
+    s = go(table(stock=0, plays=[(DOV, "5H")], seats={ARI: hand("6S", "6C", count=3)}), P(ARI, c("6S")))
+    assert refused(s, A(ARI, c("6C"))).rule == "SH-43"
+
+
+def test_SH_42_adding_with_two_players_refused():
+    s = go(table(2, stock=5, plays=[(BEA, "5H")], seats={ARI: hand("6S", count=3)}), P(ARI, c("6S")))
+    assert refused(s, A(ARI, c("6C"))).rule == "SH-42"
+
+
+def test_SH_V3_interrupts_off():
+    s = table({"interrupts": False}, turn=CAL, plays=[(BEA, "QH QS")], seats={DOV: hand("QD", "QC", count=3)})
+    assert refused(s, I(DOV, c("QD QC"))).rule == "SH-V3"
+
+
+# --- SH-4 / SH-K7: the start ------------------------------------------------------------------
+
+def test_SH_K7_own_face_up_card_declared_as_the_lowest_is_not_a_fifth_copy():
+    """SH-V19 hand_and_faceup: the starter's lowest card may be one of their own face-up cards."""
+    s = sh.new_match(NAMES[:4], {"start_rank_zones": "hand_and_faceup"})
+    s = go(s, sh.FaceUp(ARI, c("4H KS KD")), sh.FaceUp(BEA, c("QH QS QD")), sh.FaceUp(CAL, c("JH JS JD")),
+           sh.FaceUp(DOV, c("AH AS AD")))
+    s = go(s, sh.Start(ARI, "4H"))
+    assert s.phase == "play" and s.turn == ARI and not s.flags
+    # the 4 lies face up, so the first play from the hand need not include a 4 (SH-V17 cannot bind)
+    assert go(s, P(ARI, c("9S"))).pile[-1].card == "9S"
+
+
+def test_SH_V11_dealer_left_starts():
+    s = sh.new_match(NAMES[:4], {"start_rank_rule": "dealer_left"}, dealer=BEA)
+    for seat in range(4):
+        s = go(s, sh.FaceUp(seat, c("KH KS KD") if seat == 0 else (None, None, None)))
+    assert refused(s, sh.Start(ARI)).rule == "SH-V11"
+    assert go(s, sh.Start(CAL)).turn == CAL
+
+
+def test_SH_V7_no_swapping():
+    s = sh.new_match(NAMES[:2], {"faceup_swap_allowed": False})
+    s = go(s, sh.FaceUp(ARI, c("KH KS KD")))
+    assert refused(s, sh.Swap(ARI, "4H", "KH")).rule == "SH-V7"
+
+
+# --- SH-50..SH-53: the end ---------------------------------------------------------------------
+
+def test_SH_52_first_out_wins_ends_at_once():
+    s = table(4, {"end_mode": "first_out_wins"}, stock=0, plays=[(DOV, "5H")],
+              seats={ARI: hand("9S", faceup=(), down=0)})
+    s = go(s, P(ARI, c("9S")))
+    assert s.over and s.winners == (ARI,)
+
+
+def test_SH_53_the_shithead_deals_the_next_game():
+    s = table(2, {"games": 2}, stock=0, plays=[(BEA, "5H")], seats={ARI: hand("9S", faceup=(), down=0)})
+    s = go(s, P(ARI, c("9S")))
+    assert not s.over and s.number == 2 and s.dealer == BEA and s.tally == (0, 1)
