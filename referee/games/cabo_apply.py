@@ -756,7 +756,7 @@ class _Entry(Entry):
             self.finish(lowest_totals(s.totals, seats), f"lowest total after {len(s.history)} rounds (CAB-V12)")
             return
         dealer, first = next_order(result.scores, s.totals, seats, result.dealer, len(s.players),
-                                   rules["next_round_order"])
+                                   rules["next_round_order"], result.winners)
         s.round = self.r = deal(s.players, rules, result.number + 1, dealer, first, self.eid + 1)
 
     def finish(self, winners: tuple[int, ...], why: str) -> None:

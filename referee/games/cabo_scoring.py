@@ -93,12 +93,13 @@ def resets(totals: list[int], seats: Sequence[int], mode: str, used: frozenset[i
 
 
 def next_order(scores: Mapping[int, int], totals: Sequence[int], seats: tuple[int, ...], dealer: int,
-               n_players: int, mode: str) -> tuple[int, int]:
+               n_players: int, mode: str, winners: Sequence[int] = ()) -> tuple[int, int]:
     """(dealer, first player) of the next round. ``clockwise``: the deal passes to the left, and the
     dealer's left plays first. ``winner_first`` (CAB-45): the round's winner plays first and its loser
     deals; a tie for winner goes to the lowest total, a tie for loser to the highest total, and a tie
     after that to the seat nearest the last dealer's left. If one player would do both, the winner
-    plays first and the player on their right deals."""
+    plays first and the player on their right deals. ``winners``: the round's winners under the tie
+    switch (RTC-V1, CAB-A4), when it named any; a caller who loses a tie does not play first."""
     left = next_seat(seats, dealer, n_players)
     if mode == "clockwise":
         return left, next_seat(seats, left, n_players)
@@ -106,7 +107,7 @@ def next_order(scores: Mapping[int, int], totals: Sequence[int], seats: tuple[in
     def distance(s: int) -> int:
         return (s - left) % n_players
 
-    first = min(seats, key=lambda s: (scores[s], totals[s], distance(s)))
+    first = min(tuple(winners) or seats, key=lambda s: (scores[s], totals[s], distance(s)))
     new_dealer = min(seats, key=lambda s: (-scores[s], -totals[s], distance(s)))
     if new_dealer == first:
         new_dealer = next(x for x in sorted(seats, key=lambda s: -((s - first) % n_players)))

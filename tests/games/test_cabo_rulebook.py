@@ -1,0 +1,157 @@
+"""Cabo / Cambio checked rule by rule against RULES.md §2 (CAB-1..CAB-45, the CAB-V switches and the CAB-A
+defaults): each test sets up the situation from the rule's words and checks the engine's answer."""
+from __future__ import annotations
+
+from referee.games.cabo_moves import (Call, Discard, Draw, Match, Peek, Replace, Reveal, Snap, Swap,
+                                      TakeDiscard, TurnUp, UsePower)
+
+from .cabo_helpers import ANA, BEN, CY, match, play, refused, score_round, started, with_totals
+
+
+def test_CAB_45_the_round_winner_under_the_tie_switch_plays_first():
+    """CAB-45 with CAB-A4: a caller who ties for the lowest sum loses the tie under
+    ``all_lowest_except_caller``, so the other tied player is the round's winner and plays first."""
+    state = match(3, "cabo_2e", round_score="plain", tie_policy="all_lowest_except_caller")
+    state = score_round(state, {ANA: "1 2 3 4".split(), BEN: "1 2 3 4".split(), CY: "5 5 5 5".split()}, caller=ANA)
+    result = state.history[-1]
+    assert result.winners == (BEN,)
+    assert state.round.turn == BEN and state.round.dealer == CY
+
+
+def test_CAB_45_caller_who_wins_the_tie_plays_first():
+    state = match(3, "cabo_2e", round_score="plain", tie_policy="caller_wins_ties")
+    state = score_round(state, {ANA: "1 2 3 4".split(), BEN: "1 2 3 4".split(), CY: "5 5 5 5".split()}, caller=BEN)
+    assert state.history[-1].winners == (BEN,)
+    assert state.round.turn == BEN and state.round.dealer == CY
+
+
+def test_CAB_45_no_winner_the_tied_lowest_with_the_lowest_total_plays_first():
+    state = with_totals(match(3, "cabo_2e", round_score="plain", tie_policy="no_winner"), (30, 20, 0))
+    state = score_round(state, {ANA: "1 2 3 4".split(), BEN: "1 2 3 4".split(), CY: "5 5 5 5".split()}, caller=CY)
+    assert state.history[-1].winners == ()
+    assert state.round.turn == BEN
+
+
+def test_CAB_40_caller_strictly_lowest_scores_0_others_their_sums():
+    state = score_round(match(3), {ANA: "0 1 2 3".split(), BEN: "1 2 3 4".split(), CY: "5 5 5 5".split()},
+                        caller=ANA)
+    assert state.history[-1].scores == {ANA: 0, BEN: 10, CY: 20}
+
+
+def test_CAB_41_first_edition_tied_lowest_all_score_0_and_a_failed_caller_pays_5():
+    state = score_round(match(3, "cabo_1e"), {ANA: "6 6 6 6".split(), BEN: "1 2 3 4".split(),
+                                               CY: "1 2 3 4".split()}, caller=ANA)
+    assert state.history[-1].scores == {ANA: 29, BEN: 0, CY: 0}
+
+
+def test_CAB_42_kamikaze_beats_the_callers_zero():
+    state = score_round(match(3), {ANA: "0 0 1 1".split(), BEN: "12 12 13 13".split(), CY: "5 5 5 5".split()},
+                        caller=ANA)
+    assert state.history[-1].scores == {ANA: 50, BEN: 0, CY: 50}
+
+
+def test_CAB_42_kamikaze_off_scores_the_sum():
+    state = score_round(match(3, kamikaze=False), {ANA: "0 0 1 1".split(), BEN: "12 12 13 13".split(),
+                                                    CY: "5 5 5 5".split()}, caller=ANA)
+    assert state.history[-1].scores == {ANA: 0, BEN: 50, CY: 20}
+
+
+def test_CAB_43_kamikaze_putting_a_player_on_exactly_100_drops_them_to_50():
+    state = with_totals(match(3), (50, 0, 10))
+    state = score_round(state, {ANA: "0 0 1 1".split(), BEN: "12 12 13 13".split(), CY: "5 5 5 5".split()},
+                        caller=CY)
+    assert state.totals == (50, 0, 60) and not state.over
+
+
+def test_CAB_43_over_100_ends_and_the_lowest_total_wins_even_if_not_this_rounds_winner():
+    state = with_totals(match(3), (95, 40, 30))
+    state = score_round(state, {ANA: "5 5 5 5".split(), BEN: "0 1 2 3".split(), CY: "6 6 6 6".split()},
+                        caller=BEN)
+    assert state.over and state.winners == (BEN,) and state.totals == (115, 40, 54)
+
+
+def test_CAB_A3_second_exact_100_is_not_over_100():
+    state = with_totals(match(2), (90, 0), used=(ANA,))
+    state = score_round(state, {ANA: "1 2 3 4".split(), BEN: "0 0 1 1".split()}, caller=BEN)
+    assert state.totals == (100, 0) and not state.over
+
+
+def test_CAB_44_cambio_a_tied_caller_loses_the_round():
+    state = match(2, "cambio_common")
+    state = score_round(state, {ANA: ["KH", "AS", "2S", "2C"], BEN: ["AH", "AC", "2H", "JOKER"]}, caller=ANA)
+    result = state.history[-1]
+    assert result.scores == {ANA: 4, BEN: 4} and result.winners == (BEN,)
+
+
+def test_CAB_3_a_card_from_the_discard_pile_cannot_go_straight_back():
+    state = play(started(match(2), "5"), TakeDiscard(ANA, "5"))
+    assert refused(state, Discard(ANA, "5")).rule == "CAB-3"
+
+
+def test_CAB_7_peek_on_another_players_card_refused_and_spy_on_your_own():
+    state = play(started(match(2), "5"), Draw(ANA, "7"), UsePower(ANA, "7"))
+    assert refused(state, Peek(ANA, 1, BEN)).rule == "CAB-7"
+    state = play(started(match(2), "5"), Draw(ANA, "9"), UsePower(ANA, "9"))
+    assert refused(state, Peek(ANA, 1, ANA)).rule == "CAB-7"
+
+
+def test_CAB_V14_own_other_swap_of_two_other_players_refused():
+    state = play(started(match(3), "5"), Draw(ANA, "11"), UsePower(ANA, "11"))
+    assert refused(state, Swap(ANA, 1, CY, 1, BEN)).rule == "CAB-V14"
+
+
+def test_CAB_7_a_power_is_optional_the_swap_may_be_declined():
+    state = play(started(match(2), "5"), Draw(ANA, "12"), UsePower(ANA, "12"), Swap(ANA))
+    assert state.round.turn == BEN
+
+
+def test_CAB_20_calling_in_someone_elses_turn_refused():
+    state = started(match(3), "5")
+    assert refused(state, Call(BEN)).rule == "CAB-20"
+
+
+def test_CAB_20_calling_after_drawing_refused_in_cabo():
+    state = play(started(match(3), "5"), Draw(ANA))
+    assert refused(state, Call(ANA)).rule == "CAB-20"
+
+
+def test_CAB_5_a_claim_with_one_card_refused():
+    state = play(started(match(2), "5"), Draw(ANA, "2"))
+    assert refused(state, Match(ANA, (1,), ("6",))).rule == "CAB-5"
+
+
+def test_CAB_5_a_claim_after_taking_the_discard():
+    state = play(started(match(2), "2"), TakeDiscard(ANA, "2"), Match(ANA, (1, 3), ("6", "6")))
+    assert sum(t is not None for t in state.round.rows[ANA]) == 3
+
+
+def test_CAB_V5_snapping_is_off_in_cabo():
+    state = play(started(match(3), "5"), Draw(ANA, "5"), Discard(ANA, "5"))
+    assert refused(state, Snap(BEN, 1, None, "5")).rule == "CAB-V5"
+
+
+def test_CAB_6_snap_onto_a_power_card_just_discarded():
+    state = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "7S"), UsePower(ANA, "7S"),
+                 Snap(BEN, 1, None, "7H"))
+    assert state.round.discard[-1].value == "7H"
+
+
+def test_CAB_6_snap_after_the_next_player_moved_refused():
+    state = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"), Draw(BEN))
+    assert refused(state, Snap(CY, 1, None, "5H")).rule == "CAB-6"
+
+
+def test_CAB_6_no_snapping_once_scoring_has_started():
+    state = play(match(2, "cambio_common"), TurnUp(None), Call(ANA), Draw(BEN, "5S"), Discard(BEN, "5S"))
+    assert state.round.step == "reveal"
+    state = play(state, Reveal(ANA, ("2S", "3S", "4S", "6S")))
+    assert refused(state, Snap(BEN, 1, None, "5H")).rule == "CAB-6"
+
+
+def test_CAB_22_first_edition_the_empty_draw_pile_is_remade():
+    state = started(match(2, "cabo_1e"), "5")
+    state = with_totals(state, (0, 0))
+    from dataclasses import replace
+    state = replace(state, round=replace(state.round, draw=0))
+    assert refused(state, Draw(ANA)).rule == "CAB-22"
+    assert play(state, TakeDiscard(ANA, "5"), Replace(ANA, 1)).round.turn == BEN
