@@ -142,11 +142,13 @@ def natural(rank: str, rules: Mapping[str, Any]) -> bool:
 
 
 def decks_for(players: int, rules: Mapping[str, Any]) -> int:
-    """SH-V9: the decks the table plays with (auto: the fewest that deal everyone, SH-1, SH-A14)."""
+    """SH-V9: the decks the table plays with. auto: one deck for up to 5 players, two for 6 to 11 (even
+    when the jokers of SH-V2 would let 6 players just fit one deck, SH-A14), and more if the players'
+    cards need them (SH-1)."""
     if rules["decks"] != "auto":
         return int(rules["decks"])
     need = players * (HAND + FACE_UP + rules["facedown_count"])
-    for d in (1, 2, 3):
+    for d in ((1, 2, 3) if players <= 5 else (2, 3)):
         if need <= deck_size(d, rules):
             return d
     return 3

@@ -392,3 +392,17 @@ def test_SH_53_the_shithead_deals_the_next_game():
     s = table(2, {"games": 2}, stock=0, plays=[(BEA, "5H")], seats={ARI: hand("9S", faceup=(), down=0)})
     s = go(s, P(ARI, c("9S")))
     assert not s.over and s.number == 2 and s.dealer == BEA and s.tally == (0, 1)
+
+
+# --- SH-1 / SH-V9 / SH-A14: decks ----------------------------------------------------------------
+
+def test_SH_A14_six_players_with_jokers_still_take_two_decks():
+    s = sh.new_match(NAMES[:6], {"jokers": True})
+    assert s.decks == 2 and s.stock == 108 - 54
+
+
+def test_SH_V9_five_players_one_deck_and_more_face_down_cards_need_two():
+    assert sh.new_match(NAMES[:5]).decks == 1 and sh.new_match(NAMES[:5]).stock == 7
+    assert sh.new_match(NAMES[:5], {"facedown_count": 4}).decks == 1  # 50 cards dealt: one deck holds them
+    s = sh.new_match(NAMES[:5], {"facedown_count": 5})
+    assert s.decks == 2 and s.stock == 104 - 55
