@@ -406,3 +406,43 @@ def test_SH_V9_five_players_one_deck_and_more_face_down_cards_need_two():
     assert sh.new_match(NAMES[:5], {"facedown_count": 4}).decks == 1  # 50 cards dealt: one deck holds them
     s = sh.new_match(NAMES[:5], {"facedown_count": 5})
     assert s.decks == 2 and s.stock == 104 - 55
+
+
+# --- SH-A13 / SH-35 / SH-40: jokers, runs and skipped interrupters ------------------------------------
+
+def test_SH_A13_a_joker_named_as_the_run_rank_completes_four():
+    s = table({"jokers": True}, plays=[(BEA, "9H"), (CAL, "9S"), (DOV, "9D")], seats={ARI: hand("JOKER", count=3)})
+    s = go(s, P(ARI, c("JOKER"), "9"))
+    assert s.pile == () and s.turn == ARI and "JOKER" in s.burned
+
+
+def test_SH_A13_a_joker_named_as_a_ten_burns():
+    s = go(table({"jokers": True}, plays=[(DOV, "KH")], seats={ARI: hand("JOKER", count=3)}),
+           P(ARI, c("JOKER"), "10"))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_13_a_joker_without_its_rank_refused():
+    s = table({"jokers": True}, plays=[(DOV, "KH")], seats={ARI: hand("JOKER", count=3)})
+    assert refused(s, P(ARI, c("JOKER"))).rule == "SH-13"
+
+
+def test_SH_13_mixed_ranks_refused():
+    assert refused(table(plays=[(DOV, "5H")]), P(ARI, c("9S 9H 8D"))).rule == "SH-13"
+
+
+def test_SH_35_four_twos_across_plays_burn():
+    s = go(table(plays=[(BEA, "2H"), (CAL, "2S"), (DOV, "2D")]), P(ARI, c("2C")))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_40_a_skipped_player_may_interrupt():
+    s = go(table(plays=[(DOV, "5H")], turn=BEA), P(BEA, c("8H 8S")))
+    assert s.turn == ARI  # Cal and Dov skipped
+    s = go(s, I(CAL, c("8D 8C")))
+    assert s.pile == () and s.turn == CAL
+
+
+def test_SH_43_an_interrupt_after_a_pickup_is_too_late():
+    s = go(table(turn=CAL, plays=[(BEA, "QH QS")]), U(CAL))
+    assert refused(s, I(DOV, c("QD QC"))).rule == "SH-43"
