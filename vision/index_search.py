@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .detect import connected_components
 from .glyphs import RANKS
 from .index_net import INDEX_BOX, INPUT_SIZE, read_patches
 from .standard import TURNED_DOUBT, labelled
@@ -177,7 +178,7 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
     """(rank pixels, down vector) of the likeliest "rank above suit" pairs, best first; marks
     inside the `known` outlines are passed over, so they do not use up MAX_CANDIDATES."""
     glyph = max(7, int(max(gray.shape[:2]) / 40))
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(_ink(gray, glyph * 2), connectivity=8)
+    n, labels, stats, centroids = connected_components(_ink(gray, glyph * 2))
     side = np.maximum(stats[:, 2], stats[:, 3])
     keep = np.nonzero((side >= MIN_SIDE) & (side <= max(gray.shape[:2]) / 8) & (stats[:, 4] >= MIN_AREA)
                       & (stats[:, 4] >= 0.15 * stats[:, 2] * stats[:, 3]))[0]
@@ -186,17 +187,12 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
         keep = keep[np.argsort(stats[keep, 4])[::-1][:MAX_MARKS]]
     points: dict[int, np.ndarray] = {}
     solid: dict[int, float] = {}
-    on_known = _inside_any(centroids, known)  # a mark's centre lies inside a card identified already
+    on_known = np.zeros(n, bool)  # a mark's centre lies inside a card identified already
+    on_known[keep] = _inside_any(centroids[keep], known)
 
     def pixels(c: int) -> np.ndarray:
         if c not in points:
-            x, y, cw, ch = stats[c, :4]
-            ys, xs = np.nonzero(labels[y:y + ch, x:x + cw] == c)
-            pts = np.empty((len(xs), 2), np.float32)
-            pts[:, 0], pts[:, 1] = xs + x, ys + y
-            points[c] = pts
-            hull = cv2.convexHull(pts)
-            solid[c] = len(pts) / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
+            points[c], solid[c] = _mark(labels, stats, c)
         return points[c]
 
     out = []
@@ -228,6 +224,19 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
         if len(out) >= MAX_CANDIDATES:
             break
     return out
+
+
+def _mark(labels: np.ndarray, stats: np.ndarray, c: int) -> tuple[np.ndarray, float]:
+    """The corners (x, y) of mark c's convex hull, and its solidity (pixels over the hull's area
+    and half its perimeter). All that is used of a mark's pixels is their extent along some
+    direction, which is their hull's: the hull is taken from the mark's traced outline, which
+    has the same hull as all its pixels (a fraction of the points: 0.5 ms less a photo)."""
+    x, y, w, h = stats[c, :4].tolist()
+    outline = cv2.findContours((labels[y:y + h, x:x + w] == c).view(np.uint8), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))[0][0]
+    hull = cv2.convexHull(outline.reshape(-1, 2).astype(np.float32))
+    solid = stats[c, cv2.CC_STAT_AREA] / max(1.0, cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True))
+    return hull.reshape(-1, 2), solid
 
 
 def _suppress(hits: list[IndexHit]) -> list[IndexHit]:

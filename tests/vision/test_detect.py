@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision import synth
-from vision.detect import _quad_from_contour, _split_blob, find_cards
+from vision.detect import MIN_AREA_FRACTION, _contours, _quad_from_contour, _split_blob, connected_components, find_cards
 
 
 TABLES = ["wood", "cloth", "carpet", "tiles", "mat"]
@@ -73,3 +73,32 @@ def test_percentiles_from_the_histogram_are_numpys():
     for channel in range(3):
         qs = [0, 10, 75, 80, 95, 99.5, 100]
         assert np.allclose(percentiles_u8(region, qs, channel), np.percentile(region[..., channel], qs))
+
+
+def test_clearing_specks_leaves_the_contours_of_every_region_that_can_hold_a_card():
+    """A mask carved into thousands of specks (a textured table's edges) is cleared of them before
+    tracing: the regions large enough to be a card keep their very contours, in the same order."""
+    rng = np.random.default_rng(5)
+    mask = ((rng.random((384, 512)) > 0.7) * 255).astype(np.uint8)  # specks all over
+    mask[40:200, 60:170] = 255  # two card-sized regions, one with a speckled hole
+    mask[90:120, 100:130] = (rng.random((30, 30)) > 0.5) * 255
+    cv2.fillConvexPoly(mask, np.int32([[300, 60], [420, 90], [390, 300], [270, 270]]), 255)
+    mask[[39, 200], 60:170] = 0  # set apart from the specks round them
+    mask[40:201, [59, 170]] = 0
+    min_box = MIN_AREA_FRACTION * mask.size
+    traced = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    assert len(traced) > 1000
+    large = [c for c in traced if np.prod(cv2.boundingRect(c)[2:]) >= min_box]
+    cleared = _contours(mask, cv2.RETR_EXTERNAL, min_box, specks=True)
+    assert len(cleared) == len(large) >= 2
+    assert all(np.array_equal(a, b) for a, b in zip(cleared, large))
+    assert len(_contours(mask, cv2.RETR_EXTERNAL, min_box)) == len(traced)  # without: every speck
+
+
+def test_connected_components_match_opencvs_default_labelling():
+    rng = np.random.default_rng(6)
+    binary = (cv2.GaussianBlur(rng.random((240, 320)).astype(np.float32), (0, 0), 1.5) > 0.5).astype(np.uint8)
+    mine, default = connected_components(binary), cv2.connectedComponentsWithStats(binary, connectivity=8)
+    assert mine[0] == default[0] > 10
+    for a, b in zip(mine[1:], default[1:]):
+        assert np.array_equal(a, b)

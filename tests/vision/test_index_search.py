@@ -1,9 +1,11 @@
+import cv2
 import numpy as np
 import pytest
 
 import vision
 from vision import synth
-from vision.index_search import IndexHit, _inside_any, find_indices, inside, merge_pairs, same_card
+from vision.detect import connected_components
+from vision.index_search import IndexHit, _inside_any, _mark, find_indices, inside, merge_pairs, same_card
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
 
@@ -98,3 +100,28 @@ def test_an_index_the_readers_disagree_on_stays_unread(fanned, monkeypatch, card
     import vision.index_search as index_search
     monkeypatch.setattr(index_search, "read_patches", _fake_reader("10", card_rank, card_suit))
     assert find_indices(fanned) == []
+
+
+def test_a_marks_hull_from_its_outline_is_that_of_all_its_pixels():
+    """A mark is described by the hull of its traced outline: the same extent along every
+    direction and the same solidity as the hull of all its pixels (a ring, a speckled blob, a
+    letter, a mark touching the image's edge)."""
+    rng = np.random.default_rng(8)
+    image = np.zeros((120, 200), np.uint8)
+    cv2.circle(image, (40, 40), 20, 255, 5)
+    image[70:110, 10:60] = (rng.random((40, 50)) > 0.35) * 255
+    cv2.putText(image, "Q", (90, 60), cv2.FONT_HERSHEY_TRIPLEX, 1.6, 255, 3)
+    image[80:120, 150:200] = 255
+    n, labels, stats, _ = connected_components(image)
+    directions = [np.array([np.cos(a), np.sin(a)]) for a in rng.uniform(0, 2 * np.pi, 12)]
+    for c in range(1, n):
+        if stats[c, 4] < 14:
+            continue
+        ys, xs = np.nonzero(labels == c)
+        pixels = np.float32(np.column_stack([xs, ys]))
+        full = cv2.convexHull(pixels)
+        hull, solid = _mark(labels, stats, c)
+        assert solid == pytest.approx(len(pixels) / max(1.0, cv2.contourArea(full) + 0.5 * cv2.arcLength(full, True)))
+        for d in directions:
+            assert (hull @ d).min() == pytest.approx((pixels @ d).min())
+            assert (hull @ d).max() == pytest.approx((pixels @ d).max())
