@@ -267,3 +267,25 @@ def test_SM_V14_three_players_turns_go_round():
     assert s.turn == BOB
     s = go(s, W(BOB), D(BOB, 1, "5D")) if s.owed else go(s, D(BOB, 1, "5D"))
     assert s.turn == CY
+
+
+# --- SM-1..SM-6, SM-V1, SM-V11, SM-V14: the deal ------------------------------------------------------
+
+def test_SM_V1_five_card_pay_off_piles_leave_84_in_the_stock():
+    s = sm.new_match(["Ann", "Bob"], {"payoff_size": 5})
+    assert s.stock == 84 and all(st.payoff == 5 and st.hand == 5 for st in s.seats)
+
+
+def test_SM_V11_jokers_make_108_cards():
+    s = sm.new_match(["Ann", "Bob"], {"jokers_wild": True})
+    assert s.stock == 108 - 50
+
+
+def test_SM_V14_three_players_deal_from_three_decks():
+    s = sm.new_match(["Ann", "Bob", "Cy"])
+    assert s.decks == 3 and s.stock == 156 - 75
+
+
+def test_SM_V11_joker_is_wild_on_a_pile():
+    s = go(table({"jokers_wild": True}, center=("AH 2H",)), B(ANN, 1, "hand", "JOKER"))
+    assert len(s.center[0]) == 3
