@@ -226,11 +226,7 @@ class _Entry(Entry):
         r.turns_done += 1
         r.played = r.played | {seat}
         self.events.append({"kind": "turn_over", "seat": seat})
-        if self.rules["deck_out_ends_round"] and r.draw == 0:
-            r.deck_out = True
-            self.events.append({"kind": "deck_out", "rule": "CAB-22",
-                                "message": "The draw pile has run out: the round ends (CAB-22)."})
-            self.start_reveal()
+        if self.deck_out():
             return
         if r.caller is not None:
             r.final_left -= 1
@@ -244,6 +240,18 @@ class _Entry(Entry):
         r.turn = next_seat(r.seats, seat, n)
         if r.turn == r.caller:  # after an overridden out-of-turn play: the caller gets no turn
             r.turn = next_seat(r.seats, r.caller, n)
+
+    def deck_out(self) -> bool:
+        """CAB-22, CAB-V13: the round ends once the draw pile has run out (checked at the end of a turn,
+        and between turns after a wrong snap's penalty card empties it)."""
+        r = self.r
+        if not (self.rules["deck_out_ends_round"] and r.draw == 0):
+            return False
+        r.deck_out = True
+        self.events.append({"kind": "deck_out", "rule": "CAB-22",
+                            "message": "The draw pile has run out: the round ends (CAB-22)."})
+        self.start_reveal()
+        return True
 
     def start_reveal(self) -> None:
         r = self.r
@@ -587,6 +595,8 @@ class _Entry(Entry):
                                 "message": f"{sentence_card(shown.value)} does not match {card_words(top.value)}: "
                                            f"it goes back, and {self.name(move.seat)} takes {given} penalty "
                                            f"card{'s' if given != 1 else ''} (CAB-6)."})
+            if r.step == "start" and given and self.deck_out():  # the penalty took the last card
+                return
         self.refresh_revealed()
         self.lapse_power()
         self.maybe_score()

@@ -155,3 +155,18 @@ def test_CAB_22_first_edition_the_empty_draw_pile_is_remade():
     state = replace(state, round=replace(state.round, draw=0))
     assert refused(state, Draw(ANA)).rule == "CAB-22"
     assert play(state, TakeDiscard(ANA, "5"), Replace(ANA, 1)).round.turn == BEN
+
+
+def test_CAB_22_a_wrong_snaps_penalty_card_that_empties_the_draw_pile_ends_the_round():
+    """CAB-22 with CAB-V13 on and snapping on (CAB-V5): the round ends when the draw pile runs out, also
+    when a wrong snap's penalty card takes its last card between two turns."""
+    from dataclasses import replace
+    state = play(match(3, "cambio_common", deck_out_ends_round=True), TurnUp(None), Draw(ANA, "5S"),
+                 Discard(ANA, "5S"))
+    state = replace(state, round=replace(state.round, draw=1))
+    state = play(state, Snap(BEN, 1, ANA, "9C"))
+    assert state.round.draw == 0 and state.round.step == "reveal" and state.round.deck_out
+    assert refused(state, Draw(BEN)).rule == "CAB-20"
+    kept = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"))
+    kept = play(replace(kept, round=replace(kept.round, draw=1)), Snap(BEN, 1, ANA, "9C"))
+    assert kept.round.step == "start" and not kept.round.deck_out  # without CAB-V13 the pile is remade later
