@@ -82,11 +82,11 @@ def _border_support(quad: np.ndarray, mask: np.ndarray) -> float:
     return cv2.countNonZero(band & roi) / n if n else 0.0
 
 
-def _quad_options(hull: np.ndarray, hull_area: float) -> list[tuple[np.ndarray, float]]:
+def _quad_options(hull: np.ndarray, hull_area: float, rect=None) -> list[tuple[np.ndarray, float]]:
     """Quadrilaterals that match a convex hull well (IoU ≥ MIN_HULL_IOU), best first: polygon
     simplifications (they follow perspective) and the minimum-area rectangle (robust to a
-    corner cut off or covered)."""
-    options = [cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)]
+    corner cut off or covered; `rect`, the hull's, when known)."""
+    options = [cv2.boxPoints(cv2.minAreaRect(hull) if rect is None else rect).astype(np.float32)]
     perimeter = cv2.arcLength(hull, True)
     for eps in (0.02, 0.04, 0.07):
         approx = cv2.approxPolyDP(hull, eps * perimeter, True)
@@ -123,10 +123,11 @@ def _quad_from_contour(contour: np.ndarray, mask: np.ndarray) -> tuple[np.ndarra
     hull_area = cv2.contourArea(hull)
     if not MIN_AREA_FRACTION * image_area <= hull_area <= MAX_AREA_FRACTION * image_area:
         return None
-    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    rect = cv2.minAreaRect(hull)
+    (_, _), (rw, rh), _ = rect
     if not 0.85 * ASPECT_RANGE[0] <= max(rw, rh) / max(min(rw, rh), 1e-6) <= 1.2 * ASPECT_RANGE[1]:
         return None  # cheap early exit: not even roughly card-shaped (a floor tile, a strip)
-    for quad, _ in _quad_options(hull, hull_area):
+    for quad, _ in _quad_options(hull, hull_area, rect):
         aspect = _card_shaped(quad)
         if aspect is None:
             continue
@@ -265,16 +266,21 @@ def find_cards(image: np.ndarray) -> list[np.ndarray]:
 
     seen: set[tuple] = set()
 
+    min_box = MIN_AREA_FRACTION * small.shape[0] * small.shape[1]
+
     def collect(binary: np.ndarray, support: np.ndarray, mode: int = cv2.RETR_EXTERNAL, split: bool = False,
                 specks: bool = False) -> None:
-        contours = _contours(binary, mode, MIN_AREA_FRACTION * small.shape[0] * small.shape[1], specks)
+        contours = _contours(binary, mode, min_box, specks)
         for c in contours:
             if len(c) >= 4 and cv2.arcLength(c, True) >= min_perimeter:
                 # the same region is proposed by several cuts: fitted once (boxes within 2 px)
-                key = tuple(v // 2 for v in cv2.boundingRect(c)) + (split,)
+                box = cv2.boundingRect(c)
+                key = tuple(v // 2 for v in box) + (split,)
                 if key in seen:
                     continue
                 seen.add(key)
+                if box[2] * box[3] < min_box:
+                    continue  # its hull is smaller still: no card, and no two
                 found = _quad_from_contour(c, support)
                 if found is not None:
                     cands.append(found)
