@@ -200,15 +200,18 @@ def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
     """Best-scoring quads first (the result keeps that order); drop any that half overlaps a
     kept one; one that holds a kept one inside it is kept beside it."""
     kept: list[np.ndarray] = []
-    kept_centre: list[np.ndarray] = []
     kept_area: list[float] = []
+    kept_centres = np.empty((0, 2), np.float32)
+    kept_roots = np.empty(0)  # square roots of the kept areas
     for quad, _score in sorted(cands, key=lambda c: -c[1])[:MAX_PROPOSALS]:
         centre, area = quad.mean(axis=0), cv2.contourArea(quad)
+        off = centre - kept_centres
+        dist = np.hypot(off[:, 0], off[:, 1])
         clash = False
-        for other, oc, oa in zip(kept, kept_centre, kept_area):
-            d = np.hypot(*(centre - oc))
-            if d > 1.3 * (np.sqrt(area) + np.sqrt(oa)):
-                continue  # too far apart to overlap
+        # only the kept quads near enough to overlap are looked at (all at once: a tiled floor
+        # makes a hundred proposals)
+        for k in np.nonzero(dist <= 1.3 * (np.sqrt(area) + kept_roots))[0].tolist():
+            other, oa, d = kept[k], kept_area[k], dist[k]
             inter, _ = cv2.intersectConvexConvex(quad, other)
             if area > 1.3 * oa and inter > 0.85 * oa:
                 continue  # a panel of this card's face (or its pips) came first
@@ -219,8 +222,9 @@ def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
         if clash:
             continue
         kept.append(quad)
-        kept_centre.append(centre)
         kept_area.append(area)
+        kept_centres = np.vstack([kept_centres, centre[None]])
+        kept_roots = np.append(kept_roots, np.sqrt(area))
     # A whole card (white all round) that came after a panel of its face or its pips is kept
     # beside it: which of the two is the card is left to the readers (vision.recognise.nested).
     return kept
