@@ -5,7 +5,8 @@ import pytest
 import vision
 from vision import synth
 from vision.detect import connected_components
-from vision.index_search import IndexHit, _inside_any, _mark, find_indices, inside, merge_pairs, same_card
+from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, _inside_any, _mark, find_indices, inside,
+                                 merge_pairs, same_card)
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
 
@@ -125,3 +126,15 @@ def test_a_marks_hull_from_its_outline_is_that_of_all_its_pixels():
         for d in directions:
             assert (hull @ d).min() == pytest.approx((pixels @ d).min())
             assert (hull @ d).max() == pytest.approx((pixels @ d).max())
+
+
+def test_ink_is_a_mark_clearly_darker_than_the_paper_round_it_at_every_level():
+    """The ink test by table lookup is the arithmetic one (p − g > INK_CONTRAST·p on paper above
+    110) for every pair of grey levels."""
+    grey, paper = np.meshgrid(np.arange(256, dtype=np.uint8), np.arange(256, dtype=np.uint8))
+    arithmetic = ((paper.astype(np.int16) - grey.astype(np.int16)) > INK_CONTRAST * paper) & (paper > 110)
+    assert np.array_equal(np.less(grey, cv2.LUT(paper, _INK_BELOW)), arithmetic)
+    marks = np.full((60, 60), 200, np.uint8)
+    marks[20:30, 10:20], marks[20:30, 40:50] = 150, 100  # a faint mark (25% darker) and a clear one
+    ink = _ink(marks, 14)
+    assert ink[25, 45] == 1 and ink[25, 15] == 0 and ink[5, 5] == 0
