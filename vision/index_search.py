@@ -109,7 +109,12 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, flo
 def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
     """Index patch for a rank whose pixels are `pts` (x, y), and the rank centre and scale.
     `zoom` > 1 frames the rank smaller in the patch."""
-    m, centre, k = _frame(pts, down, zoom)
+    return _patch_at(image, _extent(pts, down), zoom)
+
+
+def _patch_at(image: np.ndarray, extent: tuple, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """_patch for a rank's _extent."""
+    m, centre, k = _framed(extent, zoom)
     patch = cv2.warpAffine(image, m, INPUT_SIZE, flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
                            borderMode=cv2.BORDER_REPLICATE)
     return patch, centre, k
@@ -118,15 +123,27 @@ def _patch(image: np.ndarray, pts: np.ndarray, down: np.ndarray, zoom: float = 1
 def _frame(pts: np.ndarray, down: np.ndarray, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
     """The map from index patch to photo for a rank whose pixels are `pts`, the rank centre and
     the scale (photo px per card unit)."""
+    return _framed(_extent(pts, down), zoom)
+
+
+def _extent(pts: np.ndarray, down: np.ndarray) -> tuple:
+    """A rank's directions (right, down) and its extent along each: all a frame needs of its
+    pixels (measured once for a rank read at several framings)."""
     right = np.array([down[1], -down[0]])
     along_r, along_d = pts @ right, pts @ down
-    height = along_d.max() - along_d.min() + 1
+    return right, down, along_r.min(), along_r.max(), along_d.min(), along_d.max()
+
+
+def _framed(extent: tuple, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, float]:
+    """_frame for a rank's _extent."""
+    right, down, r_min, r_max, d_min, d_max = extent
+    height = d_max - d_min + 1
     k = height / RANK_HEIGHT * zoom
-    top_left = right * along_r.min() + down * along_d.min()
+    top_left = right * r_min + down * d_min
     origin = top_left - right * RANK_ORIGIN[0] * k - down * RANK_ORIGIN[1] * k
     sx, sy = INDEX_BOX[0] / INPUT_SIZE[0] * k, INDEX_BOX[1] / INPUT_SIZE[1] * k
     m = np.float32([[right[0] * sx, down[0] * sy, origin[0]], [right[1] * sx, down[1] * sy, origin[1]]])
-    centre = right * (along_r.min() + along_r.max()) / 2 + down * (along_d.min() + along_d.max()) / 2
+    centre = right * (r_min + r_max) / 2 + down * (d_min + d_max) / 2
     return m, centre, k
 
 
@@ -147,7 +164,9 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
     candidates = [(pts / f, down) for pts, down in _candidates(gray, [np.asarray(q) * f for q in known])]
     if not candidates:
         return []
-    cls, suit = read_patches([_patch(image, pts, down)[0] for pts, down in candidates], search=True)
+    extents = [_extent(pts, down) for pts, down in candidates]
+    patches = [_patch_at(image, e)[0] for e in extents]
+    cls, suit = read_patches(patches, search=True)
     sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
     # a mark the search reader is unsure of but leans to a rank is read by the card reader too,
     # and kept only where both put the same rank (and suit) first
@@ -155,7 +174,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
     unsure = [i for i, cp in enumerate(cls) if i not in taken and cp[: len(RANKS)].max() >= SECOND_FLOOR]
     agreed = []
     if unsure:
-        cls_w, suit_w = read_patches([_patch(image, *candidates[i])[0] for i in unsure])
+        cls_w, suit_w = read_patches([patches[i] for i in unsure])
         agreed = [(i, cw, sw) for i, cw, sw in zip(unsure, cls_w, suit_w)
                   if np.argmax(cw) == np.argmax(cls[i][: len(RANKS)]) and cw.max() >= ACCEPT_RANK
                   and np.argmax(sw) == np.argmax(suit[i])]
@@ -163,12 +182,12 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         return []
     # read again framed a little larger and smaller: a read that changes with the framing is not sure
     n = len(CONFIRM_ZOOMS)
-    again = [_patch(image, *candidates[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
+    again = [_patch_at(image, extents[i], zoom)[0] for i in sure for zoom in CONFIRM_ZOOMS]
     cls2, suit2 = read_patches(again, search=True)
     reads = [(i, np.vstack([cls[i], cls2[j * n:(j + 1) * n]]), np.vstack([suit[i], suit2[j * n:(j + 1) * n]]))
              for j, i in enumerate(sure)]
     if agreed:
-        cls3, suit3 = read_patches([_patch(image, *candidates[i], zoom)[0] for i, _, _ in agreed
+        cls3, suit3 = read_patches([_patch_at(image, extents[i], zoom)[0] for i, _, _ in agreed
                                     for zoom in CONFIRM_ZOOMS])
         reads += [(i, np.vstack([cw, cls3[j * n:(j + 1) * n]]), np.vstack([suit[i], sw, suit3[j * n:(j + 1) * n]]))
                   for j, (i, cw, sw) in enumerate(agreed)]
@@ -180,7 +199,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         if np.argmax(cp) >= len(RANKS) or cp.max() < (ACCEPT_RANK if j < len(sure) else SECOND_ACCEPT):
             continue
         alts = labelled(cp[: len(RANKS)], sp)
-        _, centre, k = _frame(*candidates[i])
+        _, centre, k = _framed(extents[i])
         hits.append(IndexHit(alts[0][0], alts[0][1], centre, candidates[i][1], k, alts))
     return _suppress(hits)
 
