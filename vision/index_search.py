@@ -92,16 +92,18 @@ def _pairs(stats: np.ndarray, centroids: np.ndarray) -> list[tuple[int, int, flo
     size = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float32)
     area = stats[:, 4].astype(np.float32)
     c = centroids.astype(np.float32)
-    d = np.sqrt(((c[:, None, :] - c[None, :, :]) ** 2).sum(axis=2))
-    srel = size[None, :] / size[:, None]
-    ratio = area[None, :] / area[:, None]
-    ok = (d > 0.7 * size[:, None]) & (d < 1.9 * size[:, None]) & (ratio > 0.2) & (ratio < 1.6) \
-        & (srel > 0.4) & (srel < 1.2)
-    i, j = np.nonzero(ok)
+    dx, dy = c[:, 0, None] - c[None, :, 0], c[:, 1, None] - c[None, :, 1]
+    d = np.sqrt(dx * dx + dy * dy)
+    reach = size[:, None]
+    # the size tests on the pairs at a suit's distance only (a few of the n² pairs)
+    i, j = np.nonzero((d > 0.7 * reach) & (d < 1.9 * reach))
+    srel, ratio = size[j] / size[i], area[j] / area[i]
+    ok = (ratio > 0.2) & (ratio < 1.6) & (srel > 0.4) & (srel < 1.2)
+    i, j, srel = i[ok], j[ok], srel[ok]
     # an index stands nearly alone (its suit, perhaps a pip or a "10"'s other digit beside it);
     # a letter in a line of text has neighbours all round: try those last
-    crowd = (d < 1.6 * size[:, None]).sum(axis=1) - 1
-    score = -np.abs(d[i, j] / size[i] - 1.2) - np.abs(srel[i, j] - 0.75) - 0.25 * np.maximum(0, crowd[i] - 3)
+    crowd = (d < 1.6 * reach).sum(axis=1) - 1
+    score = -np.abs(d[i, j] / size[i] - 1.2) - np.abs(srel - 0.75) - 0.25 * np.maximum(0, crowd[i] - 3)
     order = np.argsort(-score)[:MAX_PAIRS]
     return list(zip(i[order].tolist(), j[order].tolist(), score[order].tolist()))
 
@@ -227,7 +229,8 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
 
     out = []
     tried: dict[int, int] = {}
-    for a, b, _ in _pairs(stats[keep], centroids[keep]):
+    kept_centres = centroids[keep]
+    for a, b, _ in _pairs(stats[keep], kept_centres):
         ia, ib = int(keep[a]), int(keep[b])
         if tried.get(ia, 0) >= PAIRS_PER_MARK or on_known[ia]:
             continue
@@ -243,7 +246,7 @@ def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np
         # a "10": the other digit beside the rank (across the card), as tall as it
         right = np.array([down[1], -down[0]])
         height = np.ptp(pts @ down) + 1
-        off = centroids[keep] - centroids[ia]
+        off = kept_centres - centroids[ia]
         beside = (np.abs(off @ down) < 0.3 * height) & (np.abs(off @ right) > 0.2 * height) \
             & (np.abs(off @ right) < 1.1 * height)
         for c in keep[beside]:
