@@ -60,6 +60,17 @@ def whiteness(image: np.ndarray) -> np.ndarray:
     return cv2.subtract(hi, cv2.convertScaleAbs(cv2.subtract(hi, lo), alpha=1.5))
 
 
+def _centre(quad: np.ndarray) -> np.ndarray:
+    """quad.mean(axis=0) of a quadrilateral, the same value without numpy's generic mean (whose
+    overhead was a tenth of the outline finder's time: it runs for every proposal)."""
+    return np.add.reduce(quad, axis=0) * 0.25
+
+
+def _length(v: np.ndarray):
+    """np.linalg.norm of a vector, the same value without its generic path."""
+    return np.sqrt(v.dot(v))
+
+
 def _border_support(quad: np.ndarray, mask: np.ndarray) -> float:
     """Share of a thin band just inside the quad that is white in `mask`.
 
@@ -70,9 +81,9 @@ def _border_support(quad: np.ndarray, mask: np.ndarray) -> float:
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
     roi = mask[y0:y + h + 2, x0:x + w + 2]
     band = np.zeros(roi.shape, np.uint8)
-    side = min(np.linalg.norm(quad[0] - quad[1]), np.linalg.norm(quad[1] - quad[2]))
+    side = min(_length(quad[0] - quad[1]), _length(quad[1] - quad[2]))
     thickness = max(2, int(side * 0.05))
-    centre = quad.mean(axis=0)
+    centre = _centre(quad)
     pts = (centre + (quad - centre) * 0.96 - (x0, y0)).astype(np.int32)  # skip the rounded, blurred rim
     cv2.polylines(band, [pts], True, 255, thickness * 2)
     inner = np.zeros_like(band)
@@ -204,7 +215,7 @@ def _suppress(cands: list[tuple[np.ndarray, float]]) -> list[np.ndarray]:
     kept_centres = np.empty((0, 2), np.float32)
     kept_roots = np.empty(0)  # square roots of the kept areas
     for quad, _score in sorted(cands, key=lambda c: -c[1])[:MAX_PROPOSALS]:
-        centre, area = quad.mean(axis=0), cv2.contourArea(quad)
+        centre, area = _centre(quad), cv2.contourArea(quad)
         off = centre - kept_centres
         dist = np.hypot(off[:, 0], off[:, 1])
         clash = False
