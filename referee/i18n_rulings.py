@@ -147,6 +147,10 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(card)s is not a natural card: the lowest of 4, 5, 6… starts."), card=r"\S+"),
     (r"(?P<name>.+) shows (?P<card>\S+) face up, lower than (?P<other>.+)'s (?P<card2>\S+): (?P=name) starts\.",
      N_("%(name)s shows %(card)s face up, lower than %(other)s's %(card2)s: %(name)s starts.")),
+    (r"(?P<name>.+) shows (?P<card>\S+) face up, as low as (?P<other>.+)'s (?P<card2>\S+), and comes first from the "
+     r"dealer's left: (?P=name) starts\.",
+     N_("%(name)s shows %(card)s face up, as low as %(other)s's %(card2)s, and comes first from the dealer's left: "
+        "%(name)s starts.")),
     _same(N_("%(card)s is one of %(name)s's face-up cards: those are played once the hand and the stock are empty."),
           card=r"\S+"),
     _same(N_("%(num)s cards of one rank are more than the deck holds.")),

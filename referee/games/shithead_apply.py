@@ -202,19 +202,34 @@ class _Entry:
                                          f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
                 self.sighted((m.card,), st)
             if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
-                mine = VALUES[rank_of(m.card)]
-                lower = [(VALUES[rank_of(c)], i, c) for i, st in enumerate(s.seats) if i != m.seat
-                         for c in st.faceup if c is not None and c != "JOKER"
-                         and natural(rank_of(c), s.rules) and VALUES[rank_of(c)] < mine]
-                if lower:
-                    _, who, card = min(lower)
-                    self.flag("SH-K7", f"{s.players[who]} shows {say_card(card)} face up, lower than "
-                                       f"{s.players[m.seat]}'s {say_card(m.card)}: {s.players[who]} starts.",
-                              (self.eid,))
+                self._check_public_lowest(m.seat, m.card)
         d = self.s
         d.phase, d.turn, d.starter, d.declared, d.last_entry = "play", m.seat, m.seat, m.card, self.eid
         self.note("SH-4", f"{s.players[m.seat]} starts" + (f" and must play the {rank_of(m.card)}."
                   if must_play_declared(d, m.seat) else "."), "start")
+
+    def _check_public_lowest(self, seat: int, declared: str) -> None:
+        """SH-K7: the declared lowest card against every other player's natural face-up cards. A lower
+        one, or an equal one whose player comes first clockwise from the dealer's left (SH-4), starts."""
+        s, n = self.s, len(self.s.players)
+
+        def order(i: int, card: str) -> tuple[int, int]:
+            return VALUES[rank_of(card)], (i - s.dealer - 1) % n
+
+        mine = order(seat, declared)
+        before = [(order(i, c), i, c) for i, st in enumerate(s.seats) if i != seat
+                  for c in st.faceup if c is not None and c != "JOKER"
+                  and natural(rank_of(c), s.rules) and order(i, c) < mine]
+        if not before:
+            return
+        (value, _), who, card = min(before)
+        if value < mine[0]:
+            said = (f"{s.players[who]} shows {say_card(card)} face up, lower than "
+                    f"{s.players[seat]}'s {say_card(declared)}: {s.players[who]} starts.")
+        else:
+            said = (f"{s.players[who]} shows {say_card(card)} face up, as low as {s.players[seat]}'s "
+                    f"{say_card(declared)}, and comes first from the dealer's left: {s.players[who]} starts.")
+        self.flag("SH-K7", said, (self.eid,))
 
     # --- playing ----------------------------------------------------------------------------
     def playing(self, seat: int) -> None:

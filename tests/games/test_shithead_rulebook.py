@@ -365,6 +365,26 @@ def test_SH_K7_own_face_up_card_declared_as_the_lowest_is_not_a_fifth_copy():
     assert go(s, P(ARI, c("9S"))).pile[-1].card == "9S"
 
 
+def test_SH_K7_equal_face_up_card_nearer_the_dealers_left_starts():
+    """SH-4: of several players with the lowest card, the first clockwise from the dealer's left
+    starts; with face-up cards counting (SH-V19), an equal public card earlier in that order is flagged."""
+    def started(declarer, card, faceup_fives, dealer=ARI):
+        s = sh.new_match(NAMES[:4], {"start_rank_zones": "hand_and_faceup"}, dealer=dealer)
+        others = ("QH QS KH", "JH JS KS", "AH AS KD", "9H 9S KC")
+        for seat in range(4):
+            s = go(s, sh.FaceUp(seat, c("5S 10H 10S") if seat in faceup_fives else c(others[seat])))
+        return go(s, sh.Start(declarer, card))
+    flagged = started(CAL, "5C", {BEA})  # dealer Ari: Bea is first from the dealer's left
+    assert [f.rule for f in flagged.flags] == ["SH-K7"]
+    assert flagged.flags[0].message.startswith("Bea shows 5♠ face up, as low as Cal's 5♣")
+    assert "Bea starts" in flagged.flags[0].message
+    assert started(BEA, "5C", {CAL}).flags == ()  # Cal's 5 comes after Bea's
+    assert started(ARI, "5C", {DOV}).flags != ()  # Ari is the dealer: last in the order, after Dov
+    assert started(ARI, "5C", {DOV}, dealer=DOV).flags == ()  # the dealer Dov's left is Ari: Ari first
+    lower = started(CAL, "6C", {BEA})
+    assert "lower than Cal's 6♣" in lower.flags[0].message
+
+
 def test_SH_V11_dealer_left_starts():
     s = sh.new_match(NAMES[:4], {"start_rank_rule": "dealer_left"}, dealer=BEA)
     for seat in range(4):
