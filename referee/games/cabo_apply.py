@@ -200,9 +200,17 @@ class _Entry(Entry):
         self.close_snap()
         return r
 
+    def not_their_turn(self, seat: int) -> None:
+        """GEN-7: a step of a turn entered for another seat while the player whose turn it is is in the
+        middle of it (between turns, the step's own rule says what is missing)."""
+        r = self.r
+        if r.turn is not None and seat != r.turn and (r.step != "start"):
+            self.refuse("GEN-7", f"It is {self.name(r.turn)}'s turn, not {self.name(seat)}'s.")
+
     def holding(self, seat: int, what: str) -> Round:
         r = self.round()
         self.no_give_owed()
+        self.not_their_turn(seat)
         if r.turn != seat or r.step != "holding":
             if r.turn == seat and r.step in POWER_STEPS:
                 self.refuse("CAB-7", f"Resolve {POWER_WORDS[r.step]} first.")
@@ -213,6 +221,7 @@ class _Entry(Entry):
     def resolving(self, seat: int, steps: tuple[str, ...], what: str) -> Round:
         r = self.round()
         self.no_give_owed()
+        self.not_their_turn(seat)
         if r.turn != seat or r.step not in steps:
             self.refuse("CAB-7", f"There is no {what} to resolve: a power is used right after its card is "
                                  "drawn and discarded.")
@@ -450,6 +459,7 @@ class _Entry(Entry):
     def do_UsePower(self, move: UsePower) -> None:
         r = self.round()
         self.no_give_owed()
+        self.not_their_turn(move.seat)
         if r.turn != move.seat or r.step != "holding":
             self.refuse("CAB-7", "Powers work only for a card just drawn from the draw pile during your turn.")
         what = power(move.card, self.rules)

@@ -121,8 +121,16 @@ class _Turn(Entry):
         r.d2_over_seat = None
         return r
 
+    def not_their_turn(self, seat: int) -> None:
+        """GEN-7: a step of a turn entered for another seat while the player whose turn it is is in the
+        middle of it (between turns, the step's own rule says what is missing)."""
+        r = self.r
+        if r.turn is not None and seat != r.turn and (r.step != "start" or r.d2_active or r.extra_turns):
+            self.refuse("GEN-7", f"It is {self.name(r.turn)}'s turn, not {self.name(seat)}'s.")
+
     def holding(self, seat: int, what: str) -> Round:
         r = self.round()
+        self.not_their_turn(seat)
         if r.turn != seat or r.step != "holding":
             if r.turn == seat and r.step in ("peek", "swap"):
                 self.refuse("RTC-13", f"Resolve the {card_words(r.power)[2:]} first.")
@@ -162,6 +170,7 @@ class _Turn(Entry):
         if r.draw == 0:
             self.refuse("RTC-18", "The draw pile is empty: reshuffle the discard pile first.")
         if is_power(move.card):
+            self.check_supply(move.card)  # GEN-3: seen face up, even if it goes back into the draw pile
             self.events.append({"kind": "returned", "card": move.card, "rule": "RTC-5",
                                 "message": f"{sentence_start(card_words(move.card))} cannot start the discard "
                                            "pile: it goes back into the draw pile, which is shuffled; "
@@ -299,6 +308,7 @@ class _Turn(Entry):
         if move.from_slot is not None:
             self.refuse("RTC-7", "A power card in a row has no power: powers work only for a card just drawn "
                                  "from the draw pile (RTC-19).")
+        self.not_their_turn(move.seat)
         if r.turn != move.seat or r.step != "holding":
             self.refuse("RTC-19", "Powers work only for a card just drawn from the draw pile during your turn.")
         if not is_power(move.card):
@@ -324,6 +334,7 @@ class _Turn(Entry):
 
     def do_Peek(self, move: Peek) -> None:
         r = self.round()
+        self.not_their_turn(move.seat)
         if r.turn != move.seat or r.step != "peek":
             self.refuse("RTC-31", "There is no Peek to resolve: a Peek is used right after it is drawn.")
         target = move.seat if move.target is None else move.target
@@ -342,6 +353,7 @@ class _Turn(Entry):
 
     def do_Swap(self, move: Swap) -> None:
         r = self.round()
+        self.not_their_turn(move.seat)
         if r.turn != move.seat or r.step != "swap":
             self.refuse("RTC-32", "There is no Swap to resolve: a Swap is used right after it is drawn.")
         if move.slot is None and move.target is None and move.target_slot is None:

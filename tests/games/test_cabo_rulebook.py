@@ -170,3 +170,101 @@ def test_CAB_22_a_wrong_snaps_penalty_card_that_empties_the_draw_pile_ends_the_r
     kept = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"))
     kept = play(replace(kept, round=replace(kept.round, draw=1)), Snap(BEN, 1, ANA, "9C"))
     assert kept.round.step == "start" and not kept.round.deck_out  # without CAB-V13 the pile is remade later
+
+
+# --- CAB-K1..K5 (§2.5): what the referee knows, and contradictions flagged when a card is turned up ----
+
+def _deck_total(state):
+    from referee.games import cabo as C
+    return sum(C.zone_counts(state).values())
+
+
+def _ben_took_a_public_4():
+    """cabo_2e: Ana discards a 4; Ben takes it into slot 2, where it lies face up for all (CAB-4, CAB-K3)."""
+    return play(match(3), TurnUp("5"), Draw(ANA), Discard(ANA, "4"), TakeDiscard(BEN), Replace(BEN, 2))
+
+
+def test_CAB_K1_a_wrong_snap_and_its_penalty_card_keep_the_deck_whole():
+    state = play(match(3, "cambio_common"), TurnUp("5H"), Draw(ANA), Discard(ANA, "5D"))
+    total = _deck_total(state)
+    state = play(state, Snap(BEN, 1, ANA, "9C"))
+    assert len([t for t in state.round.rows[BEN] if t is not None]) == 5
+    assert _deck_total(state) == total == 54
+
+
+def test_CAB_K2_a_failed_matching_claim_shows_the_cards_to_everyone():
+    from referee.games import cabo as C
+    state = play(started(match(3)), Draw(ANA), Match(ANA, (1, 3), ("6", "9")))
+    slots = C.view(state, CY)["round"]["rows"]["Ana"]["slots"]
+    assert slots[0]["card"] == "6" and slots[2]["card"] == "9"
+    assert slots[0]["face_up"] and slots[2]["face_up"]
+
+
+def test_CAB_K2_a_wrong_snap_goes_back_but_stays_known():
+    from referee.games import cabo as C
+    state = play(match(3, "cambio_common"), TurnUp("5H"), Draw(ANA), Discard(ANA, "5D"), Snap(BEN, 1, ANA, "9C"))
+    assert C.view(state, CY)["round"]["rows"]["Ana"]["slots"][0]["card"] == "9C"
+
+
+def test_CAB_K2_GEN_4_a_claim_turning_up_a_known_card_as_another_is_flagged_not_fixed():
+    state = play(_ben_took_a_public_4(), Draw(CY), Discard(CY), Draw(ANA), Discard(ANA), Draw(BEN))
+    from referee.games import cabo as C
+    state, events = C.apply(state, Match(BEN, (2, 3), ("6", "6")))
+    flags = [e for e in events if e["kind"] == "flag"]
+    assert [f["rule"] for f in flags] == ["GEN-4"] and flags[0]["entries"] == [2, 10]
+    assert "known to be 4" in flags[0]["message"]
+
+
+def test_CAB_K2_GEN_4_a_snap_turning_up_a_known_card_as_another_is_flagged():
+    state = play(match(3, "cambio_common"), TurnUp("4H"), TakeDiscard(ANA), Replace(ANA, 1), Draw(BEN),
+                 Discard(BEN, "7D"))
+    from referee.games import cabo as C
+    state, events = C.apply(state, Snap(ANA, 1, None, "7S"))
+    assert [e["rule"] for e in events if e["kind"] == "flag"] == ["GEN-4"]
+
+
+def test_CAB_K3_a_card_taken_from_the_discard_pile_is_public_and_face_up():
+    from referee.games import cabo as C
+    state = _ben_took_a_public_4()
+    slot = C.view(state, CY)["round"]["rows"]["Ben"]["slots"][1]
+    assert slot["card"] == "4" and slot["face_up"]
+
+
+def test_CAB_K3_after_a_swap_the_card_is_face_down_but_the_table_still_knows_it():
+    """CAB-K3 says "PUBLIC until swapped"; the swap is blind but everyone watched the card move, so the
+    knowledge follows it (RTC-K4) while it lies face down in its new place."""
+    from referee.games import cabo as C
+    state = play(_ben_took_a_public_4(), Draw(CY), UsePower(CY, "11"), Swap(CY, 1, BEN, 2))
+    slot = C.view(state, ANA)["round"]["rows"]["Cy"]["slots"][0]
+    assert slot["card"] == "4" and not slot["face_up"]
+    assert C.view(state, ANA)["round"]["rows"]["Ben"]["slots"][1]["card"] is None
+
+
+def test_CAB_K3_GEN_4_the_public_card_revealed_as_another_holds_the_round():
+    state = play(_ben_took_a_public_4(), Draw(CY), Discard(CY), Call(ANA))
+    while state.round.step != "reveal":
+        state = play(state, Draw(state.round.turn), Discard(state.round.turn))
+    state = play(state, Reveal(ANA, ("1", "1", "1", "1")), Reveal(CY, ("2", "2", "2", "2")),
+                 Reveal(BEN, ("3", "5", "3", "3")))
+    assert [f.rule for f in state.flags] == ["GEN-4"] and state.flags[0].entries[0] == 2
+    assert not state.history, "the round waits for the table to decide the flag (GEN-5)"
+
+
+def test_CAB_K_GEN_6_a_private_peek_contradicted_is_flagged_only_at_the_end():
+    state = play(started(match(2)), Draw(ANA), UsePower(ANA, "7"), Peek(ANA, 2, None, "3"))
+    state = play(state, Draw(BEN), Discard(BEN))
+    state = play(state, Draw(ANA), Replace(ANA, 2, "9"))
+    assert not state.flags, "the note is private: it is never used against the table mid-round (GEN-6)"
+    state = play(state, Call(BEN), Draw(ANA), Discard(ANA))
+    state = play(state, Reveal(ANA, ("1", "5", "3", "4")), Reveal(BEN, ("6", "6", "6", "6")))
+    assert [f.rule for f in state.flags] == ["GEN-4"] and "noted" in state.flags[0].message
+
+
+def test_CAB_K5_kamikaze_is_known_only_when_every_card_is_up():
+    state = play(started(match(3)), Call(ANA))
+    while state.round.step != "reveal":
+        state = play(state, Draw(state.round.turn), Discard(state.round.turn))
+    state = play(state, Reveal(BEN, ("12", "12", "13", "13")))
+    assert not state.history
+    state = play(state, Reveal(ANA, ("0", "1", "1", "1")), Reveal(CY, ("5", "5", "5", "5")))
+    assert state.history[-1].scores == {ANA: 50, BEN: 0, CY: 50}

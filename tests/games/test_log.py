@@ -39,7 +39,7 @@ def test_correction_recomputes_and_reports_what_no_longer_fits():
     # It was a Peek, not a Draw 2: Ana's next draw no longer fits, nor does anything after it.
     log, step = log.feed(Correct(2, UsePower(ANA, "PEEK"), "it was a Peek", BEN), 7)
     assert [(d["entry"], d["rule"]) for d in step.later] == [
-        (3, "RTC-13"), (4, "RTC-13"), (5, "GEN-7"), (6, "RTC-13")]
+        (3, "RTC-13"), (4, "RTC-13"), (5, "GEN-7"), (6, "GEN-7")]
     assert "no longer stands" in step.later[0]["message"]
     assert 2 in log.positions() and log.state.round.step == "peek"
     found = rulings(log, [*steps, step])

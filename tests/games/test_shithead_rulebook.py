@@ -466,3 +466,70 @@ def test_SH_40_a_skipped_player_may_interrupt():
 def test_SH_43_an_interrupt_after_a_pickup_is_too_late():
     s = go(table(turn=CAL, plays=[(BEA, "QH QS")]), U(CAL))
     assert refused(s, I(DOV, c("QD QC"))).rule == "SH-43"
+
+
+# --- SH-K1..K11 (§4.11): what the referee can check; a card turned up that contradicts the table -------
+
+def test_SH_K1_every_play_is_checked_against_the_public_pile():
+    s = table(plays=[(DOV, "QH")])
+    r = refused(s, P(ARI, c("9S")))
+    assert r.rule == "SH-12" and r.overridable
+
+
+def test_SH_K2_a_face_up_card_is_only_one_the_table_saw_there():
+    s = table(stock=0, plays=[(DOV, "4H")], seats={ARI: faceup_phase("5H", "6S", "KD")})
+    assert refused(s, P(ARI, c("9C"))).rule == "SH-16"
+
+
+def test_SH_K4_picked_up_cards_are_known_to_all():
+    s = go(table(plays=[(DOV, "KH"), (ARI, "KS")], turn=BEA), U(BEA))
+    assert s.seats[BEA].known == ("KH", "KS") and s.seats[BEA].count == 5
+    seen = sh.view(s, CAL)["seats"][BEA]
+    assert seen["known"] == ["KH", "KS"] and seen["unknown"] == 3
+
+
+def test_SH_K4_a_known_hand_cannot_play_a_card_it_does_not_hold():
+    s = table(stock=0, plays=[(DOV, "4H")], seats={ARI: Seat(2, ("9S", "KD"), (), 3, True)})
+    assert refused(s, P(ARI, c("7C"))).rule == "SH-K4"
+    assert go(s, P(ARI, c("9S"))).seats[ARI].known == ("KD",)
+
+
+def test_SH_K5_every_copy_known_elsewhere_makes_the_play_impossible():
+    s = table(plays=[(DOV, "5H 5S 5D")], seats={BEA: Seat(3, ("5C",), (None, None, None), 3, True)})
+    r = refused(s, P(ARI, c("5C")))
+    assert r.rule in ("SH-K5", "GEN-3") and r.overridable
+
+
+def test_SH_K6_the_referee_burns_a_ten_itself():
+    s, events = sh.apply(table(plays=[(DOV, "9H")]), P(ARI, c("10S")))
+    assert s.pile == () and s.burned[-2:] == ("9H", "10S")
+    assert s.turn == ARI, "the player who burns plays again"
+
+
+def test_SH_K6_the_referee_burns_four_of_a_kind_across_plays():
+    s = go(table(plays=[(CAL, "8H"), (DOV, "8S")]), P(ARI, c("8D 8C")))
+    assert s.pile == () and s.turn == ARI
+
+
+def test_SH_K9_a_face_down_card_that_cannot_go_is_picked_up_with_the_pile():
+    s = table(stock=0, plays=[(DOV, "KH")], seats={ARI: Seat(0, (), (), 2, True)})
+    s, events = sh.apply(s, P(ARI, c("4S")))
+    assert [e["rule"] for e in events if e.get("kind") == "fail"] == ["SH-19"]
+    assert s.seats[ARI].known == ("4S", "KH") and s.seats[ARI].facedown == 1 and s.pile == ()
+
+
+def test_SH_K9_a_revealed_face_down_card_beyond_the_deck_is_refused_not_counted():
+    s = table(stock=0, plays=[(CAL, "KH KS KD"), (DOV, "KC")], seats={ARI: Seat(0, (), (), 2, True)})
+    s = replace(s, pile=s.pile[-1:], burned=tuple(p.card for p in s.pile[:-1]))
+    r = refused(s, P(ARI, c("KH")))
+    assert r.rule in ("SH-K5", "GEN-3", "SH-K11")
+
+
+def test_SH_K11_conservation_after_a_pickup_and_a_burn():
+    def total(st):
+        return (st.stock + len(st.pile) + len(st.burned)
+                + sum(x.count + len(x.faceup) + x.facedown for x in st.seats))
+    s = table(stock=10, plays=[(DOV, "9H")])
+    start = total(s)
+    s = go(s, P(ARI, c("10S")), P(ARI, c("5D")), U(BEA))
+    assert total(s) == start

@@ -289,3 +289,67 @@ def test_SM_V14_three_players_deal_from_three_decks():
 def test_SM_V11_joker_is_wild_on_a_pile():
     s = go(table({"jokers_wild": True}, center=("AH 2H",)), B(ANN, 1, "hand", "JOKER"))
     assert len(s.center[0]) == 3
+
+
+# --- SM-K1..K9 (§3.9): what the referee can check, and cards seen that contradict the table ----------
+
+def test_SM_K1_every_build_is_checked_against_the_public_pile():
+    s = table(center=("AH 2H 3H",))
+    r = refused(s, B(ANN, 1, "hand", "5C"))
+    assert r.rule == "SM-12" and r.overridable
+    assert go(s, B(ANN, 1, "hand", "4C")).center[0][-1] == "4C"
+
+
+def test_SM_K2_a_hand_build_costs_one_hand_card_and_an_empty_hand_has_none():
+    s = go(table(center=("AH",)), B(ANN, 1, "hand", "2C"))
+    assert s.seats[ANN].hand == 4
+    empty = table(center=("AH",), seats={ANN: seat(hand=0)})
+    assert refused(empty, B(ANN, 1, "hand", "2C")).rule == "SM-K3"
+
+
+def test_SM_K2_a_side_stack_claim_must_be_its_public_top():
+    s = table(center=("AH",), seats={ANN: seat(sides=("9C 2D",))})
+    assert refused(s, B(ANN, 1, "side1", "2S")).rule == "SM-K2"
+    s = go(s, B(ANN, 1, "side1", "2D"))
+    assert s.seats[ANN].sides[0] == ("9C",) and s.seats[ANN].hand == 5
+
+
+def test_SM_K3_a_refill_never_takes_the_hand_above_five():
+    s = go(table(seats={BOB: seat(hand=5)}, stock=10), D(ANN, 1, "4C"))
+    assert s.turn == BOB and s.owed == 0
+    r = refused(s, W(BOB, 1))
+    assert r.rule in ("SM-K3", "SM-10")
+
+
+def test_SM_K4_one_discard_ends_the_turn_and_nothing_follows_it():
+    s = go(table(), D(ANN, 1, "5C"))
+    assert refused(s, D(ANN, 2, "6C")).rule in ("SM-17", "SM-K4")
+    assert refused(s, B(ANN, 1, "hand", "AH")).rule in ("SM-17", "SM-K4")
+
+
+def test_SM_K5_no_fifth_side_stack_and_no_fourth_building_pile():
+    s = table(seats={ANN: seat(sides=("2C", "3C", "4C", "5C"))})
+    assert refused(s, D(ANN, 5, "6C")).rule in ("SM-18", "SM-K5", "SM-V3")
+    piles = table(center=("AH", "AS", "AD"))
+    assert refused(piles, B(ANN, 4, "hand", "AC")).rule in ("SM-13", "SM-K5", "SM-V2")
+
+
+def test_SM_K6_a_pile_completes_at_exactly_twelve_and_the_stock_rises_by_twelve():
+    s = table(center=("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH",))
+    stock = s.stock
+    s = go(s, B(ANN, 1, "hand", "QS"))
+    assert s.center == () and s.stock == stock + 12
+
+
+def test_SM_K7_a_pay_off_top_that_would_be_a_ninth_copy_is_refused_not_recorded():
+    seats = {ANN: seat(sides=("7H 7S", "7D"), top="7C"), BOB: seat(sides=("7C 7H", "7S 7D"))}
+    s = table(seats=seats, center=("AS 2S 3S 4S 5S 6S",))  # eight sevens face up, one of them Ann's top
+    s = go(s, B(ANN, 1, "payoff", "7C"))
+    r = refused(s, T(ANN, "7H"))
+    assert r.rule == "SM-K7" and s.seats[ANN].top is None, "the contradiction is refused, never recorded"
+
+
+def test_SM_K8_a_pay_off_top_entered_once_cannot_be_silently_replaced():
+    s = table(seats={ANN: seat(top="9H")})
+    r = refused(s, T(ANN, "4C"))
+    assert r.rule == "SM-15" and "correct" in r.message
