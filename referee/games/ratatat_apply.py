@@ -98,6 +98,14 @@ class _Turn(Entry):
             first = not r.discard and r.turns_done == 0 and r.pending is None
             self.refuse("RTC-5" if first else "RTC-18",
                         "Turn up the top card of the draw pile to start the discard pile first.")
+        if r.step == "reveal" and seat == r.d2_over_seat and r.caller is not None and not r.revealed:
+            self.check(False, "RTC-34", f"{self.name(seat)}'s Draw 2 is over: the card drawn was used "
+                                        "or both draws were taken, so there is no further draw.")
+            # overridden: the table lets the last final turn go on; it ends the final turns again
+            r.step, r.turn, r.final_left, r.reveal_flags_from = "start", seat, 1, None
+            r.turns_done -= 1
+            r.call_window = r.d2_over_seat = None
+            return r
         if r.step == "reveal":
             if seat == r.caller:
                 self.refuse("RTC-42", f"{self.name(seat)} called and gets no more turns; "
@@ -109,7 +117,8 @@ class _Turn(Entry):
         if seat not in r.seats:
             self.refuse("GEN-7", f"{self.name(seat)} is not playing this round.")
         if seat != r.turn:
-            if seat == r.d2_over_seat and r.step == "start":
+            more = seat == r.d2_over_seat and r.step == "start"
+            if more:
                 self.check(False, "RTC-34", f"{self.name(seat)}'s Draw 2 is over: the card drawn was used "
                                             "or both draws were taken, so there is no further draw.")
             else:
@@ -117,6 +126,10 @@ class _Turn(Entry):
             if r.step != "start" or r.d2_active or r.extra_turns:
                 self.refuse("GEN-7", f"{self.name(r.turn)} is in the middle of a turn.")
             r.turn = seat  # overridden: the table lets this player take a turn now
+            if more:  # a further draw is the same turn going on: it takes nobody's final turn (RTC-42)
+                r.turns_done -= 1
+                if r.caller is not None:
+                    r.final_left += 1
         r.call_window = None
         r.d2_over_seat = None
         return r
@@ -272,11 +285,12 @@ class _Turn(Entry):
         rules = self.state.rules
         known = r.pending.value or r.pending.noted_by(move.seat)
         if is_power(known) and r.pending_from == "draw":
+            drawn_at = (r.pending.origin_entry,) if r.pending.origin_entry is not None else ()
             self.check(rules["power_into_row"] == "allowed", "RTC-15",
                        "Under this table's rules (RTC-V5 forbidden) a drawn power card may only be used or "
-                       "discarded, not put into the row.")
+                       "discarded, not put into the row.", drawn_at)
             self.check(rules["power_use_optional"], "RTC-30",
-                       "Under this table's rules (RTC-V6) a drawn power card must be used.")
+                       "Under this table's rules (RTC-V6) a drawn power card must be used.", drawn_at)
         row = r.rows[move.seat]
         old = self.observe(row[move.slot - 1], move.out)
         incoming = r.pending
@@ -471,12 +485,12 @@ class _Turn(Entry):
             token = self.observe(row[i], card)
             row[i] = token
             if is_power(card) and token.origin == "draw":
-                if rules["power_into_row"] == "forbidden":
+                if rules["power_into_row"] == "forbidden" and not self.allowed_when_placed(token, "RTC-15"):
                     self.flag("RTC-15", f"{self.name(move.seat)}'s slot {i + 1} shows {card_words(card)} "
                                         f"placed there from a draw (entry {token.origin_entry}); this table "
                                         "forbids drawn power cards in the row (RTC-V5, RTC-K7).",
                               (token.origin_entry, self.eid))
-                elif not rules["power_use_optional"]:
+                elif not rules["power_use_optional"] and not self.allowed_when_placed(token, "RTC-30"):
                     self.flag("RTC-30", f"{self.name(move.seat)}'s slot {i + 1} shows {card_words(card)} "
                                         f"placed there from a draw (entry {token.origin_entry}); this table "
                                         "requires drawn powers to be used (RTC-V6).",
@@ -486,6 +500,12 @@ class _Turn(Entry):
         r.revealed = r.revealed | {move.seat}
         self.events.append({"kind": "revealed", "seat": move.seat, "cards": list(move.cards)})
         self.maybe_score()
+
+    def allowed_when_placed(self, token: Token, rule: str) -> bool:
+        """RTC-K7 is a breach found at the reveal; a power card the table saw placed and let stand by an
+        override (GEN-5) was decided then, and is not flagged again."""
+        return any(waived == rule and token.origin_entry in entries[1:]
+                   for _, waived, _, _, _, entries in self.state.overrides)
 
     def do_RevealDraw(self, move: RevealDraw) -> None:
         r = self.round()

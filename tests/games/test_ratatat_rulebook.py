@@ -701,3 +701,50 @@ def test_RTC_K8_GEN_3_a_power_card_turned_up_is_counted_even_though_it_goes_back
     assert ruling.rule == "GEN-3" and ruling.overridable
     state = play(state, Override(TurnUp("SWAP"), "GEN-3", "it really was a Swap"))
     assert state.round.awaiting_turn_up and state.round.draw == 54 - 8
+
+
+def test_RTC_K7_GEN_5_a_power_card_the_table_let_into_the_row_is_not_flagged_again_at_the_reveal():
+    """RTC-V5 forbidden: the table saw the drawn Peek go into the row and overrode RTC-15 then; the reveal
+    does not raise the same breach a second time (it would hold the round for a decision already made)."""
+    for shown in (True, False):
+        state = play(started(2, power_into_row="forbidden"), Draw(ANA, "PEEK", shown=shown))
+        ruling = refused(state, Replace(ANA, 2, "9"))
+        assert ruling.rule == "RTC-15" and ruling.entries == (2, 1), "names the replacement and the draw"
+        state = play(state, Override(Replace(ANA, 2, "9"), "RTC-15", "we allow it"), Call(ANA), Draw(BEN),
+                     Discard(BEN))
+        state = play(state, Reveal(ANA, ("1", "PEEK", "2", "3")), Reveal(BEN, ("4", "4", "4", "4")))
+        assert not state.flags
+        state = play(state, RevealDraw(ANA, 2, "0"))
+        assert state.history[-1].scores[ANA] == 6
+
+
+def test_RTC_K7_an_override_of_another_placement_does_not_excuse_this_one():
+    state = play(started(2, power_into_row="forbidden"), Draw(ANA, "PEEK", shown=True),
+                 Override(Replace(ANA, 2, "9"), "RTC-15", "once"), Draw(BEN), Replace(BEN, 3, "8"), Call(BEN),
+                 Draw(ANA), Discard(ANA))
+    state = play(state, Reveal(ANA, ("1", "PEEK", "2", "3")), Reveal(BEN, ("4", "4", "SWAP", "4")))
+    assert [f.rule for f in state.flags] == ["RTC-15"] and "Ben's slot 3" in state.flags[0].message
+
+
+def test_RTC_34_a_forfeited_draw_in_a_final_turn_is_refused_even_as_the_last_turn():
+    """RTC-34 in the last final turn: the further draw is refused citing RTC-34 (not "the final turns are
+    over"); if the table lets it stand, that turn goes on and then the round ends."""
+    state = play(started(2), Draw(ANA), Discard(ANA), Call(ANA), Draw(BEN), UsePower(BEN, "DRAW2"),
+                 Draw(BEN), Replace(BEN, 1, "9"))
+    assert state.round.step == "reveal"
+    ruling = refused(state, Draw(BEN))
+    assert ruling.rule == "RTC-34" and ruling.overridable
+    state = play(state, Override(Draw(BEN), "RTC-34", "house rule"))
+    assert state.round.step == "holding" and state.round.turn == BEN
+    state = play(state, Discard(BEN))
+    assert state.round.step == "reveal"
+
+
+def test_RTC_34_an_overridden_further_draw_takes_nobody_elses_final_turn():
+    state = play(started(3), Draw(ANA), Discard(ANA), Draw(BEN), Discard(BEN), Draw(CY), Discard(CY), Call(CY),
+                 Draw(ANA), UsePower(ANA, "DRAW2"), Draw(ANA), Replace(ANA, 1))
+    assert state.round.turn == BEN and state.round.final_left == 1
+    state = play(state, Override(Draw(ANA), "RTC-34", "house rule"), Discard(ANA))
+    assert state.round.turn == BEN and state.round.step == "start", "Ben still has his final turn"
+    state = plain_turn(state, BEN)
+    assert state.round.step == "reveal"
