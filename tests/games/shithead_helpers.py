@@ -3,11 +3,28 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from referee.games import shithead as sh
+from referee.games.base import Ruling
 from referee.games.shithead_state import PileCard, Seat
 
 NAMES = ("Ari", "Bea", "Cal", "Dov", "Eve", "Fin")
 ARI, BEA, CAL, DOV = range(4)
+
+
+def go(state, *moves):
+    """The state after these moves, each accepted."""
+    for move in moves:
+        state, _ = sh.apply(state, move)
+    return state
+
+
+def refused(state, move) -> Ruling:
+    """The ruling that refuses this move."""
+    with pytest.raises(Ruling) as info:
+        sh.apply(state, move)
+    return info.value
 
 
 def pile(*plays: tuple[int, str]) -> tuple[PileCard, ...]:

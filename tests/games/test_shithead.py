@@ -8,26 +8,14 @@ from dataclasses import replace
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, table  # noqa: E402
+from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, go, refused, table  # noqa: E402
 
 from referee.games import shithead as sh  # noqa: E402
-from referee.games.base import EntryError, Override, Ruling  # noqa: E402
+from referee.games.base import EntryError, Override  # noqa: E402
 from referee.games.shithead_logic import zone  # noqa: E402
 from referee.games.shithead_state import Seat  # noqa: E402
 
 P, I, A = sh.Play, sh.Interrupt, sh.Add
-
-
-def go(state, *moves):
-    for move in moves:
-        state, _ = sh.apply(state, move)
-    return state
-
-
-def refused(state, move) -> Ruling:
-    with pytest.raises(Ruling) as info:
-        sh.apply(state, move)
-    return info.value
 
 
 def cards(text: str) -> tuple[str, ...]:

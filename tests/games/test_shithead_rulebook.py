@@ -6,28 +6,13 @@ import os
 import sys
 from dataclasses import replace
 
-import pytest
-
 sys.path.insert(0, os.path.dirname(__file__))
-from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, table  # noqa: E402
+from shithead_helpers import ARI, BEA, CAL, DOV, NAMES, go, refused, table  # noqa: E402
 
 from referee.games import shithead as sh  # noqa: E402
-from referee.games.base import Ruling  # noqa: E402
 from referee.games.shithead_state import Seat  # noqa: E402
 
 P, I, A, U = sh.Play, sh.Interrupt, sh.Add, sh.Pickup
-
-
-def go(state, *moves):
-    for move in moves:
-        state, _ = sh.apply(state, move)
-    return state
-
-
-def refused(state, move) -> Ruling:
-    with pytest.raises(Ruling) as info:
-        sh.apply(state, move)
-    return info.value
 
 
 def c(text: str) -> tuple[str, ...]:
