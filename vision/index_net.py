@@ -44,7 +44,7 @@ def normalise(patches: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=4)  # the two readers and the index finder (vision.index_finder): none evicted
 def _net(path: str):
     """The onnxruntime session of a model file (imported here: training uses this module without it)."""
     import onnxruntime

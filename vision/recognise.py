@@ -7,10 +7,10 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from . import glyphs, index_net, standard
+from . import glyphs, index_finder, index_net, standard
 from .detect import find_cards, outermost, whiteness
 from .errors import UploadError
-from .index_search import find_indices, inside, merge_pairs
+from .index_search import _suppress, find_indices, inside, merge_pairs
 from .rectify import (CARD_H, CARD_W, FORESHORTENED, OutlinedCard, apparent_aspect, card_image, order_portrait, rectify,
                       turned_quarter)
 from .taught import References
@@ -22,6 +22,7 @@ MAX_OUTLINES = 24  # outlines read per photo, the likeliest cards first (a tiled
 USUAL_ASPECT = (1.18, 1.8)  # a card's outline seen from above, perspective and rounding included
 PAPER_CHECK_SIDE = 320  # px, the copy on which paper outside the cards found is looked for
 PAPER_ELSEWHERE = 0.05  # ... and more than this share of a card's area of it means: search for indices
+FIND_INDICES_LEARNT = True  # the index finder network's proposals are read too (vision.index_finder)
 
 
 class TeachError(UploadError):
@@ -155,10 +156,12 @@ def nested(reads: list[CardRead]) -> list[CardRead]:
 
 
 def warm_up() -> None:
-    """Load the index readers and draw the suit references now, not under the first photo."""
+    """Load the index readers and the index finder and draw the suit references now, not under
+    the first photo."""
     blank = [np.zeros((index_net.INPUT_SIZE[1], index_net.INPUT_SIZE[0], 3), np.uint8)]
     index_net.read_patches(blank)
     index_net.read_patches(blank, search=True)
+    index_finder.maps(np.zeros((64, 64, 3), np.uint8))
     glyphs.suit_references()
 
 
@@ -179,6 +182,8 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
                for r in reads if r.label]
     found = find_indices(image, float(np.median(heights)) if heights else None, grown)
+    if FIND_INDICES_LEARNT:  # indices the mark pairing passed over (its places used up by a busy card's pips)
+        found = found + _suppress(index_finder.find(image, grown, found))
     named = [(_grow(r.outline, OUTLINE_SLACK), r.label) for r in reads if r.label]
     hits = merge_pairs([h for h in found if not any(inside(h.centre, g) for g in grown)
                         and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
