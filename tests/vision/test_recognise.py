@@ -133,3 +133,36 @@ def test_a_fanned_hand_whose_merged_outline_hides_the_indices_is_read_by_them(mo
     import importlib
     monkeypatch.setattr(importlib.import_module("vision.recognise"), "FIND_INDICES_LEARNT", False)
     assert len([r for r in vision.recognise(scene) if r.label]) < len(reads)
+
+
+def test_white_specks_of_a_textured_table_are_no_paper(table_scene):
+    """Paper outside the outlines counts only in one piece: a carpet's specks add up to more than a
+    card's margin of white, but no card lies in them, so the index search is spared."""
+    from vision.detect import whiteness
+    from vision.recognise import PAPER_CHECK_SIDE, PAPER_ELSEWHERE, _paper_elsewhere
+    image, _, quads = table_scene
+    speckled = image.copy()
+    h, w = speckled.shape[:2]
+    f = PAPER_CHECK_SIDE / max(h, w)
+    side = int(np.ceil(2.5 / f))  # a speck of about 2 px on the copy the check looks at
+    for y in range(0, h - side, 3 * side):
+        for x in range(0, w - side, 3 * side):
+            if all(cv2.pointPolygonTest(np.float32(q), (x + side / 2, y + side / 2), True) < -3 * side for q in quads):
+                speckled[y:y + side, x:x + side] = 255
+    small = cv2.resize(speckled, (int(w * f), int(h * f)), interpolation=cv2.INTER_LINEAR)
+    paper = (whiteness(small) > 150).astype(np.uint8)
+    for q in quads:
+        cv2.fillPoly(paper, [np.round(q * f).astype(np.int32)], 0)
+    card_area = float(np.median([cv2.contourArea(np.float32(q)) for q in quads])) * f * f
+    assert paper.sum() > 3 * PAPER_ELSEWHERE * card_area  # all together, far more white than the limit
+    assert not _paper_elsewhere(speckled, quads)
+    assert _paper_elsewhere(speckled, quads[:-1])  # a whole card's paper still is
+
+
+def test_a_frame_of_card_margin_is_a_flat_scan(art_card):
+    from vision.recognise import _frame_is_card
+    card = art_card(0, "5")
+    assert _frame_is_card(card)
+    table = np.full((400, 300, 3), (40, 70, 110), np.uint8)
+    table[100:300, 80:220] = card[:200, :140]
+    assert not _frame_is_card(table)
