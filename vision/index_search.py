@@ -28,9 +28,8 @@ MIN_SIDE, MIN_AREA = 6, 14  # the smallest mark (px) taken for a rank or a suit
 INK_CONTRAST = 0.28  # ink is at least this much darker than the paper, as a share of it
 MAX_MARKS = 300  # marks paired per photo (a texture can make thousands)
 MAX_PAIRS = 400  # pairs considered per photo, best first (most are passed over as not a rank and a suit)
-MAX_CANDIDATES = 16  # pairs read per photo, best first: with the index finder beside the search, 16 read
-# the same cards as 24 on both tuning parts, the drawn scenes and 12 MP photos (1-7 ms less CPU at p95);
-# 12 lost a card on busy-train's tuning part
+MAX_CANDIDATES = 24  # pairs read per photo, best first (32 gave the same reads on the tuning photos and
+# the drawn scenes, 5 ms more CPU at p95 there)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
 RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
 ACCEPT_RANK = 0.7  # an index read alone is kept only at this rank probability
