@@ -34,8 +34,6 @@ STRIDE = 4  # px of that copy per output cell
 PEAK = 0.35  # a cell this sure (and the surest of its neighbours) is a proposal
 MAX_PROPOSALS = 8  # proposals read per photo, surest first (16 read the same cards on the tuning parts and the drawn scenes)
 MIN_RANK_PX = 4.0  # a rank under this height (px, in the network's copy) is not read
-BOTH_READERS = True  # a proposal is kept only when the card reader (index_net.onnx) reads it alike
-SNAP = True  # frame the corner on the rank's own pixels found near the proposal
 RANK_WIDTH = 16 / RANK_HEIGHT  # a typical rank's width as a share of its height
 
 
@@ -172,13 +170,10 @@ def find(image: np.ndarray, known: list[np.ndarray] = (), near: list[IndexHit] =
              if not any(np.linalg.norm(p[0] - h.centre) <= RANK_HEIGHT * h.scale for h in near)]
     if not props:
         return []
-    if SNAP:
-        cands = [(snap(image, c, d, h), d) for c, d, h, _ in props]
-    else:
-        cands = [(rank_points(c, d, h), d) for c, d, h, _ in props]
+    cands = [(snap(image, c, d, h), d) for c, d, h, _ in props]  # framed on the rank's own pixels
     cls, suit = read_patches([_patch(image, pts, d)[0] for pts, d in cands], search=True)
     sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
-    if sure and BOTH_READERS:  # the card reader must put the same rank and suit first
+    if sure:  # the card reader must put the same rank and suit first
         cls_w, suit_w = read_patches([_patch(image, *cands[i])[0] for i in sure])
         sure = [i for i, cw, sw in zip(sure, cls_w, suit_w)
                 if np.argmax(cw) == np.argmax(cls[i]) and np.argmax(sw) == np.argmax(suit[i])]
