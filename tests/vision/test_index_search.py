@@ -5,7 +5,7 @@ import pytest
 import vision
 from vision import synth
 from vision.detect import connected_components
-from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, _inside_any, _mark, find_indices, inside,
+from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, find_indices, inside,
                                  merge_pairs, same_card)
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
@@ -138,3 +138,15 @@ def test_ink_is_a_mark_clearly_darker_than_the_paper_round_it_at_every_level():
     marks[20:30, 10:20], marks[20:30, 40:50] = 150, 100  # a faint mark (25% darker) and a clear one
     ink = _ink(marks, 14)
     assert ink[25, 45] == 1 and ink[25, 15] == 0 and ink[5, 5] == 0
+
+
+@pytest.mark.parametrize("size", [(800, 600), (560, 420), (333, 250), (1600, 1200)])
+def test_area_shrink_gives_the_size_asked_and_the_area_average_of_a_photo(size):
+    rng = np.random.default_rng(3)
+    photo = cv2.GaussianBlur(rng.integers(0, 256, (1200, 1600), dtype=np.uint8), (0, 0), 3)
+    cv2.rectangle(photo, (400, 300), (900, 700), 20, -1)  # a sharp edge as well as soft texture
+    small = area_shrink(photo, size)
+    direct = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+    assert small.shape == direct.shape == (size[1], size[0])
+    diff = np.abs(small.astype(int) - direct)
+    assert np.percentile(diff, 99) <= 4 and diff.mean() < 1.0  # within a grey level or so
