@@ -34,6 +34,7 @@ STRIDE = 4  # px of that copy per output cell
 PEAK = 0.35  # a cell this sure (and the surest of its neighbours) is a proposal
 MAX_PROPOSALS = 8  # proposals read per photo, surest first (16 read the same cards on the tuning parts and the drawn scenes)
 MIN_RANK_PX = 4.0  # a rank under this height (px, in the network's copy) is not read
+BORDER_SHARE = 0.4  # a proposal nearer the photo's edge than this share of its rank's height is passed over
 RANK_WIDTH = 16 / RANK_HEIGHT  # a typical rank's width as a share of its height
 
 
@@ -93,6 +94,8 @@ def proposals(image: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np.
     centres = np.stack([(xs + 0.5) * STRIDE / f, (ys + 0.5) * STRIDE / f], axis=1)
     keep = ~_inside_any(centres, known) if len(known) else np.ones(len(ys), bool)
     keep &= height[ys, xs] * f >= MIN_RANK_PX
+    margin = (BORDER_SHARE * height[ys, xs])[:, None]  # a rank cut by the photo's edge is not read
+    keep &= np.all((centres >= margin) & (centres <= np.float32(image.shape[1::-1]) - 1 - margin), axis=1)
     out = []
     for y, x, c in zip(ys[keep], xs[keep], centres[keep]):
         out.append((c, down[y, x].astype(np.float64), float(height[y, x]), float(heat[y, x])))

@@ -74,6 +74,21 @@ def test_find_passes_over_known_outlines_and_indices_found_already():
     assert index_finder.find(scene, near=hits) == []
 
 
+def test_a_proposal_at_the_photos_edge_is_passed_over(monkeypatch):
+    """A rank centred within 0.4 of its height of the edge is cut by it (the network marks the
+    corners of a card filling the frame): such places do not use up MAX_PROPOSALS."""
+    image = np.zeros((200, 240, 3), np.uint8)
+    heat = np.zeros((50, 60), np.float32)
+    heat[0, 0] = heat[49, 59] = heat[2, 30] = 0.9  # two corner cells and one 10 px from the top edge
+    heat[25, 30] = 0.8
+    down = np.zeros((50, 60, 2), np.float32)
+    down[..., 1] = 1
+    height = np.full((50, 60), 20.0, np.float32)  # a 20 px rank: at least 8 px from every edge
+    monkeypatch.setattr(index_finder, "maps", lambda img: (heat, down, height, 1.0))
+    props = index_finder.proposals(image)
+    assert [tuple(p[0]) for p in props] == [(122.0, 10.0), (122.0, 102.0)]
+
+
 def test_training_scenes_mark_only_visible_indices_inside_the_photo():
     rng = np.random.default_rng(0)
     for _ in range(3):
