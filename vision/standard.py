@@ -28,6 +28,9 @@ SIX, NINE = glyphs.RANKS.index("6"), glyphs.RANKS.index("9")
 TURNABLE = {SIX: NINE, NINE: SIX}  # ranks that read as each other upside down
 PIPS = {SIX: 6, NINE: 9}
 TURNED_DOUBT = 0.5  # a 6 or 9 whose orientation evidence disagrees is held at most this sure
+PIPS_CHECK_BELOW = 0.99  # an index less sure of its suit than this is checked against the pips (at 0.95,
+# a design's big heart read as a diamond at both corners, 0.96, was answered 10D; the check costs
+# the drawn scenes no time at p95: their indices are surer)
 NO_INDEX, JOKER = index_net.CLASSES.index("NONE"), index_net.CLASSES.index("JOKER")
 
 
@@ -264,7 +267,7 @@ def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
     else:
         rank, suit = reads[0].rank_probs * SINGLE_CORNER, reads[0].suit_probs
     rank = turned_check(rank, card, reads)
-    if rank.max() >= 0.5 and suit.max() < 0.95:  # the suit decides whether to answer
+    if rank.max() >= 0.5 and suit.max() < PIPS_CHECK_BELOW:  # the suit decides whether to answer
         pips = pip_suit_probs(card_image(card), reads[0].red)
         if pips is not None:
             suit = suit * pips / (suit * pips).sum() * suit.sum()

@@ -51,13 +51,24 @@ def test_suit_is_read_from_the_pips_when_the_index_is_small():
     assert probs is not None and glyphs.SUITS[int(np.argmax(probs))] == "C"
 
 
-def _corner(rank: str, top: float, suit: str = "S") -> standard.CornerRead:
+def _corner(rank: str, top: float, suit: str = "S", suit_top: float = 0.997, red: bool = False) -> standard.CornerRead:
     """A corner read putting `top` on `rank` and spreading the rest over the other ranks."""
     rank_probs = np.full(len(glyphs.RANKS), (1 - top) / (len(glyphs.RANKS) - 1))
     rank_probs[glyphs.RANKS.index(rank)] = top
-    suit_probs = np.full(len(glyphs.SUITS), 0.001)
-    suit_probs[glyphs.SUITS.index(suit)] = 0.997
-    return standard.CornerRead(rank_probs, suit_probs, red=False)
+    suit_probs = np.full(len(glyphs.SUITS), (1 - suit_top) / (len(glyphs.SUITS) - 1))
+    suit_probs[glyphs.SUITS.index(suit)] = suit_top
+    return standard.CornerRead(rank_probs, suit_probs, red=red)
+
+
+@pytest.mark.parametrize("suit_top, answer", [(0.96, "8H"), (0.999, "8D")])
+def test_an_index_not_quite_sure_of_its_suit_is_checked_against_the_pips(monkeypatch, suit_top, answer):
+    """Both corners of a heart read as a diamond at 0.96 (a design's big heart): the pips in the
+    middle decide; an index sure to 0.999 is taken as read."""
+    monkeypatch.setattr(standard, "corner_reads",
+                        lambda card: [_corner("8", 0.99, "D", suit_top, red=True)] * 2)
+    heart = np.array([1e-4, 0.9997, 1e-4, 1e-4])  # what the pips of that design said
+    monkeypatch.setattr(standard, "pip_suit_probs", lambda card, red: heart)
+    assert card_candidates(flat("8", "H"))[0][0] == answer
 
 
 @pytest.mark.parametrize("first, second, answered", [
