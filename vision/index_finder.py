@@ -25,7 +25,8 @@ import numpy as np
 
 from .glyphs import RANKS
 from .index_net import _net, read_patches
-from .index_search import ACCEPT_RANK, CONFIRM_ZOOMS, RANK_HEIGHT, IndexHit, _frame, _inside_any, _patch
+from .index_search import (ACCEPT_RANK, CONFIRM_ZOOMS, RANK_HEIGHT, IndexHit, _frame, _inside_any, _patch,
+                           halved_towards)
 from .standard import labelled
 
 MODEL_PATH = Path(__file__).parent / "models" / "index_finder.onnx"
@@ -45,10 +46,7 @@ def prepare(image: np.ndarray, side: int = INPUT_SIDE) -> tuple[np.ndarray, floa
     h, w = image.shape[:2]
     f = min(1.0, side / max(h, w))
     size = (max(1, int(round(w * f))), max(1, int(round(h * f))))
-    small = image
-    while small.shape[1] >= 2 * size[0] and small.shape[0] >= 2 * size[1]:  # exact halving: 2×2 means
-        hh, hw = small.shape[0] // 2, small.shape[1] // 2
-        small = cv2.resize(small[:2 * hh, :2 * hw], (hw, hh), interpolation=cv2.INTER_AREA)
+    small = halved_towards(image, size)
     if small.shape[1] != size[0] or small.shape[0] != size[1]:
         small = cv2.resize(small, size, interpolation=cv2.INTER_LINEAR)
     return normalise(small), f
