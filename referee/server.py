@@ -42,6 +42,7 @@ from flask import Flask
 from flask.globals import _cv_request
 
 from . import db, hosts, live, security, store
+from .one_write import OneWriteProtocol
 
 logger = logging.getLogger(__name__)
 
@@ -648,7 +649,7 @@ def make_server(app: Flask, host: str = "127.0.0.1", port: int = 8000, *, thread
         screen_processes = default_screen_processes() if configured is None else int(configured)
     asgi = RefereeASGI(app, threads, screen_processes=screen_processes)
     config = uvicorn.Config(
-        asgi, host=host, port=port, lifespan="off", interface="asgi3", proxy_headers=False,
+        asgi, host=host, port=port, lifespan="off", interface="asgi3", proxy_headers=False, http=OneWriteProtocol,
         server_header=False, headers=[("server", "referee")], access_log=False, log_level=log_level,
         limit_concurrency=connection_limit + 1,  # uvicorn counts the new one too
         backlog=2048, timeout_keep_alive=30, timeout_graceful_shutdown=5, ssl_certfile=certfile, ssl_keyfile=keyfile)
