@@ -15,9 +15,12 @@ What it does, in order:
 3. Seats every phone (POST /m/<id>/seat: its own session cookie, so each phone gets its own
    screen), opens every phone's live stream, the idle tables' streams (STREAMS in all) and SLOW
    slowloris connections (a request that never ends: one more header byte every few seconds).
-4. Every phone behaves as the page does: on each `changed` doorbell it re-GETs its screen
-   (`/m/<id>/screen?shown=<the token of the screen it shows>`, HX-Request: a phone whose screen is
-   already current gets 204). A table's next entry is posted only
+4. Every phone behaves as the page does (referee/static/screen.js): on each `changed` doorbell it
+   re-GETs its screen (`/m/<id>/screen?shown=<the token of the screen it shows>`, HX-Request: a
+   phone whose screen is already current gets 204), except the doorbell of its own entry: that rings
+   while the entry is on its way, and the entry's answer is the phone's fresh screen (a doorbell for
+   a later version heard meanwhile is fetched once the answer is in). So a move is answered once and
+   its screen fetched by each of the three other phones. A table's next entry is posted only
    once the phone that posts it shows the latest version. Before a discard or replace the phone
    opens the card picker (`GET /m/<id>/pick?...`); every REFUSE_EVERY-th such entry is first
    posted refused (422) on purpose; every SCAN_EVERY-th entry of a table comes with a scan
@@ -332,6 +335,7 @@ class Phone:
         self.heard = 0  # the latest doorbell
         self.changed = asyncio.Event()
         self.fetching = False
+        self.posting = False  # its own entry is on its way (its answer will be its fresh screen)
         self.token = ""
 
     def drew(self, body: bytes) -> None:
@@ -357,8 +361,10 @@ class Phone:
         self.drew(body)
 
     async def refetch(self) -> None:
-        """What the page does on `changed`: GET its own screen (coalescing doorbells heard meanwhile)."""
-        if self.fetching:
+        """What the page does on `changed`: GET its own screen (coalescing doorbells heard meanwhile),
+        unless its own entry is on its way (referee/static/screen.js: the doorbell of that entry needs
+        no re-GET; one for a later version is fetched once the answer has come)."""
+        if self.fetching or self.posting:
             return
         self.fetching = True
         try:
@@ -521,8 +527,12 @@ class Table:
                 body, timeout=30)
             self.stats.answer("scan", status, (200, 422, 429, 503))
         started = time.perf_counter()
-        status, _, body = await phone.conn.request("POST", f"{base}/entry", form_headers,
-                                                   self.form(entry, f"{self.match_id}-{self.position}"))
+        phone.posting = True
+        try:
+            status, _, body = await phone.conn.request("POST", f"{base}/entry", form_headers,
+                                                       self.form(entry, f"{self.match_id}-{self.position}"))
+        finally:
+            phone.posting = False
         if record_latency:
             self.stats.move_latency.append(time.perf_counter() - started)
         if self.stats.answer("entry", status, (200,)):
@@ -531,6 +541,8 @@ class Table:
             self.version += 1
             phone.shown = max(phone.shown, self.version)  # its answer is its fresh screen
             self.position += 1
+            if phone.heard > phone.shown:  # another phone's entry rang while this one was on its way
+                asyncio.ensure_future(phone.refetch())
         else:
             self.done = True  # resync is impossible without parsing: this table stops
 

@@ -146,8 +146,15 @@ def publish(match_id: str, version: int) -> int:
     return broker.publish(match_id, version)
 
 
+class SeatsChanged(int):
+    """A doorbell at an unchanged version: a phone's seat was taken over. A page skips the re-fetch of a
+    doorbell for the version it already shows (its own entry's answer was its fresh screen), but not
+    this one, whose data says "seats"."""
+
+
 def changed_event(version: int) -> str:
-    return f"id: {version}\nevent: changed\ndata: {version}\n\n"
+    data = f"{version} seats" if isinstance(version, SeatsChanged) else version
+    return f"id: {version}\nevent: changed\ndata: {data}\n\n"
 
 
 def event_stream(

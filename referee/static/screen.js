@@ -6,6 +6,7 @@
 // <details>, and the open picker; after the swap we put them back where the new screen still has
 // them. The new screen's hidden fields (its version) are kept, so the entry is made at the version
 // the player now sees. After the player's own entry is accepted, nothing is restored.
+// The doorbell of the player's own entry asks for nothing (see below).
 (function () {
   "use strict";
   var draft = null;
@@ -84,6 +85,48 @@
     pa.sort(); pb.sort();
     return pa.toString() === pb.toString();
   }
+
+  // A doorbell for the version this screen already shows needs no re-fetch: it rang for this phone's
+  // own entry, whose answer is the fresh screen. It usually rings while that entry is still on its
+  // way, so doorbells heard meanwhile wait for the answer; one for a later version (another phone
+  // entered meanwhile) is fetched then. A seat taken over rings at the same version ("<v> seats"):
+  // always fetched.
+  var posting = 0, heardWhilePosting = 0;
+
+  function shownVersion() {
+    var seen = document.getElementById("seen-version");
+    return seen ? parseInt(seen.value, 10) : NaN;  // "<version>-<who>"
+  }
+
+  function entryPost(detail) {
+    return detail.requestConfig && detail.requestConfig.verb === "post" && isScreen(detail.target);
+  }
+
+  document.addEventListener("htmx:confirm", function (event) {
+    var d = event.detail, rang = d.triggeringEvent;
+    if (!isScreen(d.elt) || !rang || rang.type !== "sse:changed" || !rang.detail) return;
+    var data = String(rang.detail.data);
+    if (!/^[0-9]+$/.test(data)) return;
+    var version = parseInt(data, 10);
+    if (posting > 0) {
+      heardWhilePosting = Math.max(heardWhilePosting, version);
+      event.preventDefault();
+    } else if (version <= shownVersion()) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (entryPost(event.detail)) posting++;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!entryPost(event.detail)) return;
+    posting = Math.max(0, posting - 1);
+    if (posting > 0 || !heardWhilePosting) return;
+    var version = heardWhilePosting;
+    heardWhilePosting = 0;
+    var screen = document.getElementById("screen");
+    if (screen && window.htmx && !(version <= shownVersion())) htmx.trigger(screen, "sse:changed", { data: String(version) });
+  });
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;

@@ -384,7 +384,7 @@ def take_seat(match_id: str):
         return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat]), 409
     taken_from = sit(match_id, seat)
     if taken_from is not None:
-        live.publish(match_id, match.version)  # the other phone re-fetches its screen and learns it
+        live.publish(match_id, live.SeatsChanged(match.version))  # the other phone re-fetches and learns it
     return redirect(url_for("play.table", match_id=match_id), code=303)
 
 

@@ -7,6 +7,7 @@ which the app's CSP forbids.)
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -126,16 +127,57 @@ def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone,
     assert page.locator("#status").inner_text() == "Your turn, Ana"
     assert "(one phone for everyone)" in page.locator("#screen").inner_text()
     wait_for_subscribers(match.id, 1)
-    # after its own entry the phone's doorbell asks for the screen again and gets 204 (it already
-    # shows this version); wait for that answer so the picker opens on a settled screen
-    with page.expect_response(lambda r: r.url.endswith("/entry")), \
-            page.expect_response(lambda r: "/screen" in r.url):
+    count_doorbells(page)
+    fetched = []
+    page.on("request", lambda r: fetched.append(r.url) if "/screen" in r.url else None)
+    with page.expect_response(lambda r: r.url.endswith("/entry")):
         page.get_by_role("button", name="Draw from the pile").click()
+    page.locator("body[data-doorbells='1']").wait_for()
+    page.wait_for_timeout(300)
+    assert fetched == []  # its own entry's doorbell asks for nothing: the answer was the fresh screen
     page.get_by_role("link", name="Discard it face up").click()
     page.locator("#pick").get_by_role("button", name="7", exact=True).click()
     page.locator("#status", has_text="Your turn, Ben").wait_for()
     assert page.locator("#rows .piles .face").inner_text() == "7"
     assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["turn_up", "draw", "discard"]
+
+
+def count_doorbells(page) -> None:
+    """From now on the page counts the doorbells its screen hears from the live stream, in <body
+    data-doorbells>."""
+    page.evaluate("""() => {
+        let heard = 0;
+        document.getElementById("screen").addEventListener("sse:changed", (event) => {
+            if (event.detail instanceof MessageEvent) document.body.dataset.doorbells = String(++heard);
+        });
+    }""")
+
+
+def test_a_doorbell_heard_while_the_phones_entry_is_on_its_way_is_fetched_after_the_answer(
+        live_server, phone, database):
+    """Another phone enters while this phone's entry is on its way: the answer (this phone's entry,
+    version 2) must not hide the later entry (version 3); the screen is fetched once the answer is in."""
+    match = table_with_a_discard(database)
+    page = phone()
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.wait_for_url(f"**/m/{match.id}")
+    page.get_by_role("button", name="One phone for everyone").click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    wait_for_subscribers(match.id, 1)
+    count_doorbells(page)
+
+    def another_phone_enters_meanwhile(route) -> None:
+        answer = route.fetch()  # the draw is committed (version 2): its doorbell rings
+        tables.append(database, match.id, 2, {"move": "discard", "seat": "Ana", "card": "7"}, "other-phone", seat=0)
+        time.sleep(1.0)  # both doorbells reach the page before the draw's answer does
+        route.fulfill(response=answer)
+
+    page.route("**/entry", another_phone_enters_meanwhile)
+    page.get_by_role("button", name="Draw from the pile").click()
+    page.locator("#screen [data-version='3']").wait_for()
+    assert page.locator("body").get_attribute("data-doorbells") == "2"
+    assert page.locator("#status").inner_text() == "Your turn, Ben"
+    assert page.locator("#rows .piles .face").inner_text() == "7"
 
 
 def test_history_transcript_and_404_pages(live_server, phone, database):

@@ -72,50 +72,40 @@ class Phone:
         self.page.locator(f"#screen [data-version='{version}']").wait_for()
 
     # taps ------------------------------------------------------------------------------------
-    def _entry(self, tap, *, doorbell: bool = True) -> int:
-        """Tap something that posts an entry; return the HTTP status. After an accepted entry,
-        also wait for this phone's own doorbell re-GET, so it cannot close a picker opened next."""
-        page = self.page
-
-        def posted(r):
-            return r.request.method == "POST" and r.url.endswith("/entry")
-
-        if doorbell:
-            with page.expect_response(posted) as answer, page.expect_response(
-                    lambda r: r.request.method == "GET" and "/screen" in r.url):
-                tap()
-        else:
-            with page.expect_response(posted) as answer:
-                tap()
+    def _entry(self, tap) -> int:
+        """Tap something that posts an entry; return the HTTP status. The answer is this phone's
+        fresh screen; its own doorbell asks for nothing more (test_pages.py checks that)."""
+        with self.page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+            tap()
         return answer.value.status
 
-    def press(self, name: str, **kw) -> int:
+    def press(self, name: str) -> int:
         """An entry that is a single button (Draw, Call, Use Swap, Take the N ...)."""
         button = self.page.locator("#actions").get_by_role("button", name=name, exact=True)
-        return self._entry(button.click, **kw)
+        return self._entry(button.click)
 
     def open(self, link: str) -> None:
         """A link that opens a picker (Turn up, Slot N, Discard it face up, My slot N ...)."""
         self.page.locator("#actions").get_by_role("link", name=link, exact=True).click()
         self.page.locator("#pick").wait_for()
 
-    def choose(self, name: str, **kw) -> int:
+    def choose(self, name: str) -> int:
         """A button in the open picker: a card, or a swap target."""
         pick = self.page.locator("#pick")
         button = pick.get_by_role("button", name=name, exact=True).first
-        return self._entry(button.click, **kw)
+        return self._entry(button.click)
 
-    def reveal(self, seat: str, cards: list[str], **kw) -> int:
+    def reveal(self, seat: str, cards: list[str]) -> int:
         """Tap each slot's card in the reveal's card grids, then Reveal."""
         form = self.page.locator(f"form.reveal-form:has(input[name=for][value='{seat}'])")
         for i, card in enumerate(cards, start=1):
             form.locator(f"label.chip:has(input[name=card{i}][value='{card}'])").click()
-        return self._entry(form.get_by_role("button", name=f"Reveal {seat}").click, **kw)
+        return self._entry(form.get_by_role("button", name=f"Reveal {seat}").click)
 
-    def call(self, **kw) -> int:
+    def call(self) -> int:
         """Rat-a-Tat Cat! asks first: the call, then the confirmation."""
         self.page.locator("#actions summary", has_text="Call “Rat-a-Tat Cat!”").click()
-        return self.press(f"Yes, {self.name} calls Rat-a-Tat Cat", **kw)
+        return self.press(f"Yes, {self.name} calls Rat-a-Tat Cat")
 
 
 def test_three_phones_play_a_whole_round(live_server, phone, database):
@@ -248,7 +238,7 @@ def test_three_phones_play_a_whole_round(live_server, phone, database):
     # --- reveal: a fifth 8 is refused (GEN-3) and nothing is saved ----------------------------
     before = len(store.entries(database, match.id))
     version = store.get_match(database, match.id).version
-    assert ana.reveal("Ana", ["8", "8", "8", "8"], doorbell=False) == 422
+    assert ana.reveal("Ana", ["8", "8", "8", "8"], ) == 422
     ruling = ana.page.locator("#ruling")
     ruling.wait_for()
     assert "REJECT GEN-3" in ruling.inner_text() and "Nothing was saved" in ruling.inner_text()

@@ -247,3 +247,10 @@ def test_a_stream_on_the_loop_rings_in_order_and_keeps_alive_only_after_silence(
     assert times and times[0] - rung >= 0.29  # silence first
     assert all(later - earlier >= 0.29 for earlier, later in zip(times, times[1:]))
     assert 2 <= len(times) <= 5
+
+
+def test_a_seat_taken_over_rings_at_the_same_version_and_says_so():
+    """A page skips a doorbell for the version it shows (its own entry's), never one for seats."""
+    assert live.changed_event(7) == "id: 7\nevent: changed\ndata: 7\n\n"
+    assert live.changed_event(live.SeatsChanged(7)) == "id: 7\nevent: changed\ndata: 7 seats\n\n"
+    assert live.SeatsChanged(7) == 7 and live.parse_last_seen("7", None) == 7
