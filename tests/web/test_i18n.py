@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
+from markupsafe import Markup
 
 from referee import i18n, store
 
@@ -277,3 +278,19 @@ def test_the_check_itself_finds_words_outside_the_catalogue():
     assert _text_outside_gettext('<input placeholder="Your name">') == ["Your", "name"]
     assert _text_outside_gettext("<p>{{ _('Hello %(n)s', n=x) }} {{ ngettext('a card', 'cards', n) }}</p>") == []
     assert _text_outside_gettext("{{ entry_form(a, b, {'move': 'draw'}, _('Draw'), 'secondary small') }}") == []
+
+
+@pytest.mark.parametrize("source, values, expected", [
+    ('{{ _("%(name)s has %(num)d cards", name=who, num=n) }}', {"who": "<b>Al & Bo</b>", "n": 3},
+     "&lt;b&gt;Al &amp; Bo&lt;/b&gt; has 3 cards"),
+    ('{{ _("%(share).1f%% of %(name)s", share=x, name=who) }}', {"x": 12.34, "who": None}, "12.3% of None"),
+    ('{{ _("100%% sure") }}', {}, "100% sure"),
+    ('{{ _("Yes, %(name)s calls Rat-a-Tat Cat", name=who) }}', {"who": Markup("<i>Cy</i>")},
+     "Yes, <i>Cy</i> calls Rat-a-Tat Cat"),
+])
+def test_words_put_into_a_template_are_escaped_as_markups_own_percent_does(app, source, values, expected):
+    with app.test_request_context("/"):
+        out = app.jinja_env.from_string(source).render(**values)
+        assert out == expected
+        assert out == str(Markup(source.split('"')[1]) % {  # what Markup's own % gives
+            k: values[v] for k, v in re.findall(r"(\w+)=(\w+)", source)})
