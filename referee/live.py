@@ -1,7 +1,8 @@
 """In-process SSE "doorbell": tells every phone watching a match that it changed.
 
-The stream carries no game data, only `event: changed` with `id: <version>`;
-each phone then re-GETs its own view (so nothing private leaks).  Publish only
+The stream carries no game data, only `event: changed` with `id: <version>` (its data the
+version, or "<version> seats" when a seat was taken over, `SeatsChanged`); each phone then
+re-GETs its own view (so nothing private leaks).  Publish only
 after the change is committed (store.append does this, from a worker thread).
 Each stream sends a `: keepalive` comment every SSE_KEEPALIVE seconds and ends
 after SSE_MAX_LIFETIME seconds (the browser's EventSource reconnects with

@@ -88,10 +88,13 @@
 
   // A doorbell for the version this screen already shows needs no re-fetch: it rang for this phone's
   // own entry, whose answer is the fresh screen. It usually rings while that entry is still on its
-  // way, so doorbells heard meanwhile wait for the answer; one for a later version (another phone
-  // entered meanwhile) is fetched then. A seat taken over rings at the same version ("<v> seats"):
-  // always fetched.
-  var posting = 0, heardWhilePosting = 0;
+  // way, so a doorbell heard meanwhile waits for the answer (at most WAIT_MS: a slow answer must not
+  // hold back the other phones' entries). Once the answer is in, the screen is fetched if a doorbell
+  // rang for a later version than it shows (another phone entered meanwhile: the answer, drawn
+  // earlier, must not hide it). A seat taken over rings at the same version ("<v> seats"): always
+  // fetched.
+  var WAIT_MS = 400;
+  var posting = 0, heard = 0, waiting = null, letThrough = false;
 
   function shownVersion() {
     var seen = document.getElementById("seen-version");
@@ -102,31 +105,48 @@
     return detail.requestConfig && detail.requestConfig.verb === "post" && isScreen(detail.target);
   }
 
+  function fetchScreen(version) {
+    var screen = document.getElementById("screen");
+    if (!screen || !window.htmx) return;
+    letThrough = true;
+    htmx.trigger(screen, "sse:changed", { data: String(version) });
+    letThrough = false;
+  }
+
   document.addEventListener("htmx:confirm", function (event) {
     var d = event.detail, rang = d.triggeringEvent;
-    if (!isScreen(d.elt) || !rang || rang.type !== "sse:changed" || !rang.detail) return;
+    if (!isScreen(d.elt) || !rang || rang.type !== "sse:changed" || !rang.detail || letThrough) return;
     var data = String(rang.detail.data);
     if (!/^[0-9]+$/.test(data)) return;
     var version = parseInt(data, 10);
-    if (posting > 0) {
-      heardWhilePosting = Math.max(heardWhilePosting, version);
+    if (version <= shownVersion()) {
       event.preventDefault();
-    } else if (version <= shownVersion()) {
+    } else if (posting > 0) {
+      heard = Math.max(heard, version);
       event.preventDefault();
+      if (!waiting) waiting = setTimeout(function () {
+        waiting = null;
+        if (posting > 0 && heard > shownVersion()) fetchScreen(heard);
+      }, WAIT_MS);
     }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (entryPost(event.detail)) posting++;
+    var xhr = event.detail.xhr;
+    if (!entryPost(event.detail) || !xhr) return;
+    posting++;
+    // on the request itself: a live update may have replaced the form that sent it, and the events
+    // of a form no longer on the page reach no listener
+    xhr.addEventListener("loadend", answered);
   });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!entryPost(event.detail)) return;
+
+  function answered() {  // after htmx has put the answer on the screen (its own load handler ran first)
     posting = Math.max(0, posting - 1);
-    if (posting > 0 || !heardWhilePosting) return;
-    var version = heardWhilePosting;
-    heardWhilePosting = 0;
-    var screen = document.getElementById("screen");
-    if (screen && window.htmx && !(version <= shownVersion())) htmx.trigger(screen, "sse:changed", { data: String(version) });
-  });
+    if (posting > 0) return;
+    if (waiting) { clearTimeout(waiting); waiting = null; }
+    var version = heard;
+    heard = 0;
+    if (version > shownVersion()) fetchScreen(version);
+  }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;

@@ -155,8 +155,9 @@ def count_doorbells(page) -> None:
 
 def test_a_doorbell_heard_while_the_phones_entry_is_on_its_way_is_fetched_after_the_answer(
         live_server, phone, database):
-    """Another phone enters while this phone's entry is on its way: the answer (this phone's entry,
-    version 2) must not hide the later entry (version 3); the screen is fetched once the answer is in."""
+    """Another phone enters while this phone's entry is on its way (held here longer than the page
+    waits for it): the answer (this phone's entry, version 2) must not hide the later entry (version
+    3), whatever the page showed meanwhile; the screen is fetched again once the answer is in."""
     match = table_with_a_discard(database)
     page = phone()
     page.goto(f"{live_server.url}/j/{match.join_code}")
@@ -173,10 +174,15 @@ def test_a_doorbell_heard_while_the_phones_entry_is_on_its_way_is_fetched_after_
         route.fulfill(response=answer)
 
     page.route("**/entry", another_phone_enters_meanwhile)
+    page.evaluate("""() => document.addEventListener("htmx:beforeRequest", (event) => {
+        if (event.detail.requestConfig.verb !== "post") return;
+        event.detail.xhr.addEventListener("loadend", () => { document.body.dataset.answered = "1"; });
+    })""")
     page.get_by_role("button", name="Draw from the pile").click()
-    page.locator("#screen [data-version='3']").wait_for()
+    page.locator("body[data-answered='1']").wait_for()  # the draw's answer (version 2) is on the screen
+    page.locator("#status", has_text="Your turn, Ben").wait_for()  # and then the discard made meanwhile
+    assert page.locator("#screen [data-version='3']").count() == 1
     assert page.locator("body").get_attribute("data-doorbells") == "2"
-    assert page.locator("#status").inner_text() == "Your turn, Ben"
     assert page.locator("#rows .piles .face").inner_text() == "7"
 
 
