@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 
 from referee.one_write import HeldHeadTransport
 
@@ -27,6 +28,25 @@ async def _pair():
     return loop, HeldHeadTransport(transport, loop), writes, client_sock
 
 
+def _run(scenario) -> None:
+    """``asyncio.run(scenario())`` in a thread of its own (the browser tests may leave a loop running in
+    this one); its failure is this test's."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as err:  # noqa: BLE001
+            failures.append(err)
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join(30)
+    assert not runner.is_alive()
+    if failures:
+        raise failures[0]
+
+
 async def _read(loop, sock, size: int) -> bytes:
     data = b""
     while len(data) < size:
@@ -44,7 +64,7 @@ def test_a_head_and_the_body_sent_in_the_same_turn_are_one_write():
         held.close()
         client.close()
 
-    asyncio.run(scenario())
+    _run(scenario)
 
 
 def test_a_head_with_no_body_yet_goes_out_at_the_loops_next_turn():
@@ -60,7 +80,7 @@ def test_a_head_with_no_body_yet_goes_out_at_the_loops_next_turn():
         held.close()
         client.close()
 
-    asyncio.run(scenario())
+    _run(scenario)
 
 
 def test_closing_sends_a_held_head_first_and_other_writes_pass_straight_through():
@@ -75,4 +95,4 @@ def test_closing_sends_a_held_head_first_and_other_writes_pass_straight_through(
         assert held.is_closing()  # everything else is the transport's own
         client.close()
 
-    asyncio.run(scenario())
+    _run(scenario)
