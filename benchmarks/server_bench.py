@@ -28,7 +28,10 @@ What it does, in order:
 5. Paced phase (one entry per PACE s per table, ~10x a brisk real table; by default 50 entries a
    second in all, half of what this 2-core machine can do): POST latency below saturation.
    Closed loop: each table as fast as its phones go; `moves_per_second` counts accepted entries,
-   `answers_per_second` every answer (entries, refusals, pickers, screens, scans).
+   `answers_per_second` every answer (entries, refusals, pickers, screens, scans). Then, when the mix
+   had pickers, refusals or scans, a second closed loop at the load the throughput targets name (each
+   move answered once and its screen fetched by the other phones): `target_load_moves_per_second`,
+   `target_load_answers_per_second`, which `targets_met` checks.
 6. A fresh server on a file holding matches of >= 1000 entries: a cold GET /m/<id> of each.
 7. When benchmarks/store_bench.py and benchmarks/upload_bench.py exist, their `measure()`.
 
@@ -269,13 +272,15 @@ class Conn:
         if body or method == "POST":
             head += f"Content-Length: {len(body)}\r\n"
         self.writer.write(head.encode() + b"\r\n" + body)
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionResetError("closed")
-        status = int(status_line.split(b" ", 2)[1])
-        response_headers = {}
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
+        try:
+            head = await self.reader.readuntil(b"\r\n\r\n")  # the whole head in one read: a light generator
+        except asyncio.IncompleteReadError as err:
+            raise ConnectionResetError("closed") from err
+        status_line, *lines = head[:-4].decode("latin-1").split("\r\n")
+        status = int(status_line.split(" ", 2)[1])
+        response_headers: dict[str, list[str]] = {}
+        for line in lines:
+            name, _, value = line.partition(":")
             response_headers.setdefault(name.strip().lower(), []).append(value.strip())
         if "content-length" in response_headers:
             data = await self.reader.readexactly(int(response_headers["content-length"][0]))
@@ -320,6 +325,7 @@ class Stats:
         return True
 
 
+WAIT_FOR_ANSWER = 0.4  # s: referee/static/screen.js's WAIT_MS
 SHOWN = re.compile(rb'id="seen-version"[^>]*value="([^"]*)"')
 
 
@@ -336,6 +342,7 @@ class Phone:
         self.changed = asyncio.Event()
         self.fetching = False
         self.posting = False  # its own entry is on its way (its answer will be its fresh screen)
+        self.waiting: asyncio.TimerHandle | None = None  # how long the page waits for that answer
         self.token = ""
 
     def drew(self, body: bytes) -> None:
@@ -363,8 +370,12 @@ class Phone:
     async def refetch(self) -> None:
         """What the page does on `changed`: GET its own screen (coalescing doorbells heard meanwhile),
         unless its own entry is on its way (referee/static/screen.js: the doorbell of that entry needs
-        no re-GET; one for a later version is fetched once the answer has come)."""
-        if self.fetching or self.posting:
+        no re-GET; one for a later version is fetched once the answer has come, or after WAIT_FOR_ANSWER)."""
+        if self.posting:
+            if self.waiting is None:
+                self.waiting = asyncio.get_running_loop().call_later(WAIT_FOR_ANSWER, self.waited)
+            return
+        if self.fetching:
             return
         self.fetching = True
         try:
@@ -381,6 +392,18 @@ class Phone:
                     await asyncio.sleep(0.2)
         finally:
             self.fetching = False
+
+    def waited(self) -> None:
+        self.waiting = None
+        if self.posting:
+            self.posting = False  # the page stops waiting for the answer
+            asyncio.ensure_future(self.refetch())
+
+    def answered(self) -> None:
+        self.posting = False
+        if self.waiting is not None:
+            self.waiting.cancel()
+            self.waiting = None
 
     async def follow(self, running: asyncio.Event) -> None:
         """Hold the live stream open and react to every doorbell; reconnect when it ends."""
@@ -532,7 +555,7 @@ class Table:
             status, _, body = await phone.conn.request("POST", f"{base}/entry", form_headers,
                                                        self.form(entry, f"{self.match_id}-{self.position}"))
         finally:
-            phone.posting = False
+            phone.answered()
         if record_latency:
             self.stats.move_latency.append(time.perf_counter() - started)
         if self.stats.answer("entry", status, (200,)):
@@ -641,11 +664,38 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
           f"p99 {pct(lat, .99):.1f} ms; errors {paced['errors']}")
     report.update(move_p50_ms=round(pct(lat, .5), 2), move_p95_ms=round(pct(lat, .95), 2),
                   move_p99_ms=round(pct(lat, .99), 2), paced_moves=paced["moves"], paced_errors=paced["errors"])
+    report.update(await closed_loop(tables_, stats, args.closed_seconds, server_pid))
+    if not args.no_pickers or args.scan_every or args.refuse_every:
+        # The load the throughput targets name: each move answered once and its screen fetched by the
+        # other phones; no pickers, refusals or scans (the same tables, where they had got to).
+        for t in tables_:
+            t.pickers, t.scan_every, t.refuse_every = False, 0, 0
+        print("the target load (no pickers, refusals or scans):")
+        target = await closed_loop(tables_, stats, args.closed_seconds, server_pid)
+        report.update({f"target_load_{key}": target[key] for key in
+                       ("moves_per_second", "answers_per_second", "moves_per_server_cpu_second", "server_cores",
+                        "load_generator_cores", "closed_errors") if key in target})
+    await asyncio.sleep(0.5)
+    report.update(streams_held=stats.streams_open, slow_connections_held=slow.held,
+                  slow_closed_by_server=slow.closed_by_server, doorbells=stats.doorbells,
+                  stream_failures=dict(stats.stream_failures), answers_by_kind=dict(stats.answers))
+    print(f"held at the end: {stats.streams_open} streams, {slow.held} slow connections; doorbells heard "
+          f"{stats.doorbells}; answers {dict(stats.answers)}; stream failures {dict(stats.stream_failures)}")
+    running.clear()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return report
+
+
+async def closed_loop(tables_: list[Table], stats: Stats, seconds: float, server_pid: int | None) -> dict:
+    """Every table as fast as its phones go for `seconds`: the rates, and where the cores went."""
+    report: dict = {}
     for t in tables_:
         t.done = False if t.position < len(t.script) else t.done
     server_cpus0, own_cpu0 = server_cpu(server_pid) if server_pid else {}, cpu_seconds(os.getpid())
     busy0 = machine_busy_seconds()
-    closed = await run_phase(tables_, stats, args.closed_seconds, None)
+    closed = await run_phase(tables_, stats, seconds, None)
     server_cpus1, own_cpu1 = server_cpu(server_pid) if server_pid else {}, cpu_seconds(os.getpid())
     busy1 = machine_busy_seconds()
     used = {p: server_cpus1[p] - server_cpus0.get(p, 0.0) for p in server_cpus1}
@@ -670,16 +720,6 @@ async def load_phases(port: int, ids: list[str], idle_ids: list[str], args, scri
         print(f"cores busy: other processes {report.get('other_cores')}, server {server_cores:.2f} (serving process first, then its screen processes: "
               f"{report['server_process_cores']}), load generator {load_cores:.2f}; "
               f"{report['moves_per_server_cpu_second']:.0f} moves per second of server CPU")
-    await asyncio.sleep(0.5)
-    report.update(streams_held=stats.streams_open, slow_connections_held=slow.held,
-                  slow_closed_by_server=slow.closed_by_server, doorbells=stats.doorbells,
-                  stream_failures=dict(stats.stream_failures), answers_by_kind=dict(stats.answers))
-    print(f"held at the end: {stats.streams_open} streams, {slow.held} slow connections; doorbells heard "
-          f"{stats.doorbells}; answers {dict(stats.answers)}; stream failures {dict(stats.stream_failures)}")
-    running.clear()
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
     return report
 
 
@@ -817,8 +857,10 @@ def main() -> None:
         report.update(other_bench("store_bench", "open_10000_event_match_ms"))
         report.update(other_bench("upload_bench", "hostile_upload_peak_rss_mb"))
     report["targets_met"] = {
-        "moves_per_second>=250": report.get("moves_per_second", 0) >= 250,
-        "answers_per_second>=1000": report.get("answers_per_second", 0) >= 1000,
+        # at the load the targets name (the default mix adds pickers, refusals and scans)
+        "moves_per_second>=250": report.get("target_load_moves_per_second", report.get("moves_per_second", 0)) >= 250,
+        "answers_per_second>=1000": report.get("target_load_answers_per_second",
+                                               report.get("answers_per_second", 0)) >= 1000,
         "streams_held>=2000": report.get("streams_held", 0) >= 2000,
         "slow_connections_held>=300": report.get("slow_connections_held", 0) >= 300,
         "move_p95_ms<25": bool(report.get("move_p95_ms") is not None and report["move_p95_ms"] < 25),
