@@ -117,13 +117,18 @@ def table_with_a_discard(database):
     return match
 
 
-def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone, database):
-    match = table_with_a_discard(database)
-    page = phone()
+def one_phone_for_everyone(live_server, page, match):
+    """The page joins the table by its link and becomes the one phone for everyone."""
     page.goto(f"{live_server.url}/j/{match.join_code}")
     page.wait_for_url(f"**/m/{match.id}")
     page.get_by_role("button", name="One phone for everyone").click()
     page.locator("#seat-picker").wait_for(state="detached")
+    return page
+
+
+def test_one_phone_for_everyone_enters_for_whoever_is_to_act(live_server, phone, database):
+    match = table_with_a_discard(database)
+    page = one_phone_for_everyone(live_server, phone(), match)
     assert page.locator("#status").inner_text() == "Your turn, Ana"
     assert "(one phone for everyone)" in page.locator("#screen").inner_text()
     wait_for_subscribers(match.id, 1)
@@ -159,11 +164,7 @@ def test_a_doorbell_heard_while_the_phones_entry_is_on_its_way_is_fetched_after_
     waits for it): the answer (this phone's entry, version 2) must not hide the later entry (version
     3), whatever the page showed meanwhile; the screen is fetched again once the answer is in."""
     match = table_with_a_discard(database)
-    page = phone()
-    page.goto(f"{live_server.url}/j/{match.join_code}")
-    page.wait_for_url(f"**/m/{match.id}")
-    page.get_by_role("button", name="One phone for everyone").click()
-    page.locator("#seat-picker").wait_for(state="detached")
+    page = one_phone_for_everyone(live_server, phone(), match)
     wait_for_subscribers(match.id, 1)
     count_doorbells(page)
 

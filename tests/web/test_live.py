@@ -10,6 +10,8 @@ import time
 from referee import live, store
 from referee.live import Broker, event_stream
 
+from .own_loop import run_in_own_loop
+
 
 def test_broker_fans_out_and_unsubscribes():
     broker = Broker()
@@ -228,18 +230,7 @@ def test_a_stream_on_the_loop_rings_in_order_and_keeps_alive_only_after_silence(
         assert 1.4 <= loop.time() - started < 4
         forever.cancel()
 
-    failures = []
-
-    def run() -> None:  # in a thread of its own: the browser tests may leave a loop running in this one
-        try:
-            asyncio.run(scenario())
-        except BaseException as err:  # noqa: BLE001
-            failures.append(err)
-
-    runner = threading.Thread(target=run)
-    runner.start()
-    runner.join(30)
-    assert not runner.is_alive() and not failures, failures
+    run_in_own_loop(scenario)
     bodies = [body for _, body in sent]
     assert bodies[1:4] == [live.changed_event(v).encode() for v in (1, 2, 3)] and bodies[-1] == b""
     times = [when for when, body in sent if body == b": keepalive\n\n"]

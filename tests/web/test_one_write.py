@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 
 from referee.one_write import HeldHeadTransport
+
+from .own_loop import run_in_own_loop
 
 HEAD = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\n"
 
@@ -28,25 +29,6 @@ async def _pair():
     return loop, HeldHeadTransport(transport, loop), writes, client_sock
 
 
-def _run(scenario) -> None:
-    """``asyncio.run(scenario())`` in a thread of its own (the browser tests may leave a loop running in
-    this one); its failure is this test's."""
-    failures: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as err:  # noqa: BLE001
-            failures.append(err)
-
-    runner = threading.Thread(target=run)
-    runner.start()
-    runner.join(30)
-    assert not runner.is_alive()
-    if failures:
-        raise failures[0]
-
-
 async def _read(loop, sock, size: int) -> bytes:
     data = b""
     while len(data) < size:
@@ -64,7 +46,7 @@ def test_a_head_and_the_body_sent_in_the_same_turn_are_one_write():
         held.close()
         client.close()
 
-    _run(scenario)
+    run_in_own_loop(scenario)
 
 
 def test_a_head_with_no_body_yet_goes_out_at_the_loops_next_turn():
@@ -80,7 +62,7 @@ def test_a_head_with_no_body_yet_goes_out_at_the_loops_next_turn():
         held.close()
         client.close()
 
-    _run(scenario)
+    run_in_own_loop(scenario)
 
 
 def test_closing_sends_a_held_head_first_and_other_writes_pass_straight_through():
@@ -95,4 +77,4 @@ def test_closing_sends_a_held_head_first_and_other_writes_pass_straight_through(
         assert held.is_closing()  # everything else is the transport's own
         client.close()
 
-    _run(scenario)
+    run_in_own_loop(scenario)
