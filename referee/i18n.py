@@ -12,12 +12,17 @@ missing compiles it at start. ``python -m referee.i18n`` recompiles them all aft
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
+from typing import Any
 from pathlib import Path
 
 from flask import Flask, Response, abort, g, redirect, request
-from flask_babel import Babel, get_locale, gettext
+from babel import Locale
+from flask_babel import Babel, gettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
+
+from .headers import vary_on
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES: dict[str, str] = {"en": "English", "he": "עברית", "it": "Italiano"}  # each in its own words
@@ -50,12 +55,26 @@ _NUMBERS = frozenset((int, float, bool))  # put into words as they are (%d, %s a
 _accepted: dict[str, str] = {}  # Accept-Language header -> language (a phone sends the same one each time)
 
 
+_locales: dict[str, Locale] = {}  # one parsed Locale per language, given to Flask-Babel for each request
+
+
 def lang() -> str:
-    """The language of this request's page ("en", "he" or "it")."""
+    """The language of this request's page ("en", "he" or "it"). Chosen once per request by
+    `select_locale`, as Flask-Babel would choose it; its parsed Locale is handed to Flask-Babel, which
+    would otherwise parse the same code again on each request."""
     cached = g.get("referee_lang")
     if cached is None:
-        locale = get_locale()
-        cached = g.referee_lang = locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+        babel = g.get("_flask_babel")
+        locale = getattr(babel, "babel_locale", None) if babel is not None else None
+        if locale is None:  # the usual case: nothing of the page has asked Flask-Babel yet
+            code = select_locale()
+            locale = _locales.get(code)
+            if locale is None:
+                locale = _locales[code] = Locale.parse(code)
+            if babel is None:
+                babel = g._flask_babel = SimpleNamespace()
+            babel.babel_locale = locale
+        cached = g.referee_lang = locale.language if locale.language in LANGUAGES else DEFAULT
     return cached
 
 
@@ -249,17 +268,21 @@ def _translate_once_per_page(app: Flask) -> None:
                                for name, value in variables.items()})
 
     app.jinja_env.globals.update(_=underscore, gettext=underscore)
-    app.context_processor(lambda: {_PAGE_TRANSLATIONS: get_translations()})
+    by_language: dict[str, Any] = {}  # Flask-Babel keeps one catalogue per language too; this skips its lookups
+
+    @app.context_processor
+    def page_catalogue() -> dict:
+        language = lang()
+        found = by_language.get(language)
+        if found is None:
+            found = by_language[language] = get_translations()
+        return {_PAGE_TRANSLATIONS: found}
 
 
 def _vary(response: Response) -> Response:
     """A page's words depend on the phone's language cookie and Accept-Language. A link asking for the
     large-type view (``?large=1``, say the tablet's bookmark) is remembered like the switch."""
-    if "Vary" in response.headers:
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
-    else:  # the usual case, without parsing a header on every answer
-        response.headers["Vary"] = "Accept-Language, Cookie"
+    vary_on(response, "Accept-Language", "Cookie")
     asked = request.args.get("large")
     if asked in ("0", "1") and request.cookies.get(LARGE_COOKIE) != asked and request.method == "GET":
         response.set_cookie(LARGE_COOKIE, asked, max_age=COOKIE_AGE, samesite="Lax", httponly=True,

@@ -29,6 +29,7 @@ from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from . import hosts
+from .headers import vary_on
 from .store import StaleVersion, UnknownMatch
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
@@ -185,6 +186,15 @@ class HttpsOnlySecureSessionInterface(SecureCookieSessionInterface):
             return self.session_class()
         cache.put(key, (signed_at.timestamp(), data))
         return self.session_class(_copy(data))
+
+    def save_session(self, app: Flask, session, response) -> None:
+        """Flask's, but the usual answer (a session read, not changed, no cookie to send) only names
+        Cookie in Vary, without parsing the header."""
+        if not session.modified and not (session and self.should_set_cookie(app, session)):
+            if session.accessed:
+                vary_on(response, "Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 def _copy(value):

@@ -207,10 +207,20 @@ def form_fragment(context, template: str, *key, **variables) -> Markup:
     return Markup(html.replace(_FORM_KEY, str(escape(context["key"]))))
 
 
+_pick_hrefs: dict[tuple, str] = {}
+
+
 @bp.app_template_global()
 def pick_href(base: str, **args) -> str:
-    """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen."""
-    return base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
+    """A link to the card picker: cheaper than ``url_for`` for the many buttons of a screen, and each
+    one built once (a table's buttons link to the same few pickers all evening)."""
+    key = (base, *args.items())
+    found = _pick_hrefs.get(key)
+    if found is None:
+        if len(_pick_hrefs) > 4096:
+            _pick_hrefs.clear()
+        found = _pick_hrefs[key] = base + "?" + urlencode({k: v for k, v in args.items() if v is not None and v != ""})
+    return found
 
 
 _rules_html: dict[tuple[str, str], str] = {}

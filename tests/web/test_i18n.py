@@ -294,3 +294,26 @@ def test_words_put_into_a_template_are_escaped_as_markups_own_percent_does(app, 
         assert out == expected
         assert out == str(Markup(source.split('"')[1]) % {  # what Markup's own % gives
             k: values[v] for k, v in re.findall(r"(\w+)=(\w+)", source)})
+
+
+@pytest.mark.parametrize("headers, expected", [
+    ({}, "en"),
+    ({"Accept-Language": "he-IL,he;q=0.9"}, "he"),
+    ({"Accept-Language": "it;q=0.8, en;q=0.5"}, "it"),
+    ({"Accept-Language": "fr"}, "en"),
+    ({"Cookie": f"{i18n.COOKIE}=he", "Accept-Language": "it"}, "he"),
+])
+def test_the_page_language_and_flask_babels_locale_agree(app, headers, expected):
+    """lang() chooses once per request and hands its Locale to Flask-Babel: both say the same, whichever
+    is asked first."""
+    from flask_babel import format_decimal, get_locale
+
+    for lang_first in (True, False):
+        with app.test_request_context("/", headers=headers):
+            if lang_first:
+                assert i18n.lang() == expected
+                assert get_locale().language == expected
+            else:
+                assert get_locale().language == expected
+                assert i18n.lang() == expected
+            assert format_decimal(1234.5) == {"en": "1,234.5", "he": "1,234.5", "it": "1.234,5"}[expected]

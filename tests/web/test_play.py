@@ -560,3 +560,17 @@ def test_a_refusal_goes_to_a_screen_process_as_plain_values_and_comes_back_whole
     assert back["entry"] == {"move": "draw", "seat": "Ana"} and back["notice"] == ""
     assert screen_extra_from_wire(screen_extra_to_wire()) == {"notice": "", "entry": None, "ruling": None}
     assert screen_extra_to_wire(notice=Markup("<b>marked up</b>")) is None  # drawn where it was decided
+
+
+def test_a_picker_link_is_built_once_and_reads_as_its_arguments():
+    from urllib.parse import parse_qsl
+
+    from referee.views.play import pick_href
+
+    first = pick_href("/m/abc/pick", move="replace", slot=2, field="out", then="")
+    assert first.startswith("/m/abc/pick?")
+    assert dict(parse_qsl(first.split("?", 1)[1])) == {"move": "replace", "slot": "2", "field": "out"}
+    assert pick_href("/m/abc/pick", move="replace", slot=2, field="out", then="") is first  # remembered
+    other = pick_href("/m/abc/pick", move="replace", slot=3, field="out", then="draw")
+    assert dict(parse_qsl(other.split("?", 1)[1])) == {"move": "replace", "slot": "3", "field": "out", "then": "draw"}
+    assert pick_href("/m/xyz/pick", move="peek", slot=1, target=None) == "/m/xyz/pick?move=peek&slot=1"
