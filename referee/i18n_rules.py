@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_request_context
 from flask_babel import Domain, lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -234,10 +234,23 @@ def game_title(game: str) -> str:
     return current_app.config["GAMES"].get(game, game)
 
 
+_card_words: dict[tuple[str, str], str] = {}  # (language, label) -> the word, once translated
+
+
 def card_label(label: Any) -> str:
-    """An engine's card label ("Draw 2", "7♥", "Joker") in the phone's language."""
-    word = CARD_WORDS.get(str(label))
-    return str(word) if word is not None else str(label)
+    """An engine's card label ("Draw 2", "7♥", "Joker") in the phone's language (remembered per
+    language: a screen names a power card on each of its buttons)."""
+    label = str(label)
+    word = CARD_WORDS.get(label)
+    if word is None:
+        return label
+    if not has_request_context():
+        return str(word)
+    key = (lang(), label)
+    found = _card_words.get(key)
+    if found is None:
+        found = _card_words[key] = str(word)
+    return found
 
 
 def card_name(code: Any) -> str:

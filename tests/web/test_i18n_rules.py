@@ -277,3 +277,16 @@ def test_a_shithead_evening_and_a_spite_malice_game_end_in_the_phones_language(a
         assert i18n_rules.outcome_words(game) == "Ann scarta l’ultima carta del mazzo personale e vince (SM-40)."
     with app.test_request_context():
         assert i18n_rules.outcome_words(evening) == evening["outcome"]
+
+
+def test_a_card_word_remembered_in_one_language_is_not_given_to_another(app):
+    """card_label remembers each translated card word per language: each phone still reads its own."""
+    for _ in range(2):
+        for header, word in (("he", "משוך 2"), ("it", None), ("en", "Draw 2")):
+            with app.test_request_context(headers={"Accept-Language": header}):
+                said = i18n_rules.card_name("DRAW2")
+                if word is not None:
+                    assert said == word
+                else:
+                    assert said not in ("משוך 2", "Draw 2") and said
+    assert i18n_rules.card_name("7") == "7"  # not a word: as it is, with or without a request
