@@ -194,17 +194,20 @@ def fragment(context, template: str, *key) -> Markup:
 
 
 _FORM_KEY = "\x00key\x00"  # never in a name or a card (names refuse control characters)
+_FORM_VERSION = "\x00version\x00"
 
 
 @bp.app_template_global()
 @pass_context
 def form_fragment(context, template: str, *key, **variables) -> Markup:
     """A form that is the same for every phone until ``key`` changes (a player's reveal form at one
-    version), but for the phone's own submission key: drawn once with a stand-in for the submission
-    key, then the stand-in is replaced by this phone's key. ``variables`` are the template's own
+    version, the note of a first peek all round), but for the phone's own submission key and the
+    version it is entered at: drawn once with stand-ins for the two (the template's ``key`` and
+    ``version``), which are then replaced by this phone's. ``variables`` are the template's own
     (``key`` must determine them)."""
-    html = fragment(context.derived({**variables, "key": _FORM_KEY}), template, *key)
-    return Markup(html.replace(_FORM_KEY, str(escape(context["key"]))))
+    html = fragment(context.derived({**variables, "key": _FORM_KEY, "version": _FORM_VERSION}), template, *key)
+    return Markup(html.replace(_FORM_KEY, str(escape(context["key"])))
+                  .replace(_FORM_VERSION, str(int(context["match"].version))))
 
 
 _pick_hrefs: dict[tuple, str] = {}

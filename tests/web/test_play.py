@@ -355,6 +355,23 @@ def test_first_peek_note_is_kept_and_shown_only_to_its_player(table, database):
     assert 'class="mine"' not in ben.client.get(f"{ben.url}/screen").get_data(as_text=True)
 
 
+def test_the_first_peek_note_form_is_drawn_at_each_version_with_each_phones_own_key(table):
+    """The note form is drawn once for the round (form_fragment), but each screen's carries its own
+    version and submission key."""
+    _, ana, ben, _ = table
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    forms = {}
+    for version in (1, 2):
+        for name, phone in (("ana", ana), ("ben", ben)):
+            screen = phone.client.get(f"{phone.url}/screen").get_data(as_text=True)
+            form = screen.split('data-draft="peek-note-form"', 1)[1].split("</form>", 1)[0]
+            assert f'name="version" value="{version}"' in form and "\x00" not in form
+            forms[name, version] = re.search(r'name="key" value="([^"]+)-peek"', form).group(1)
+        if version == 1:
+            assert ana.post(move="draw").status_code == 200
+    assert len(set(forms.values())) == 4  # a key of its own on every screen
+
+
 def test_shared_phone_offers_the_call_to_the_player_who_just_finished(app, database):
     match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 1})
     shared = Phone(app, match.id, "shared")
