@@ -205,9 +205,12 @@ def form_fragment(context, template: str, *key, **variables) -> Markup:
     version it is entered at: drawn once with stand-ins for the two (the template's ``key`` and
     ``version``), which are then replaced by this phone's. ``variables`` are the template's own
     (``key`` must determine them)."""
-    html = fragment(context.derived({**variables, "key": _FORM_KEY, "version": _FORM_VERSION}), template, *key)
-    return Markup(html.replace(_FORM_KEY, str(escape(context["key"])))
-                  .replace(_FORM_VERSION, str(int(context["match"].version))))
+    html = _fragments.get((template, lang(), *key))  # drawn already: no context to derive for it
+    if html is None:
+        html = fragment(context.derived({**variables, "key": _FORM_KEY, "version": _FORM_VERSION}), template, *key)
+    # str's own replace: Markup's would escape its arguments and wrap each result
+    return Markup(str.replace(str.replace(html, _FORM_KEY, str(escape(context["key"]))),
+                              _FORM_VERSION, str(int(context["match"].version))))
 
 
 _pick_hrefs: dict[tuple, str] = {}
