@@ -418,6 +418,25 @@ def test_a_tables_requests_go_to_its_own_screen_process_unless_that_one_is_behin
     assert _match_of("/m/abc123/screen") == "abc123" and _match_of("/decks") is None
 
 
+def test_tables_are_given_to_screen_processes_evenly_as_they_come():
+    """Each new table goes to the screen process that owns the fewest: two tables never share one
+    process while another has none, and fifty split 25/25 (a hash of their ids did not)."""
+    from referee.server import OWNERS_KEPT, ScreenProcesses, _ScreenProcess
+
+    pool = ScreenProcesses(None, 2)
+    pool.workers = [_ScreenProcess(pool), _ScreenProcess(pool)]
+    for worker in pool.workers:
+        worker.ready = True
+    assert pool._ready("first") is not pool._ready("second")
+    tables = [f"t{n:03d}" for n in range(50)]
+    owners = [pool._ready(t) for t in tables]
+    assert owners.count(pool.workers[0]) == owners.count(pool.workers[1]) == 25
+    assert [pool._ready(t) for t in tables] == owners  # each keeps its own
+    for n in range(OWNERS_KEPT + 10):  # a server up for months: what it remembers stays bounded
+        pool._owner(f"old{n}")
+    assert len(pool._owners) <= OWNERS_KEPT
+
+
 def test_what_a_server_loads_at_start_is_left_out_of_every_collection():
     import gc
 
