@@ -146,7 +146,8 @@ def _standings_url(match_id: str) -> str:
 @pass_context
 def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "") -> Markup:
     """One whole entry as a form of hidden fields and a button (built in Python: a screen has many).
-    On the shared phone the entry names who makes it (``for``)."""
+    On the shared phone the entry names who makes it (``for``). Inside a form fragment its version is
+    the fragment's stand-in (``form_version``)."""
     url = escape(context["entry_url"])
     if context.get("shared") and "for" not in fields and context.get("me"):
         fields = {**fields, "for": context["me"]}
@@ -155,7 +156,7 @@ def entry_form(context, match, key: str, fields: dict, text: str, cls: str = "")
     return Markup(
         f'<form method="post" action="{url}" hx-post="{url}" hx-target="#screen" hx-swap="innerHTML" '
         f'hx-disabled-elt="find button" class="entry-form">'
-        f'<input type="hidden" name="version" value="{match.version}">'
+        f'<input type="hidden" name="version" value="{context.get("form_version") or match.version}">'
         f'<input type="hidden" name="key" value="{client_key}">{hidden}'
         f'<button type="submit" class="{escape(cls)}">{escape(text)}</button></form>')
 
@@ -176,6 +177,8 @@ def _url_or_empty(endpoint: str, **values) -> str:
 
 
 _fragments: dict[tuple, Markup] = {}
+_forms: dict[tuple, Markup] = {}  # apart: a table's forms are kept all round, its fragments per version
+_LIMIT = 4096
 
 
 @bp.app_template_global()
@@ -184,12 +187,16 @@ def fragment(context, template: str, *key) -> Markup:
     """A part of a screen that is the same for every phone until ``key`` changes (a round's result, the
     match so far): rendered once, then served from memory (every phone re-fetches its screen on every
     entry, so this is most of a screen's cost saved)."""
+    return _drawn_once(_fragments, context, template, key)
+
+
+def _drawn_once(cache: dict, context, template: str, key: tuple) -> Markup:
     cache_key = (template, lang(), *key)  # the same words for every phone of one language
-    html = _fragments.get(cache_key)
+    html = cache.get(cache_key)
     if html is None:
-        if len(_fragments) > 4096:
-            _fragments.clear()
-        html = _fragments[cache_key] = Markup(context.environment.get_template(template).render(context.get_all()))
+        if len(cache) > _LIMIT:
+            cache.clear()
+        html = cache[cache_key] = Markup(context.environment.get_template(template).render(context.get_all()))
     return html
 
 
@@ -200,17 +207,20 @@ _FORM_VERSION = "\x00version\x00"
 @bp.app_template_global()
 @pass_context
 def form_fragment(context, template: str, *key, **variables) -> Markup:
-    """A form that is the same for every phone until ``key`` changes (a player's reveal form at one
-    version, the note of a first peek all round), but for the phone's own submission key and the
-    version it is entered at: drawn once with stand-ins for the two (the template's ``key`` and
-    ``version``), which are then replaced by this phone's. ``variables`` are the template's own
-    (``key`` must determine them)."""
-    html = _fragments.get((template, lang(), *key))  # drawn already: no context to derive for it
+    """A part of a screen with forms that is the same until ``key`` changes (a player's reveal form at
+    one version, the note of a first peek all round, what a seat may enter in one position of a turn),
+    but for the phone's own submission key and the version the forms enter at: drawn once with
+    stand-ins for the two (``key`` and ``form_version`` in the template; ``entry_form`` reads them),
+    which are then replaced by this phone's. ``variables`` are the template's own. ``key`` must
+    determine everything else the template reads; a form fragment inside another is keyed as its own
+    and gets the outer one's stand-ins."""
+    html = _forms.get((template, lang(), *key))  # drawn already: no context to derive for it
     if html is None:
-        html = fragment(context.derived({**variables, "key": _FORM_KEY, "version": _FORM_VERSION}), template, *key)
+        html = _drawn_once(_forms, context.derived({**variables, "key": _FORM_KEY, "form_version": _FORM_VERSION}),
+                           template, key)
+    version = context.get("form_version") or str(int(context["match"].version))
     # str's own replace: Markup's would escape its arguments and wrap each result
-    return Markup(str.replace(str.replace(html, _FORM_KEY, str(escape(context["key"]))),
-                              _FORM_VERSION, str(int(context["match"].version))))
+    return Markup(str.replace(str.replace(html, _FORM_KEY, str(escape(context["key"]))), _FORM_VERSION, version))
 
 
 _pick_hrefs: dict[tuple, str] = {}

@@ -591,3 +591,64 @@ def test_a_picker_link_is_built_once_and_reads_as_its_arguments():
     other = pick_href("/m/abc/pick", move="replace", slot=3, field="out", then="draw")
     assert dict(parse_qsl(other.split("?", 1)[1])) == {"move": "replace", "slot": "3", "field": "out", "then": "draw"}
     assert pick_href("/m/xyz/pick", move="peek", slot=1, target=None) == "/m/xyz/pick?move=peek&slot=1"
+
+
+def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, database, monkeypatch):
+    """The parts of a screen kept between requests (fragments, forms keyed by what they read) never
+    show a phone anything but what drawing its screen afresh shows: a seeded game of three rounds, every
+    phone (each seat, the shared phone, a watcher in Hebrew) at every version."""
+    import itertools
+    import random
+
+    from referee import i18n, tables
+    from referee.games.base import EntryError, Ruling
+    from referee.views import play
+
+    monkeypatch.setattr(play.secrets, "token_urlsafe", lambda n=None: "KEY")  # one submission key for all
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 3})
+    phones = [Phone(app, match.id, str(seat)) for seat in range(3)]
+    phones.append(Phone(app, match.id, "shared"))
+    watcher = Phone(app, match.id, None)
+    watcher.client.set_cookie(i18n.COOKIE, "he")
+    phones.append(watcher)
+    rng = random.Random(7)
+    cards = [str(n) for n in range(10)] + ["PEEK", "SWAP", "DRAW2", "unknown"]
+
+    def filled(value):
+        if value == "unknown":
+            return rng.choice(cards)
+        if isinstance(value, list):
+            return [filled(v) for v in value]
+        return value
+
+    def screens() -> list[str]:
+        return [text(p.client.get(f"{p.url}/screen")) for p in phones]
+
+    version, seen_moves = 0, set()
+    while version < 260:
+        kept = screens()
+        play._forms.clear()
+        play._fragments.clear()
+        assert screens() == kept, f"version {version}"
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay, tables.feed)
+        game, state = log.game, log.state
+        if state.over:
+            break
+        candidates = [(None, game.move_to_dict(m, state.players)) for m in game.legal_moves(state, None)]
+        for seat in game.may_act(state):
+            candidates += [(seat, game.move_to_dict(m, state.players)) for m in game.legal_moves(state, seat)]
+        rng.shuffle(candidates)
+        candidates.sort(key=lambda c: c[1]["move"] == "call" and rng.random() < 0.9)  # rounds of some turns
+        for (seat, move), _ in itertools.product(candidates, range(4)):  # a few cards tried for each
+            entry = {k: filled(v) for k, v in move.items()}
+            try:
+                tables.append(database, match.id, version, entry, None, seat=seat)
+            except (Ruling, EntryError):
+                continue
+            seen_moves.add(entry["move"])
+            version += 1
+            break
+        else:
+            raise AssertionError(f"no entry accepted at version {version}: {candidates}")
+    # the walk went through what the kept parts hold
+    assert {"draw", "discard", "replace", "power", "call", "reveal", "turn_up"} <= seen_moves, seen_moves
