@@ -626,10 +626,13 @@ def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, da
 
     version, seen_moves = 0, set()
     while version < 260:
-        kept = screens()
+        kept = screens()  # drawn from what every version so far left kept
+        saved = dict(play._forms), dict(play._fragments)
         play._forms.clear()
         play._fragments.clear()
         assert screens() == kept, f"version {version}"
+        play._forms.update(saved[0])
+        play._fragments.update(saved[1])
         log = store.state_at(database, store.get_match(database, match.id), tables.replay, tables.feed)
         game, state = log.game, log.state
         if state.over:
