@@ -381,15 +381,14 @@ class ScreenProcesses:
         that owns the fewest tables. (A hash of the id split 50 tables 21/29 as often as not: the busier
         process then passed its overflow to the other, which drew those tables' shared parts again.)"""
         index = self._owners.get(match_id)
-        if index is None or index >= len(self._owned):
+        if index is None:
             if len(self._owners) >= OWNERS_KEPT:  # a long-running server: start the count again
                 self._owners.clear()
                 self._owned = [0] * len(self._owned)
-            index = min(range(len(self._owned)), key=self._owned.__getitem__) if self._owned else 0
+            index = min(range(len(self._owned)), key=self._owned.__getitem__)
             self._owners[match_id] = index
-            if self._owned:
-                self._owned[index] += 1
-        return index % max(1, len(self.workers))
+            self._owned[index] += 1
+        return index
 
     async def answer(self, scope, body: bytes) -> tuple[int, list, bytes] | None:
         """A screen process's answer to this request (on the loop), or None: the loop answers it."""
