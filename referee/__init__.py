@@ -12,6 +12,7 @@ from pathlib import Path
 from flask import Flask
 
 from .games import GAMES as ENGINES
+from .headers import Request
 from .jinja_env import Environment
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +54,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         template_folder=str(TEMPLATES_DIR),
     )
     app.jinja_environment = Environment  # each template's globals: the environment's dict (referee/jinja_env.py)
+    app.request_class = Request  # headers and cookies read without werkzeug's walk of the environ (referee/headers.py)
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "referee.sqlite"),

@@ -1,8 +1,50 @@
-"""Response headers set on most answers, without werkzeug's parse-and-rebuild of each one."""
+"""Headers read and written on most requests, without werkzeug's general parsing: the request's
+headers and cookies (`Request`), and the answer's ``Vary`` (`vary_on`)."""
 
 from __future__ import annotations
 
+from flask import Request as FlaskRequest
+from werkzeug.datastructures import EnvironHeaders, ImmutableMultiDict
+from werkzeug.http import parse_cookie
+from werkzeug.utils import cached_property
 from werkzeug.wrappers import Response
+
+_BODY_HEADERS = frozenset(("CONTENT_TYPE", "CONTENT_LENGTH"))  # the two a WSGI server names without HTTP_
+
+
+class _Headers(EnvironHeaders):
+    """The request's headers; ``get`` reads the environ's key (werkzeug raised and caught a KeyError for
+    each header a request does not carry: about nine per screen)."""
+
+    def get(self, key, default=None, type=None):  # noqa: A002 - werkzeug's own signature
+        if type is not None or not isinstance(key, str):
+            return super().get(key, default, type)
+        name = key.upper().replace("-", "_")
+        value = self.environ.get(name if name in _BODY_HEADERS else "HTTP_" + name)
+        return default if value is None else value
+
+
+_cookies: dict[str, ImmutableMultiDict] = {}  # Cookie header -> its parsed cookies (read-only)
+
+
+class Request(FlaskRequest):
+    """Flask's request, reading its headers and cookies more cheaply (see `_Headers`). A phone sends the
+    same Cookie header on every request, so it is parsed once (werkzeug gathered it by walking every
+    header of the environ, then parsed it)."""
+
+    @cached_property
+    def headers(self) -> EnvironHeaders:
+        return _Headers(self.environ)
+
+    @cached_property
+    def cookies(self) -> ImmutableMultiDict:
+        header = self.environ.get("HTTP_COOKIE", "")
+        found = _cookies.get(header)
+        if found is None:
+            if len(_cookies) >= 4096:
+                _cookies.clear()
+            found = _cookies[header] = parse_cookie(header, cls=self.dict_storage_class)
+        return found
 
 
 def vary_on(response: Response, *names: str) -> None:

@@ -11,15 +11,26 @@
   an evaluation context only to replace it. Now one copy, and the parent's evaluation context.
 * **The set of the globals' names**, built for every context, is read only by an ``import`` of a
   template whose globals differ (`Template._get_default_module`): now built when read.
+* **Calls.** Each call a template makes (``_()``, ``table_url``, ``fragment``) went through Jinja's
+  check of whether the callable is an object whose ``__call__`` takes the context, which builds a
+  method wrapper per call; a function, a method or a builtin cannot be one, so those skip it.
+* **Output.** Each ``{{ … }}`` is escaped, and two in three of a screen's are already markup (a kept
+  part, a word of ``_()``), which markupsafe copies into a new Markup: now given back as it is.
 """
 
 from __future__ import annotations
 
 from collections import ChainMap
+from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any, MutableMapping
 
 from flask.templating import Environment as FlaskEnvironment
+from jinja2 import Template as JinjaTemplate
 from jinja2.runtime import Context as JinjaContext, missing
+from markupsafe import Markup, escape
+from jinja2.utils import _PassArg, internalcode
+
+_PLAIN_CALLABLES = frozenset((FunctionType, MethodType, BuiltinFunctionType))  # their __call__ takes nothing
 
 
 class Context(JinjaContext):
@@ -34,6 +45,31 @@ class Context(JinjaContext):
     @globals_keys.setter
     def globals_keys(self, value) -> None:  # Jinja's __init__ sets it; the property answers instead
         pass
+
+    @internalcode
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature (a variable may be "self")
+        """Jinja's ``Context.call``, without its look at ``__call__`` for the callables that cannot use it."""
+        if type(__obj) not in _PLAIN_CALLABLES:
+            return JinjaContext.call(__self, __obj, *args, **kwargs)
+        pass_arg = getattr(__obj, "jinja_pass_arg", None)
+        if pass_arg is _PassArg.context:
+            if kwargs.get("_loop_vars"):
+                __self = __self.derived(kwargs["_loop_vars"])
+            if kwargs.get("_block_vars"):
+                __self = __self.derived(kwargs["_block_vars"])
+            args = (__self, *args)
+        elif pass_arg is _PassArg.eval_context:
+            args = (__self.eval_ctx, *args)
+        elif pass_arg is _PassArg.environment:
+            args = (__self.environment, *args)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined("value was undefined because a callable raised a"
+                                                " StopIteration exception")
 
     def derived(self, locals=None):
         """What Jinja's ``derived`` makes (the same variables, ``locals`` over them, the same blocks and
@@ -51,8 +87,22 @@ class Context(JinjaContext):
         return context
 
 
+def _escape(value: Any) -> Markup:
+    """What a template outputs: markupsafe's ``escape``, but markup comes back as it is (not copied)."""
+    return value if type(value) is Markup else escape(value)
+
+
+class Template(JinjaTemplate):
+    @classmethod
+    def from_code(cls, environment, code, globals, uptodate=None):
+        template = super().from_code(environment, code, globals, uptodate)
+        template.root_render_func.__globals__["escape"] = _escape  # the compiled module's own name
+        return template
+
+
 class Environment(FlaskEnvironment):
     context_class = Context
+    template_class = Template
 
     def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
         return ChainMap(d, self.globals) if d else self.globals

@@ -183,10 +183,16 @@ _LIMIT = 4096
 
 @bp.app_template_global()
 @pass_context
-def fragment(context, template: str, *key) -> Markup:
+def fragment(context, template: str, *key, **variables) -> Markup:
     """A part of a screen that is the same for every phone until ``key`` changes (a round's result, the
-    match so far): rendered once, then served from memory (every phone re-fetches its screen on every
-    entry, so this is most of a screen's cost saved)."""
+    match so far, a player's row): rendered once, then served from memory (every phone re-fetches its
+    screen on every entry, so this is most of a screen's cost saved). ``variables`` are the template's
+    own (a loop's, which Jinja does not hand to a call); ``key`` must determine them too."""
+    if variables:
+        html = _fragments.get((template, lang(), *key))
+        if html is not None:
+            return html
+        context = context.derived(variables)
     return _drawn_once(_fragments, context, template, key)
 
 

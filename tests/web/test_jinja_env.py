@@ -3,7 +3,9 @@ as Jinja's own (referee/jinja_env.py)."""
 
 from __future__ import annotations
 
+import jinja2
 import pytest
+from markupsafe import Markup
 
 from referee.jinja_env import Environment
 
@@ -57,10 +59,11 @@ def _plain_app_environment(loader):
     """The app's Environment class, without Flask's app (only its Jinja behaviour is compared)."""
     import jinja2
 
-    from referee.jinja_env import Context
+    from referee.jinja_env import Context, Template
 
     class Env(jinja2.Environment):
         context_class = Context
+        template_class = Template
 
         def make_globals(self, d):
             from collections import ChainMap
@@ -90,3 +93,67 @@ def test_the_apps_screens_use_the_lean_context(app):
     template = app.jinja_env.from_string("{% for i in [1] %}{{ _('Match') }}{% endfor %}")
     with app.test_request_context():
         assert template.render() == "Match"
+
+
+class _CallableObject:
+    @jinja2.pass_context
+    def __call__(self, context, value):  # Jinja hands the context to an object's own __call__
+        return f"obj {value} {context.get('word')}"
+
+
+class _Html:
+    def __html__(self):
+        return "<i>own</i>"
+
+
+def _stop():
+    raise StopIteration
+
+
+_CALLS = ("{{ env_fn() }}|{{ eval_fn() }}|{{ ctx_fn() }}|{{ obj(1) }}|{{ 'a.b'.split('.')|join('+') }}|"
+          "{{ word.upper() }}|{{ plain(2) }}|{{ len([1, 2]) }}|{{ stop() }}|"
+          "{% for w in [word] %}{% set inner = w ~ '!' %}{{ ctx_fn() }}{% endfor %}|"
+          "{{ '<b>&' }}|{{ marked }}|{{ 3 }}|{{ 2.5 }}|{{ html }}|{{ none }}|{{ marked ~ '<' }}|"
+          "{% macro m(x) %}<{{ x }}>{% endmacro %}{{ m('<') }}|{% set block %}<{{ '<' }}>{% endset %}{{ block }}")
+
+
+def _call_values() -> dict:
+    return {
+        "env_fn": jinja2.pass_environment(lambda env: f"env {env.autoescape}"),
+        "eval_fn": jinja2.pass_eval_context(lambda eval_ctx: f"eval {eval_ctx.autoescape}"),
+        "ctx_fn": jinja2.pass_context(lambda context: f"ctx {context.get('word')} {context.get('inner')}"),
+        "obj": _CallableObject(), "plain": lambda n: n * 2, "len": len, "stop": _stop,
+        "word": "w<", "marked": Markup("<em>kept</em>"), "html": _Html(),
+    }
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_every_kind_of_call_and_output_draws_as_with_jinjas_own(autoescape):
+    """Functions, methods, builtins, objects whose __call__ takes the context, a callable that raises
+    StopIteration; markup, text, numbers, objects with __html__: as Jinja's own environment draws them."""
+    out, values = [], _call_values()
+    for env in (jinja2.Environment(autoescape=autoescape), _plain_app_environment(None)):
+        env.autoescape = autoescape
+        out.append(env.from_string(_CALLS).render(**values))
+    assert out[1] == out[0]
+    if autoescape:
+        assert out[1].endswith("&lt;b&gt;&amp;|<em>kept</em>|3|2.5|<i>own</i>|None|<em>kept</em>&lt;|<&lt;>|<&lt;>")
+    else:
+        assert out[1].endswith("|None|<em>kept</em><|<<>|<<>") and "<b>&|<em>kept</em>|3|2.5|" in out[1]
+    assert out[1].startswith(f"env {autoescape}|eval {autoescape}|ctx w")
+
+
+def test_markup_is_output_as_it_is_and_everything_else_escaped():
+    from referee.jinja_env import _escape
+
+    marked = Markup("<b>")
+    assert _escape(marked) is marked
+    assert _escape("<b>") == "&lt;b&gt;" and type(_escape("<b>")) is Markup
+    assert _escape(7) == "7" and _escape(_Html()) == "<i>own</i>"
+
+
+def test_the_apps_templates_output_through_the_markup_keeping_escape(app):
+    from referee.jinja_env import _escape
+
+    template = app.jinja_env.get_template("table/_screen.html")
+    assert template.root_render_func.__globals__["escape"] is _escape

@@ -655,3 +655,49 @@ def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, da
             raise AssertionError(f"no entry accepted at version {version}: {candidates}")
     # the walk went through what the kept parts hold
     assert {"draw", "discard", "replace", "power", "call", "reveal", "turn_up"} <= seen_moves, seen_moves
+
+
+def test_a_players_row_is_drawn_again_only_when_what_it_shows_changes(app, database):
+    """Each entry changes one or two rows (the mover's cards, whose turn it is): the others are served
+    as they were drawn, and the scores only change at a round's end."""
+    import itertools
+    import random
+
+    from referee import tables
+    from referee.games.base import EntryError, Ruling
+    from referee.views import play
+
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy", "Dee"], {"rounds_n": 3})
+    phones = [Phone(app, match.id, str(seat)) for seat in range(4)]
+    rng = random.Random(3)
+    drawn_rows = drawn_scores = 0
+    for version in range(60):
+        before = set(play._fragments)
+        for phone in phones:
+            phone.client.get(f"{phone.url}/screen")
+        added = [key[0] for key in set(play._fragments) - before]
+        drawn_rows += added.count("games/ratatat/_row.html")
+        drawn_scores += added.count("games/ratatat/_standings.html")
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay, tables.feed)
+        moves = [(None, m) for m in log.game.legal_moves(log.state, None)]
+        moves += [(s, m) for s in log.game.may_act(log.state) for m in log.game.legal_moves(log.state, s)]
+        rng.shuffle(moves)
+        cards = [str(n) for n in range(10)] + ["PEEK", "SWAP", "DRAW2"]
+
+        def filled(value):
+            if isinstance(value, list):
+                return [filled(v) for v in value]
+            return rng.choice(cards) if value == "unknown" else value
+
+        for (seat, move), _ in itertools.product(moves, range(6)):  # a few cards tried for each
+            entry = {k: filled(v) for k, v in log.game.move_to_dict(move, log.state.players).items()}
+            try:
+                tables.append(database, match.id, version, entry, None, seat=seat)
+                break
+            except (Ruling, EntryError):
+                continue
+        else:
+            raise AssertionError(f"no entry accepted at version {version}")
+    # four rows on every screen of 60 versions: drawn afresh each time, 240 drawings
+    assert 0 < drawn_rows <= 120, drawn_rows
+    assert 0 < drawn_scores <= 10, drawn_scores
