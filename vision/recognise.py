@@ -29,14 +29,28 @@ class TeachError(UploadError):
     """The teaching photo does not show the cards the caller named."""
 
 
-def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None) -> tuple[str | None, float]:
-    """Pick the label to report: the best candidate inside `allowed` that is confident enough."""
+ACCEPT_CLEAR = 0.3  # a standard card's index read this sure is answered when nothing else comes near:
+CLEAR_MARGIN = 8.0  # ... the next label inside `allowed` under 1/CLEAR_MARGIN of it (not a 6 or a 9)
+
+
+def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None,
+           clear: bool = False) -> tuple[str | None, float]:
+    """Pick the label to report: the best candidate inside `allowed` that is confident enough. With
+    `clear` (the standard deck's index reader), a less sure best candidate is answered too when it
+    stands clear of every other (a blurred or small index read as one label, the rest near nothing);
+    a 6 or a 9 never is, as its orientation evidence holds it below ACCEPT when it disagrees."""
     allowed_set = None if allowed is None else set(allowed)
-    for label, conf in candidates:
-        if allowed_set is not None and not _allowed(label, allowed_set):
-            continue
-        return (label, conf) if conf >= ACCEPT else (None, conf)
-    return None, 0.0
+    inside = [(label, conf) for label, conf in candidates
+              if allowed_set is None or _allowed(label, allowed_set)]
+    if not inside:
+        return None, 0.0
+    label, conf = inside[0]
+    if conf >= ACCEPT:
+        return label, conf
+    runner_up = inside[1][1] if len(inside) > 1 else 0.0
+    if clear and conf >= ACCEPT_CLEAR and conf >= CLEAR_MARGIN * runner_up and label[:-1] not in ("6", "9"):
+        return label, conf
+    return None, conf
 
 
 def _allowed(label: str, allowed: set[str]) -> bool:
@@ -135,8 +149,23 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
             close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
             reads = []
     if deck == "standard":
-        reads = _with_index_hits(image, reads, allowed, unread)
+        reads = _cleared(_with_index_hits(image, reads, allowed, unread) or ([close_up] if close_up else []), allowed)
     return reads or ([close_up] if close_up else [])
+
+
+def _cleared(reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:
+    """The standard deck's cards still unknown once every way of reading them was tried, answered
+    where their best label stands clear of every other (`decide` with `clear`). Only now: a label
+    given earlier would stop the surer reads that follow (the whole photo as one card, the indices
+    inside an outline)."""
+    out = []
+    for read in reads:
+        if read.label is None and read.alternatives:
+            label, conf = decide(read.alternatives, allowed, clear=True)
+            if label is not None:
+                read = CardRead(label, conf, read.outline, read.alternatives, anchor=read.anchor)
+        out.append(read)
+    return out
 
 
 def nested(reads: list[CardRead]) -> list[CardRead]:

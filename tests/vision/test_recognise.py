@@ -50,6 +50,35 @@ def test_allowed_set_drops_a_read_to_the_next_allowed_candidate():
     assert decide(cands, {"AH"})[0] is None
 
 
+@pytest.mark.parametrize("cands, allowed, answer", [
+    ([("10D", 0.33), ("QD", 0.02)], None, "10D"),  # alone in its reading: answered
+    ([("10D", 0.33), ("QD", 0.05)], None, None),  # another label within 8 times below it
+    ([("10D", 0.29), ("QD", 0.01)], None, None),  # too unsure however clear
+    ([("10D", 0.33), ("QD", 0.2), ("KD", 0.01)], {"10D", "KD"}, "10D"),  # the runner-up not possible here
+    ([("6H", 0.46), ("6C", 0.0)], None, None),  # a 6 or 9 held below ACCEPT by its orientation evidence
+    ([("9S", 0.45)], None, None),
+    ([("JOKER", 0.4)], None, "JOKER"),
+])
+def test_an_unsure_label_standing_clear_of_every_other_is_answered_only_when_asked(cands, allowed, answer):
+    assert decide(cands, allowed, clear=True)[0] == answer
+    assert decide(cands, allowed)[0] is None  # never without `clear` (a taught deck, a read not final)
+
+
+def test_cards_still_unknown_at_the_end_are_answered_where_their_label_stands_clear():
+    from vision.recognise import _cleared
+    from vision.types import CardRead
+
+    outline = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    reads = [CardRead("QS", 0.9, outline, [("QS", 0.9)]),
+             CardRead(None, 0.33, outline, [("10D", 0.33), ("QD", 0.02)], anchor=np.float32([5, 5])),
+             CardRead(None, 0.4, outline, [("4C", 0.4), ("4H", 0.2)]),
+             CardRead(None, 0.0, outline, [])]
+    out = _cleared(reads, None)
+    assert [r.label for r in out] == ["QS", "10D", None, None]
+    assert out[1].confidence == 0.33 and out[1].anchor is reads[1].anchor and out[1].outline is outline
+    assert _cleared(reads, {"QD", "QS"})[1].label is None  # the clear label not possible: still unknown
+
+
 def test_allowed_set_is_applied_to_a_photo(table_scene):
     image, labels, _ = table_scene
     reads = vision.recognise(image, allowed={"AD", "7C"})
