@@ -62,9 +62,10 @@ def lang() -> str:
     """The language of this request's page ("en", "he" or "it"). Chosen once per request by
     `select_locale`, as Flask-Babel would choose it; its parsed Locale is handed to Flask-Babel, which
     would otherwise parse the same code again on each request."""
-    cached = g.get("referee_lang")
+    context_g = g._get_current_object()  # (one look-up of the context: this is asked about nine times a screen)
+    cached = context_g.__dict__.get("referee_lang")
     if cached is None:
-        babel = g.get("_flask_babel")
+        babel = context_g.__dict__.get("_flask_babel")
         locale = getattr(babel, "babel_locale", None) if babel is not None else None
         if locale is None:  # the usual case: nothing of the page has asked Flask-Babel yet
             code = select_locale()
@@ -72,9 +73,9 @@ def lang() -> str:
             if locale is None:
                 locale = _locales[code] = Locale.parse(code)
             if babel is None:
-                babel = g._flask_babel = SimpleNamespace()
+                babel = context_g._flask_babel = SimpleNamespace()
             babel.babel_locale = locale
-        cached = g.referee_lang = locale.language if locale.language in LANGUAGES else DEFAULT
+        cached = context_g.referee_lang = locale.language if locale.language in LANGUAGES else DEFAULT
     return cached
 
 

@@ -93,6 +93,21 @@ def last_standing(log) -> str:
         return gettext("the last entry")
 
 
+_undo_said: dict[tuple, str] = {}
+
+
+def _undo_words(match, log) -> str:
+    """`last_standing`, said once per version and language (every phone of a table names the same
+    entry on its undo button)."""
+    key = (current_app.config["DATABASE"], match.id, match.version, lang())
+    words = _undo_said.get(key)
+    if words is None:
+        if len(_undo_said) >= 4096:
+            _undo_said.clear()
+        words = _undo_said[key] = last_standing(log)
+    return words
+
+
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
     game = log.game
@@ -119,7 +134,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
-        "undo_words": last_standing(log),
+        "undo_words": _undo_words(match, log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
         "labels": card_labels_for(game, game.cards(log.state)),
         "join_link": join_link(match), "shown": shown_token(match, seat, shared),

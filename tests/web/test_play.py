@@ -627,12 +627,14 @@ def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, da
     version, seen_moves = 0, set()
     while version < 260:
         kept = screens()  # drawn from what every version so far left kept
-        saved = dict(play._forms), dict(play._fragments)
+        saved = dict(play._forms), dict(play._fragments), dict(play._undo_said)
         play._forms.clear()
         play._fragments.clear()
+        play._undo_said.clear()
         assert screens() == kept, f"version {version}"
         play._forms.update(saved[0])
         play._fragments.update(saved[1])
+        play._undo_said.update(saved[2])
         log = store.state_at(database, store.get_match(database, match.id), tables.replay, tables.feed)
         game, state = log.game, log.state
         if state.over:
@@ -701,3 +703,21 @@ def test_a_players_row_is_drawn_again_only_when_what_it_shows_changes(app, datab
     # four rows on every screen of 60 versions: drawn afresh each time, 240 drawings
     assert 0 < drawn_rows <= 120, drawn_rows
     assert 0 < drawn_scores <= 10, drawn_scores
+
+
+def test_the_undo_names_the_last_entry_in_each_phones_language_once_per_version(app, database):
+    from referee import i18n, tables
+    from referee.views import play
+
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    english, hebrew = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    hebrew.client.set_cookie(i18n.COOKIE, "he")
+    tables.append(database, match.id, 0, {"move": "turn_up", "card": "5"}, None, seat=None)
+    play._undo_said.clear()
+    undo = re.compile(r'<button type="submit" class="secondary small">([^<]*)</button>')
+    said = [undo.search(text(p.client.get(f"{p.url}/screen"))).group(1) for p in (english, hebrew, english)]
+    assert "5" in said[0] and said[0] == said[2] and said[1] != said[0]
+    assert len(play._undo_said) == 2  # one per language at this version
+    tables.append(database, match.id, 1, {"move": "initial_peek", "seat": "Ana", "slots": [1, 4]}, None, seat=0)
+    again = undo.search(text(english.client.get(f"{english.url}/screen"))).group(1)
+    assert again != said[0] and len(play._undo_said) == 3
