@@ -25,6 +25,7 @@ class _Headers(EnvironHeaders):
 
 
 _cookies: dict[str, ImmutableMultiDict] = {}  # Cookie header -> its parsed cookies (read-only)
+_COOKIE_KEPT_BELOW = 4096  # bytes: at most 4,096 headers of at most this size are kept (16 MB)
 
 
 class Request(FlaskRequest):
@@ -41,9 +42,11 @@ class Request(FlaskRequest):
         header = self.environ.get("HTTP_COOKIE", "")
         found = _cookies.get(header)
         if found is None:
-            if len(_cookies) >= 4096:
-                _cookies.clear()
-            found = _cookies[header] = parse_cookie(header, cls=self.dict_storage_class)
+            found = parse_cookie(header, cls=self.dict_storage_class)
+            if len(header) <= _COOKIE_KEPT_BELOW:  # a phone's is a few hundred bytes: a huge one is not kept
+                if len(_cookies) >= 4096:
+                    _cookies.clear()
+                _cookies[header] = found
         return found
 
 

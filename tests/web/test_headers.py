@@ -80,3 +80,12 @@ def test_the_app_reads_requests_with_its_own_class(app, client):
 
     assert app.request_class is Request
     assert client.get("/", headers={"Cookie": "referee_lang=he"}).status_code == 200
+
+
+def test_a_huge_cookie_header_is_parsed_but_not_kept():
+    from referee import headers
+    from referee.headers import Request
+
+    huge = "a=" + "x" * (headers._COOKIE_KEPT_BELOW + 1)
+    assert Request(_environ(Cookie=huge)).cookies["a"] == "x" * (headers._COOKIE_KEPT_BELOW + 1)
+    assert huge not in headers._cookies
