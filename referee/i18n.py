@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Flask, Response, abort, g, redirect, request
 from babel import Locale
 from flask_babel import Babel, gettext
-from jinja2 import pass_context
+from .jinja_env import page_context
 from markupsafe import Markup, escape
 
 from .headers import vary_on
@@ -237,26 +237,28 @@ def _translate_once_per_page(app: Flask) -> None:
         found = context.get(_PAGE_TRANSLATIONS)
         return found if found is not None else get_translations()
 
-    @pass_context
+    @page_context
     def gettext_(context, string):
         return catalogue(context).ugettext(string)
 
-    @pass_context
+    @page_context
     def ngettext_(context, singular, plural, n):
         return catalogue(context).ungettext(singular, plural, n)
 
-    @pass_context
+    @page_context
     def pgettext_(context, message_context, string):
         return catalogue(context).upgettext(message_context, string)
 
-    @pass_context
+    @page_context
     def npgettext_(context, message_context, singular, plural, n):
         return catalogue(context).unpgettext(message_context, singular, plural, n)
 
     app.jinja_env.install_gettext_callables(gettext=gettext_, ngettext=ngettext_, pgettext=pgettext_,
                                             npgettext=npgettext_, newstyle=True)
+    for name in ("ngettext", "pgettext", "npgettext"):  # jinja2.ext's wrappers read only the page too
+        app.jinja_env.globals[name].page_context_only = True
 
-    @pass_context
+    @page_context
     def underscore(context, string, **variables):
         """``_()`` and ``gettext()`` in one call: what jinja2.ext's newstyle gettext does around gettext_."""
         found = catalogue(context).ugettext(string)

@@ -14,6 +14,9 @@
 * **Calls.** Each call a template makes (``_()``, ``table_url``, ``fragment``) went through Jinja's
   check of whether the callable is an object whose ``__call__`` takes the context, which builds a
   method wrapper per call; a function, a method or a builtin cannot be one, so those skip it.
+* **Calls that read only the render's own variables** (`page_context`: the words of ``_()``, a
+  card's ``face``), called in a loop, get the render's context as it is: Jinja derived one per call
+  for the loop's variables, copying every variable of the page each time.
 * **Output.** Each ``{{ … }}`` is escaped, and two in three of a screen's are already markup (a kept
   part, a word of ``_()``), which markupsafe copies into a new Markup: now given back as it is.
 """
@@ -25,7 +28,7 @@ from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any, MutableMapping
 
 from flask.templating import Environment as FlaskEnvironment
-from jinja2 import Template as JinjaTemplate
+from jinja2 import Template as JinjaTemplate, pass_context
 from jinja2.runtime import Context as JinjaContext, missing
 from markupsafe import Markup, escape
 from jinja2.utils import _PassArg, internalcode
@@ -53,10 +56,11 @@ class Context(JinjaContext):
             return JinjaContext.call(__self, __obj, *args, **kwargs)
         pass_arg = getattr(__obj, "jinja_pass_arg", None)
         if pass_arg is _PassArg.context:
-            if kwargs.get("_loop_vars"):
-                __self = __self.derived(kwargs["_loop_vars"])
-            if kwargs.get("_block_vars"):
-                __self = __self.derived(kwargs["_block_vars"])
+            if not getattr(__obj, "page_context_only", False):  # (see `page_context`)
+                if kwargs.get("_loop_vars"):
+                    __self = __self.derived(kwargs["_loop_vars"])
+                if kwargs.get("_block_vars"):
+                    __self = __self.derived(kwargs["_block_vars"])
             args = (__self, *args)
         elif pass_arg is _PassArg.eval_context:
             args = (__self.eval_ctx, *args)
@@ -85,6 +89,15 @@ class Context(JinjaContext):
         context._globals = None
         context.blocks = {k: list(v) for k, v in self.blocks.items()}
         return context
+
+
+def page_context(function):
+    """Mark a callable that takes the context (``pass_context``) and reads only what the render was
+    given (never a variable a loop or a block sets): inside a loop it is called with the render's own
+    context, not one derived for the loop."""
+    function = pass_context(function)
+    function.page_context_only = True
+    return function
 
 
 def _escape(value: Any) -> Markup:

@@ -16,6 +16,7 @@ from flask_babel import format_number, gettext
 from markupsafe import Markup, escape
 
 from ..i18n import lang
+from ..jinja_env import page_context
 from ..i18n_rules import card_label, card_name
 
 _LIMIT = 4096
@@ -76,7 +77,7 @@ def table_url(endpoint: str, **values: str) -> str:
 
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
-    app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word,
+    app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word, face=standard_face,
                                  table_url=table_url, private_notes=private_notes)
 
 
@@ -98,6 +99,24 @@ def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterabl
             inner += Markup('<small class="mine" title="{}">{}</small>').format(gettext("only you know this"),
                                                                                 card_name(mine))
         found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))
+    return found
+
+
+@page_context
+def standard_face(context, value: Any, small: bool = False) -> Markup:
+    """``face`` of the standard-deck games (Shithead, Spite & Malice, Cabo): "7♥" (red suits marked),
+    "?" for a card nobody entered; the card named by the screen's ``labels`` (else ``card_name``).
+    Built once per card and name (a Jinja macro imported with the context rebuilt its template's
+    module on every screen, and a screen draws dozens of faces)."""
+    unknown = value is None or value == "unknown"
+    labels = context.get("labels")
+    text = "?" if unknown else labels.get(value, value) if labels is not None else card_name(value)
+    key = ("standard", value, small, text)
+    found = _faces.get(key)
+    if found is None:
+        kind = " unknown" if unknown else " red" if str(value)[-1:] in ("H", "D") else ""
+        found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">'
+                                              f'{escape(text)}</span>'))
     return found
 
 

@@ -157,3 +157,30 @@ def test_the_apps_templates_output_through_the_markup_keeping_escape(app):
 
     template = app.jinja_env.get_template("table/_screen.html")
     assert template.root_render_func.__globals__["escape"] is _escape
+
+
+def test_a_page_context_callable_in_a_loop_gets_the_renders_own_context():
+    from referee.jinja_env import page_context
+
+    seen = []
+
+    @page_context
+    def page_fn(context):
+        seen.append(context)
+        return context.get("word")
+
+    @jinja2.pass_context
+    def loop_fn(context):
+        return context.get("inner")
+
+    env = _plain_app_environment(None)
+    template = env.from_string("{% for w in [1, 2] %}{% set inner = w %}{{ page_fn() }}{{ loop_fn() }};{% endfor %}")
+    assert template.render(page_fn=page_fn, loop_fn=loop_fn, word="p") == "p1;p2;"
+    assert len(seen) == 2 and seen[0] is seen[1]  # no context derived per call
+    assert "inner" not in seen[0].get_all()
+
+
+def test_the_apps_words_and_card_faces_read_only_the_page(app):
+    for name in ("_", "gettext", "ngettext", "face"):
+        function = app.jinja_env.globals[name]
+        assert function.page_context_only and function.jinja_pass_arg is jinja2.utils._PassArg.context

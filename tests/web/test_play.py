@@ -721,3 +721,62 @@ def test_the_undo_names_the_last_entry_in_each_phones_language_once_per_version(
     tables.append(database, match.id, 1, {"move": "initial_peek", "seat": "Ana", "slots": [1, 4]}, None, seat=0)
     again = undo.search(text(english.client.get(f"{english.url}/screen"))).group(1)
     assert again != said[0] and len(play._undo_said) == 3
+
+
+@pytest.mark.parametrize("game", ["shithead", "cabo", "spite_malice"])
+def test_every_standard_deck_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, database, monkeypatch,
+                                                                                       game):
+    """The standard-deck games' screens (card faces built once, Cabo's reveal forms kept per player's row)
+    at every version of a seeded walk, for every seat, the shared phone and a watcher in Hebrew: drawn
+    from what was kept, as drawn afresh."""
+    import itertools
+    import random
+
+    from referee import i18n, tables
+    from referee.games.base import EntryError, Ruling
+    from referee.views import play, screen_parts
+
+    monkeypatch.setattr(play.secrets, "token_urlsafe", lambda n=None: "KEY")
+    match = store.create_match(database, game, ["Ana", "Ben", "Cy", "Dee"], {})
+    phones = [Phone(app, match.id, seat) for seat in ("0", "1", "2", "3", "shared")]
+    watcher = Phone(app, match.id, None)
+    watcher.client.set_cookie(i18n.COOKIE, "he")
+    phones.append(watcher)
+    rng = random.Random(5)
+    kept = (play._forms, play._fragments, play._undo_said, screen_parts._faces)
+    seen_moves: set[str] = set()
+    for version in range(90):
+        drawn = [text(p.client.get(f"{p.url}/screen")) for p in phones]
+        saved = [dict(cache) for cache in kept]
+        for cache in kept:
+            cache.clear()
+        assert [text(p.client.get(f"{p.url}/screen")) for p in phones] == drawn, f"version {version}"
+        for cache, before in zip(kept, saved):
+            cache.update(before)
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay, tables.feed)
+        engine, state = log.game, log.state
+        if getattr(state, "over", False):
+            break
+        moves = [(None, m) for m in engine.legal_moves(state, None)]
+        moves += [(s, m) for s in engine.may_act(state) for m in engine.legal_moves(state, s)]
+        rng.shuffle(moves)
+        deck = list(engine.cards(state))
+
+        def filled(value):
+            if isinstance(value, list):
+                return [filled(v) for v in value]
+            return rng.choice(deck) if value == "unknown" else value
+
+        for (seat, move), _ in itertools.product(moves, range(6)):
+            entry = {k: filled(v) for k, v in engine.move_to_dict(move, state.players).items()}
+            try:
+                tables.append(database, match.id, version, entry, None, seat=seat)
+            except (Ruling, EntryError):
+                continue
+            seen_moves.add(entry["move"])
+            break
+        else:
+            raise AssertionError(f"no entry accepted at version {version}")
+    assert len(seen_moves) >= 3, seen_moves
+    if game == "cabo":
+        assert "reveal" in seen_moves  # the kept reveal forms were drawn and checked

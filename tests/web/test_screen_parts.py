@@ -62,3 +62,22 @@ def test_a_tables_links_are_built_once_and_match_url_for(app):
 
         assert screen_parts.table_url("play.pick", match_id="abc") == url_for("play.pick", match_id="abc")
         assert screen_parts.table_url("play.pick", match_id="abc") == "/m/abc/pick"
+
+
+@pytest.mark.parametrize("value, small, labels, html", [
+    ("7H", False, {"7H": "7♥"}, '<span class="face red">7♥</span>'),
+    ("QS", True, {"QS": "Q♠"}, '<span class="face small">Q♠</span>'),
+    ("10D", False, None, None),  # named by card_name when the screen gives no labels
+    (None, False, {}, '<span class="face unknown">?</span>'),
+    ("unknown", True, {}, '<span class="face unknown small">?</span>'),
+    ("JOKER", False, {"JOKER": "<Joker>"}, '<span class="face">&lt;Joker&gt;</span>'),
+])
+def test_a_standard_card_face_as_the_games_draw_it(app, value, small, labels, html):
+    from referee.i18n_rules import card_name
+
+    template = app.jinja_env.from_string("{{ face(value, small) }}|{% for i in [1] %}{{ face(value, small) }}{% endfor %}")
+    with app.test_request_context():
+        values = {"value": value, "small": small, **({"labels": labels} if labels is not None else {})}
+        drawn = template.render(**values)
+    expected = html or f'<span class="face red">{card_name(value)}</span>'
+    assert drawn == f"{expected}|{expected}"
