@@ -30,8 +30,8 @@ from typing import Any, MutableMapping
 from flask.templating import Environment as FlaskEnvironment
 from jinja2 import Template as JinjaTemplate, pass_context
 from jinja2.runtime import Context as JinjaContext, missing
-from markupsafe import Markup, escape
 from jinja2.utils import _PassArg, internalcode
+from markupsafe import Markup, escape
 
 _PLAIN_CALLABLES = frozenset((FunctionType, MethodType, BuiltinFunctionType))  # their __call__ takes nothing
 
@@ -106,6 +106,8 @@ def _escape(value: Any) -> Markup:
 
 
 class Template(JinjaTemplate):
+    """A compiled template whose output goes through `_escape`."""
+
     @classmethod
     def from_code(cls, environment, code, globals, uptodate=None):
         template = super().from_code(environment, code, globals, uptodate)
