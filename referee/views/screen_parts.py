@@ -87,8 +87,8 @@ _faces: dict[tuple, Markup] = {}
 def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterable[str] = ()) -> Markup:
     """One card face: its value, "?" for unknown, and what only this phone knows (``mine``). Faces read
     left to right in every language; cards are named as the table calls them (``card_name``); a card
-    in ``marked`` (a game's power cards) is drawn as one (a game whose deck has its own faces; the standard-deck games
-    draw theirs with `standard_face`)."""
+    in ``marked`` (a game's power cards) is drawn as one. For a game whose deck has its own faces; the
+    standard-deck games draw theirs with `standard_face`."""
     power = value in marked
     worded = (mine is not None and value is None) or power  # words in the phone's language
     key = (lang(), value, mine, small, power) if worded else (value, small)
