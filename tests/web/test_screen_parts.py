@@ -81,3 +81,17 @@ def test_a_standard_card_face_as_the_games_draw_it(app, value, small, labels, ht
         drawn = template.render(**values)
     expected = html or f'<span class="face red">{card_name(value)}</span>'
     assert drawn == f"{expected}|{expected}"
+
+
+def test_a_rank_in_words_is_said_in_each_requests_language(app):
+    """``rank_name`` is imported without the page's context (its module is built once): the words still
+    follow each request's language."""
+    from referee import i18n
+
+    template = app.jinja_env.from_string('{% from "table/_standard_card.html" import rank_name %}'
+                                         '{{ rank_name("J") }}|{{ rank_name("7") }}')
+    said = {}
+    for language in ("en", "it", "en"):
+        with app.test_request_context(headers={"Cookie": f"{i18n.COOKIE}={language}"}):
+            said.setdefault(language, set()).add(template.render())
+    assert said == {"en": {"Jack|7"}, "it": {"Fante|7"}}
