@@ -62,10 +62,11 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def index_patch(card: np.ndarray) -> np.ndarray:
-    """The index corner of a rectified 200×280 portrait card, at the network's input size."""
+def index_patch(card: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """The index corner of a rectified 200×280 portrait card, at the network's input size;
+    `scale` widens (or narrows) the corner looked at, for an index larger (or smaller) than usual."""
     w, h = INDEX_BOX
-    scale_x, scale_y = card.shape[1] / 200, card.shape[0] / 280
+    scale_x, scale_y = scale * card.shape[1] / 200, scale * card.shape[0] / 280
     corner = card[: int(round(h * scale_y)), : int(round(w * scale_x))]
     return cv2.resize(corner, INPUT_SIZE, interpolation=cv2.INTER_AREA)
 

@@ -97,6 +97,9 @@ def _read_outlines(image: np.ndarray, quads: list[np.ndarray], deck: str, refere
     for i, other, other_cands in zip(redo, others, again):
         if other_cands and (not cands[i] or other_cands[0][1] > cands[i][0][1]):
             quads[i], cands[i] = other, other_cands
+    # a joker's stacked letters read in a square or a strip: the edges of a big pip or a panel (a
+    # drawn ace's spade was read so at both corners), not a card, whose outline has a card's shape
+    cands = [[] if odd and deck == "standard" and c and c[0][0] == "JOKER" else c for c, odd in zip(cands, unusual)]
     return list(zip(quads, cands))
 
 
@@ -141,8 +144,12 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     if not any(r.label for r in reads):
         frame_is_card = _frame_is_card(image)
         quad = order_portrait(_whole_frame(image))
-        cands = _identify(rectify(image, quad), deck, references, both_corners=bool(reads) and not frame_is_card)
+        card = rectify(image, quad)
+        cands = _identify(card, deck, references, both_corners=bool(reads) and not frame_is_card)
         label, conf = decide(cands, allowed)
+        if label is None and deck == "standard":
+            cands = standard.close_up_candidates(card) or cands  # an index larger or smaller than usual
+            label, conf = decide(cands, allowed)
         if label is not None:
             return [CardRead(label, conf, quad, cands)]  # read at both corners: surer than any index alone
         if frame_is_card and (len(reads) == 1 or (not reads and (cands or deck != "standard"))):

@@ -45,13 +45,14 @@ def render_joker(size: tuple[int, int] = CARD_SIZE) -> np.ndarray:
 
 
 def render_standard_card(rank: str, suit: str, font: int = cv2.FONT_HERSHEY_TRIPLEX,
-                         size: tuple[int, int] = CARD_SIZE) -> np.ndarray:
-    """A portrait card face (BGR) with the index in two corners, pips or a face panel."""
+                         size: tuple[int, int] = CARD_SIZE, index_scale: float = 1.0) -> np.ndarray:
+    """A portrait card face (BGR) with the index in two corners, pips or a face panel;
+    `index_scale` 1.5–2 draws a jumbo index."""
     w, h = size
     card = np.full((h, w, 3), 248, np.uint8)
     colour = RED if suit in "HD" else BLACK
     # corner index: rank above a small suit
-    scale = h / 350 * 1.1
+    scale = h / 350 * 1.1 * index_scale
     thick = max(2, int(h / 110))
     (tw, th), _ = cv2.getTextSize(rank, font, scale, thick)
     index = np.zeros((int(th * 2.4) + 10, max(tw, int(th * 0.9)) + 6, 3), np.uint8)

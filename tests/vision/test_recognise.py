@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision import synth
+from vision import standard, synth
 from vision.recognise import decide
 
 
@@ -39,6 +39,35 @@ def test_a_close_up_filling_the_frame_is_read_as_one_card():
     card = synth.render_standard_card("9", "H")
     reads = vision.recognise(cv2.resize(card, (224, 224)))
     assert [r.label for r in reads] == ["9H"]
+
+
+@pytest.mark.parametrize("rank,suit", [("K", "C"), ("Q", "D"), ("7", "S"), ("10", "C")])
+def test_a_close_up_with_a_jumbo_index_is_read_at_the_index_s_own_size(rank, suit, monkeypatch):
+    close_up = cv2.resize(synth.render_standard_card(rank, suit, index_scale=1.9), (224, 224))
+    assert [r.label for r in vision.recognise(close_up)] == [rank + suit]
+    monkeypatch.setattr(standard, "CLOSE_UP_SCALES", ())  # read only where a usual index lies
+    assert rank + suit not in [r.label for r in vision.recognise(close_up)]
+
+
+def test_close_up_scales_that_answer_two_cards_answer_nothing(monkeypatch):
+    card = synth.render_standard_card("8", "C")
+    reads = {0.75: "KC", 1.4: "KC", 1.8: "KS"}
+    monkeypatch.setattr(standard, "CLOSE_UP_SCALES", tuple(reads))
+    monkeypatch.setattr(standard, "corner_reads_many", lambda cards, scale: [[_sure(reads[scale])] * 2])
+    assert standard.close_up_candidates(card) == []
+    reads[1.8] = "KC"
+    assert standard.close_up_candidates(card)[0][0] == "KC"
+
+
+def _sure(label: str) -> standard.CornerRead:
+    rank, suit = np.full(13, 0.001), np.full(4, 0.001)
+    rank[standard.glyphs.RANKS.index(label[:-1])], suit[standard.glyphs.SUITS.index(label[-1])] = 0.99, 0.99
+    return standard.CornerRead(rank, suit, red=label[-1] in "HD")
+
+
+def test_a_big_pip_s_outline_is_not_a_joker():
+    ace = cv2.resize(synth.render_standard_card("A", "S"), (224, 224))  # its spade's edges read as stacked letters
+    assert [r.label for r in vision.recognise(ace)] == ["AS"]
 
 
 def test_allowed_set_drops_a_read_to_the_next_allowed_candidate():
