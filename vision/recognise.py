@@ -217,13 +217,14 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
         return reads  # every card found is identified, and no card's paper shows anywhere else
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
                for r in reads if r.label]
-    found = find_indices(image, float(np.median(heights)) if heights else None, grown)
+    outlines = [r.outline for r in reads if r.label]  # marks in the slack around them are read (see _belongs)
+    found = find_indices(image, float(np.median(heights)) if heights else None, outlines)
     if FIND_INDICES_LEARNT:  # indices the mark pairing passed over (its places used up by a busy card's pips)
-        found = found + _suppress(index_finder.find(image, grown, found))
-    named = [(_grow(r.outline, OUTLINE_SLACK), r.label) for r in reads if r.label]
-    hits = merge_pairs([h for h in found if not any(inside(h.centre, g) for g in grown)
+        found = found + _suppress(index_finder.find(image, outlines, found))
+    named = [(_grow(r.outline, OUTLINE_SLACK), r.label, r.outline) for r in reads if r.label]
+    hits = merge_pairs([h for h in found if not any(_belongs(h, g, lab, outline) for g, lab, outline in named)
                         and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
-                                    for g, lab in named)])
+                                    for g, lab, _ in named)])
     kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
     spare = list(unread) + [r.outline for r in reads if not r.label]
     for hit in hits:
@@ -231,6 +232,15 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
         kept.append(CardRead(label, conf, _outline_around(hit, spare), hit.alternatives,
                              anchor=hit.centre + hit.down * hit.scale * 45))  # just below the index's suit
     return kept
+
+
+def _belongs(hit, grown: np.ndarray, label: str, outline: np.ndarray) -> bool:
+    """An index hit inside a read card's grown outline is that card's, unless it lies beyond the
+    outline itself (in the slack the outline is grown by) and reads another card: there it is the
+    index of the card under it, as in a fan, whose indices show just beside the next card's edge."""
+    if not inside(hit.centre, grown):
+        return False
+    return hit.label == label or hit.label is None or inside(hit.centre, outline)
 
 
 def _outline_around(hit, outlines: list[np.ndarray]) -> np.ndarray:
