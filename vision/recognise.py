@@ -22,6 +22,7 @@ MAX_OUTLINES = 24  # outlines read per photo, the likeliest cards first (a tiled
 USUAL_ASPECT = (1.18, 1.8)  # a card's outline seen from above, perspective and rounding included
 PAPER_CHECK_SIDE = 320  # px, the copy on which paper outside the cards found is looked for
 PAPER_ELSEWHERE = 0.05  # ... and more than this share of a card's area of it means: search for indices
+PAPER_SLACK = 0.04  # ... outside the outlines grown this much (a found outline can fall short of the card)
 FIND_INDICES_LEARNT = True  # the index finder network's proposals are read too (vision.index_finder)
 
 
@@ -213,7 +214,7 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
     the index implies (one whose corners were not read), else the outline guessed from the
     index's position and size."""
     grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label]
-    if grown and len(grown) == len(reads) and not _paper_elsewhere(image, grown):
+    if grown and len(grown) == len(reads) and not _paper_elsewhere(image, [_grow(r.outline, PAPER_SLACK) for r in reads]):
         return reads  # every card found is identified, and no card's paper shows anywhere else
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
                for r in reads if r.label]

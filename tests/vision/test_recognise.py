@@ -239,3 +239,14 @@ def test_an_index_just_beside_a_read_card_s_edge_is_the_card_under_it(monkeypatc
     recognise = importlib.import_module("vision.recognise")
     monkeypatch.setattr(recognise, "_belongs", lambda hit, grown, label, outline: recognise.inside(hit.centre, grown))
     assert "9H" not in [r.label for r in vision.recognise(scene) if r.label]  # every index in the slack taken as the card's
+
+
+def test_the_sliver_of_a_card_showing_beside_the_one_on_it_is_searched_for_its_index(monkeypatch):
+    """Two cards in a tight fan drawn in code: only a sliver of the 9♥ shows, and it lay inside the
+    slack an outline is grown by for its indices, so no paper was seen outside the one card read."""
+    *_, (data, labels, _) = itertools.islice(scene_samples(35, seed=10), 35)
+    scene = vision.decode_upload(data)
+    assert sorted(r.label for r in vision.recognise(scene)) == sorted(labels) == ["2D", "9H"]
+    recognise = importlib.import_module("vision.recognise")
+    monkeypatch.setattr(recognise, "PAPER_SLACK", recognise.OUTLINE_SLACK)
+    assert [r.label for r in vision.recognise(scene)] == ["2D"]
