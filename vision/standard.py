@@ -289,12 +289,17 @@ def close_up_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     found = []
     for reads in (corner_reads_many([card], scale)[0] for scale in CLOSE_UP_SCALES):
         if len(reads) == 2 and int(np.argmax(reads[0].rank_probs)) == int(np.argmax(reads[1].rank_probs)):
-            cands = card_candidates(card, True, reads)
-            if cands and cands[0][1] >= ACCEPT:
-                found.append(cands)
-    if not found or len({cands[0][0] for cands in found}) > 1:
+            found.append(card_candidates(card, True, reads))
+    return agreed_scales(found)
+
+
+def agreed_scales(found: list[list[tuple[str, float]]]) -> list[tuple[str, float]]:
+    """Of the candidates read at several scales, the surest scale's, when every scale sure of a card
+    (ACCEPT) names the same one and the surest is at least CLOSE_UP_ACCEPT; else none."""
+    sure = [cands for cands in found if cands and cands[0][1] >= ACCEPT]
+    if not sure or len({cands[0][0] for cands in sure}) > 1:
         return []
-    best = max(found, key=lambda cands: cands[0][1])
+    best = max(sure, key=lambda cands: cands[0][1])
     return best if best[0][1] >= CLOSE_UP_ACCEPT else []
 
 

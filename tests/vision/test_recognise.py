@@ -53,20 +53,16 @@ def test_a_close_up_with_a_jumbo_index_is_read_at_the_index_s_own_size(rank, sui
     assert rank + suit not in [r.label for r in vision.recognise(close_up)]
 
 
-def test_close_up_scales_that_answer_two_cards_answer_nothing(monkeypatch):
-    card = synth.render_standard_card("8", "C")
-    reads = {0.75: "KC", 1.4: "KC", 1.8: "KS"}
-    monkeypatch.setattr(standard, "CLOSE_UP_SCALES", tuple(reads))
-    monkeypatch.setattr(standard, "corner_reads_many", lambda cards, scale: [[_sure(reads[scale])] * 2])
-    assert standard.close_up_candidates(card) == []
-    reads[1.8] = "KC"
-    assert standard.close_up_candidates(card)[0][0] == "KC"
-
-
-def _sure(label: str) -> standard.CornerRead:
-    rank, suit = np.full(13, 0.001), np.full(4, 0.001)
-    rank[standard.glyphs.RANKS.index(label[:-1])], suit[standard.glyphs.SUITS.index(label[-1])] = 0.99, 0.99
-    return standard.CornerRead(rank, suit, red=label[-1] in "HD")
+@pytest.mark.parametrize("found,answer", [
+    ([[("KC", 0.9)], [("KC", 0.97)], []], ("KC", 0.97)),  # two scales agree: the surer one
+    ([[("KC", 0.9)], [("KS", 0.8)]], None),  # two cards named, each sure enough to count
+    ([[("KC", 0.9)], [("KS", 0.4)]], ("KC", 0.9)),  # an unsure scale does not count
+    ([[("2S", 0.83)]], None),  # one scale, not sure enough for a second guess at the index
+    ([[], []], None),
+])
+def test_close_up_scales_answer_one_card_only_when_they_agree(found, answer):
+    got = standard.agreed_scales(found)
+    assert (got[0] if got else None) == answer
 
 
 def test_a_big_pip_s_outline_is_not_a_joker():
