@@ -241,7 +241,7 @@ def _belongs(hit, grown: np.ndarray, label: str, outline: np.ndarray) -> bool:
     index of the card under it, as in a fan, whose indices show just beside the next card's edge."""
     if not inside(hit.centre, grown):
         return False
-    return hit.label == label or hit.label is None or inside(hit.centre, outline)
+    return hit.label == label or inside(hit.centre, outline)
 
 
 def _outline_around(hit, outlines: list[np.ndarray]) -> np.ndarray:
