@@ -275,8 +275,21 @@ def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
     if rank.max() >= 0.5 and suit.max() < PIPS_CHECK_BELOW:  # the suit decides whether to answer
         pips = pip_suit_probs(card_image(card), reads[0].red)
         if pips is not None:
-            suit = suit * pips / (suit * pips).sum() * suit.sum()
+            suit = _pips_weighed(suit, pips, reads)
     return labelled(rank, suit)
+
+
+def _pips_weighed(suit: np.ndarray, pips: np.ndarray, reads: list[CornerRead]) -> np.ndarray:
+    """The corners' suit weighed by the pips'. Where the corners disagree, pips sure of a suit
+    (AGREE_FIRM) that a corner is sure of too confirm it, as an agreeing corner confirms a rank:
+    renormalised, but never above that corner's own probability (a small heart blurred into a
+    diamond at one corner, its big pips all hearts)."""
+    weighed = suit * pips / (suit * pips).sum() * suit.sum()
+    top = int(np.argmax(pips))
+    firm = [float(r.suit_probs[top]) for r in reads if int(np.argmax(r.suit_probs)) == top]
+    if len(reads) == 2 and pips[top] >= AGREE_FIRM and firm and max(firm) >= AGREE_FIRM:
+        weighed = np.maximum(weighed, np.minimum(weighed / weighed.sum(), max(firm)))
+    return weighed
 
 
 def close_up_candidates(card: np.ndarray) -> list[tuple[str, float]]:
