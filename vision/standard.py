@@ -273,7 +273,9 @@ def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
         rank, suit = reads[0].rank_probs * SINGLE_CORNER, reads[0].suit_probs
     rank = turned_check(rank, card, reads)
     if rank.max() >= 0.5 and suit.max() < PIPS_CHECK_BELOW:  # the suit decides whether to answer
-        pips = pip_suit_probs(card_image(card), reads[0].red)
+        # the ink's colour as the corners read it together (one corner may see an outlined heart as black)
+        red = float(suit[1] + suit[2]) > float(suit[0] + suit[3])
+        pips = pip_suit_probs(card_image(card), red)
         if pips is not None:
             suit = _pips_weighed(suit, pips, reads)
     return labelled(rank, suit)

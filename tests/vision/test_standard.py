@@ -106,3 +106,13 @@ def test_corners_disagreeing_on_the_suit_are_settled_only_by_pips_agreeing_with_
     label, conf = card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8), reads=reads)[0]
     assert (label if conf >= ACCEPT else None) == answered
     assert conf <= 0.99
+
+
+def test_the_pips_are_read_in_the_colour_both_corners_give_together(monkeypatch):
+    """An outlined heart read as black at one corner (clubs 0.78), red and sure at the other: the
+    pips are read as red ink, so the hearts in the middle confirm the sure corner."""
+    hearts, clubs = np.array([5e-4, 0.9985, 5e-4, 5e-4]), np.array([5e-4, 5e-4, 5e-4, 0.9985])
+    monkeypatch.setattr(standard, "pip_suit_probs", lambda card, red: hearts if red else clubs)
+    reads = [_corner("6", 0.999, "C", 0.78), _corner("6", 0.999, "H", 0.999, red=True)]
+    label, conf = card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8), reads=reads)[0]
+    assert label == "6H" and conf >= ACCEPT
