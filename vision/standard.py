@@ -285,11 +285,13 @@ def _pips_weighed(suit: np.ndarray, pips: np.ndarray, reads: list[CornerRead]) -
     """The corners' suit weighed by the pips'. Where the corners disagree, pips sure of a suit
     (AGREE_FIRM) that a corner is sure of too confirm it, as an agreeing corner confirms a rank:
     renormalised, but never above that corner's own probability (a small heart blurred into a
-    diamond at one corner, its big pips all hearts)."""
+    diamond at one corner, its big pips all hearts). Not when the other corner is as sure of
+    another suit: two sure corners that disagree may be two cards in one outline (a tight fan)."""
     weighed = suit * pips / (suit * pips).sum() * suit.sum()
     top = int(np.argmax(pips))
     firm = [float(r.suit_probs[top]) for r in reads if int(np.argmax(r.suit_probs)) == top]
-    if len(reads) == 2 and pips[top] >= AGREE_FIRM and firm and max(firm) >= AGREE_FIRM:
+    contrary = [r for r in reads if int(np.argmax(r.suit_probs)) != top and r.suit_probs.max() >= AGREE_FIRM]
+    if len(reads) == 2 and pips[top] >= AGREE_FIRM and firm and max(firm) >= AGREE_FIRM and not contrary:
         weighed = np.maximum(weighed, np.minimum(weighed / weighed.sum(), max(firm)))
     return weighed
 

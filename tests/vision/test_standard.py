@@ -89,20 +89,23 @@ def test_corners_that_disagree_are_not_answered(monkeypatch):
     assert card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8))[0][1] < ACCEPT
 
 
-@pytest.mark.parametrize("pips, answered", [
-    ({"H": 0.9997}, "9H"),  # the big pips side with the corner sure of hearts: confirmed
-    ({"H": 0.8}, None),     # pips not sure: the corners' disagreement stands
-    ({"D": 0.9997}, None),  # pips side with the corner that was not sure of its suit
+@pytest.mark.parametrize("pips, other, answered", [
+    ({"H": 0.9997}, ("D", 0.92), "9H"),  # the big pips side with the corner sure of hearts: confirmed
+    ({"H": 0.8}, ("D", 0.92), None),     # pips not sure: the corners' disagreement stands
+    ({"D": 0.9997}, ("D", 0.92), None),  # pips side with the corner that was not sure of its suit
+    ({"H": 0.9997}, ("S", 0.99), None),  # the other corner as sure of another suit: perhaps two cards
 ])
-def test_corners_disagreeing_on_the_suit_are_settled_only_by_pips_agreeing_with_a_sure_corner(monkeypatch, pips, answered):
+def test_corners_disagreeing_on_the_suit_are_settled_only_by_pips_agreeing_with_a_sure_corner(monkeypatch, pips, other,
+                                                                                              answered):
     """A small heart blurred into a diamond at one corner (0.92), the other corner sure of hearts
     (0.99): the pips in the middle confirm a sure corner, never more than that corner's own
-    probability; otherwise the card is not answered."""
+    probability; otherwise (and when the other corner is as sure of another suit, as two cards
+    in one outline are) the card is not answered."""
     (suit, top), = pips.items()
     probs = np.full(len(glyphs.SUITS), (1 - top) / (len(glyphs.SUITS) - 1))
     probs[glyphs.SUITS.index(suit)] = top
     monkeypatch.setattr(standard, "pip_suit_probs", lambda card, red: probs)
-    reads = [_corner("9", 0.999, "H", 0.99, red=True), _corner("9", 0.999, "D", 0.92, red=True)]
+    reads = [_corner("9", 0.999, "H", 0.99, red=True), _corner("9", 0.999, other[0], other[1], red=other[0] in "HD")]
     label, conf = card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8), reads=reads)[0]
     assert (label if conf >= ACCEPT else None) == answered
     assert conf <= 0.99
