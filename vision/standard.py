@@ -32,6 +32,9 @@ TURNED_DOUBT = 0.5  # a 6 or 9 whose orientation evidence disagrees is held at m
 PIPS_CHECK_BELOW = 0.99  # an index less sure of its suit than this is checked against the pips (at 0.95,
 # a design's big heart read as a diamond at both corners, 0.96, was answered 10D; measured paired,
 # the drawn scenes read the same, seated p95 58.6 -> 60.7 ms, the others within noise)
+NUMBER_RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "10"}  # cards with big pips in the middle
+PIPS_RED = 50  # red minus the larger of green and blue in the pips, white-balanced (red designs 81-140,
+# black ones 0-16 on mixed-designs' tuning part)
 CLOSE_UP_SCALES = (0.75, 1.4, 1.8)  # corners read again, this much narrower or wider, in an unread close-up
 CLOSE_UP_ACCEPT = 0.85  # ... answered from such a scale only this sure: a second guess at where the index
 # lies (chosen on mixed-designs' tuning part: the ten close-ups it answered were 0.89-1.0 sure when
@@ -278,7 +281,36 @@ def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
         pips = pip_suit_probs(card_image(card), red)
         if pips is not None:
             suit = _pips_weighed(suit, pips, reads)
+    if glyphs.RANKS[int(np.argmax(rank))] in NUMBER_RANKS and int(np.argmax(suit)) in (0, 3) \
+            and pips_red(card_image(card)):
+        suit = suit * _colour_mask(True)  # red pips: a black suit read at the corners is no answer
     return labelled(rank, suit)
+
+
+def pips_red(card: np.ndarray) -> bool:
+    """True when the big pips in the middle of a rectified card (at least two marks of a pip's
+    size and shape outside the index corners) are clearly red ink, white-balanced on the card's
+    paper. Black or outlined pips, or none, give False: only red is told apart this way."""
+    h, w = card.shape[:2]
+    y0, x0 = int(h * 0.05), int(w * 0.1)
+    region = card[y0:h - y0, x0:w - x0]
+    mask = _ink_mask(region)
+    if mask is None:
+        return False
+    rh, rw = mask.shape
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, cw, ch, area = stats[i]
+        if 0.003 * h * w <= area <= 0.06 * h * w and 0.55 <= cw / ch <= 1.5 \
+                and x > 0 and y > 0 and x + cw < rw and y + ch < rh:
+            keep[i] = True
+    if keep.sum() < 2:
+        return False
+    ink = region[keep[labels]].astype(np.float32)
+    paper = np.median(region[mask == 0].astype(np.float32), axis=0) + 1
+    balanced = ink / paper * 200
+    return float(np.median(balanced[:, 2] - np.maximum(balanced[:, 0], balanced[:, 1]))) >= PIPS_RED
 
 
 def _pips_weighed(suit: np.ndarray, pips: np.ndarray, reads: list[CornerRead]) -> np.ndarray:

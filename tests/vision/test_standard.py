@@ -119,3 +119,18 @@ def test_the_pips_are_read_in_the_colour_both_corners_give_together(monkeypatch)
     reads = [_corner("6", 0.999, "C", 0.78), _corner("6", 0.999, "H", 0.999, red=True)]
     label, conf = card_candidates(np.full((CARD_H, CARD_W, 3), 245, np.uint8), reads=reads)[0]
     assert label == "6H" and conf >= ACCEPT
+
+
+@pytest.mark.parametrize("label, red", [("8D", True), ("5H", True), ("8S", False), ("4C", False), ("KH", False)])
+def test_pips_are_told_red_only_when_they_are(label, red):
+    """A number card's big pips in red ink are red; black pips, and a face card (no pips), are not."""
+    assert standard.pips_red(flat(label[:-1], label[-1])) == red
+
+
+@pytest.mark.parametrize("card, answered", [("8D", None), ("8S", "8S")])
+def test_a_black_suit_read_at_the_corners_is_not_answered_over_red_pips(monkeypatch, card, answered):
+    """Both corners sure of an 8 of spades: on a card whose pips are red the evidence disagrees and
+    the card is unknown; on a card with black pips it is answered."""
+    monkeypatch.setattr(standard, "corner_reads", lambda c: [_corner("8", 0.999, "S", 0.995)] * 2)
+    label, conf = card_candidates(flat(card[:-1], card[-1]))[0]
+    assert (label if conf >= ACCEPT else None) == answered
