@@ -84,6 +84,12 @@ class OutlinedCard:
             self._whole = rectify(self.image, self.quad)
         return self._whole
 
+    def at(self, size: tuple[int, int]) -> np.ndarray:
+        """The whole card warped to `size` (a smaller copy, for a quick look at its middle)."""
+        if self._whole is not None:
+            return cv2.resize(self._whole, size, interpolation=cv2.INTER_AREA)
+        return rectify(self.image, self.quad, size)
+
     def corners(self, box: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """The top-left box[0]×box[1] corner and the bottom-right one turned round (each in the
         card's own orientation, as the index reader reads it)."""

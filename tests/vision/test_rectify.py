@@ -42,3 +42,18 @@ def test_an_outlined_card_warps_its_index_corners_alone_as_the_whole_card_has_th
     assert np.array_equal(card.whole, whole) and np.array_equal(card_image(card), whole)
     top_again, _ = card.corners((56, 100))  # once warped whole, cut from it
     assert np.array_equal(top_again, whole[:100, :56])
+
+
+def test_an_outlined_card_is_warped_smaller_without_warping_it_whole():
+    photo = np.full((500, 600, 3), 40, np.uint8)
+    quad = order_portrait(np.float32([[120, 60], [400, 110], [380, 470], [90, 430]]))
+    cv2.fillConvexPoly(photo, quad.astype(np.int32), (250, 250, 250))
+    cv2.circle(photo, (250, 260), 30, (0, 0, 200), -1)  # a red mark in the card's middle
+    card = OutlinedCard(photo, quad)
+    small = card.at((CARD_W // 2, CARD_H // 2))
+    assert small.shape == (CARD_H // 2, CARD_W // 2, 3)
+    assert card._whole is None  # the whole card was not warped for it
+    middle = small[CARD_H // 4 - 5:CARD_H // 4 + 5, CARD_W // 4 - 5:CARD_W // 4 + 5].reshape(-1, 3).mean(axis=0)
+    assert middle[2] > 150 and middle[1] < 60  # the red mark is where the card's middle is
+    assert card.whole is not None  # warped whole now: the smaller copy is made from it
+    assert np.abs(card.at((CARD_W // 2, CARD_H // 2)).astype(int) - small).mean() < 8
