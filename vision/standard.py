@@ -94,6 +94,16 @@ def _notch_probs(mask: np.ndarray) -> np.ndarray:
     return np.array([1 - club, heart, 1 - heart, club]) + 0.02
 
 
+def _middle_ink(card: np.ndarray) -> tuple[tuple[int, int], np.ndarray, np.ndarray] | None:
+    """The middle of a rectified card, where the big pips lie (its top-left corner in the card,
+    the region, and its ink mask), or None when it is blank."""
+    h, w = card.shape[:2]
+    y0, x0 = int(h * 0.05), int(w * 0.1)
+    region = card[y0:h - y0, x0:w - x0]
+    mask = _ink_mask(region)
+    return None if mask is None else ((y0, x0), region, mask)
+
+
 def _ink_mask(region: np.ndarray) -> np.ndarray | None:
     """Binary ink mask of a region of a card; None if blank."""
     gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
@@ -163,11 +173,10 @@ def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
     pictures seldom fake.
     """
     h, w = card.shape[:2]
-    y0, x0 = int(h * 0.05), int(w * 0.1)
-    region = card[y0:h - y0, x0:w - x0]
-    mask = _ink_mask(region)
-    if mask is None:
+    middle = _middle_ink(card)
+    if middle is None:
         return None
+    (y0, x0), _, mask = middle
     rh, rw = mask.shape
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     votes = []
@@ -199,10 +208,10 @@ def pip_count(card: np.ndarray) -> int | None:
     """How many big pips of like size lie in the middle of a rectified card (outside its index
     corners), or None when the middle holds no such marks (a face card, a blank)."""
     h, w = card.shape[:2]
-    y0, x0 = int(h * 0.05), int(w * 0.1)
-    mask = _ink_mask(card[y0:h - y0, x0:w - x0])
-    if mask is None:
+    middle = _middle_ink(card)
+    if middle is None:
         return None
+    (y0, x0), _, mask = middle
     rh, rw = mask.shape
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     areas = []
@@ -295,11 +304,10 @@ def pips_red(card: np.ndarray | OutlinedCard) -> bool:
     half = (CARD_W // 2, CARD_H // 2)
     card = card.at(half) if isinstance(card, OutlinedCard) else cv2.resize(card, half, interpolation=cv2.INTER_AREA)
     h, w = card.shape[:2]
-    y0, x0 = int(h * 0.05), int(w * 0.1)
-    region = card[y0:h - y0, x0:w - x0]
-    mask = _ink_mask(region)
-    if mask is None:
+    middle = _middle_ink(card)
+    if middle is None:
         return False
+    _, region, mask = middle
     rh, rw = mask.shape
     _, labels, stats, _ = connected_components(mask)
     x, y, cw, ch, area = stats.T  # the marks of a pip's size and shape, not touching the region's edge
