@@ -104,6 +104,23 @@ def _middle_ink(card: np.ndarray) -> tuple[tuple[int, int], np.ndarray, np.ndarr
     return None if mask is None else ((y0, x0), region, mask)
 
 
+def _pip_marks(card_shape: tuple[int, ...], origin: tuple[int, int], mask: np.ndarray, stats: np.ndarray,
+               aspect: tuple[float, float] = (0.55, 1.5)) -> np.ndarray:
+    """Which connected components (`stats` of the middle's ink `mask`, whose top-left corner lies
+    at `origin` in the card) may be big pips: a pip's size, width over height within `aspect`, not
+    cut by the middle's edge, and not where the index lies."""
+    h, w = card_shape[:2]
+    y0, x0 = origin
+    rh, rw = mask.shape
+    x, y, cw, ch, area = (stats[:, k].astype(np.float64) for k in range(5))
+    cx, cy = x0 + x + cw / 2, y0 + y + ch / 2
+    index = (np.minimum(cx, w - cx) < CORNER_W * w * 0.7) & (np.minimum(cy, h - cy) < CORNER_H * h)
+    keep = (0.003 * h * w <= area) & (area <= 0.06 * h * w) & (aspect[0] * ch <= cw) & (cw <= aspect[1] * ch) \
+        & (x > 0) & (y > 0) & (x + cw < rw) & (y + ch < rh) & ~index
+    keep[0] = False  # the background
+    return keep
+
+
 def _ink_mask(region: np.ndarray) -> np.ndarray | None:
     """Binary ink mask of a region of a card; None if blank."""
     gray = cv2.cvtColor(region, cv2.COLOR_BGR2GRAY)
@@ -172,23 +189,15 @@ def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
     half are printed upside down. Used only when at least two pips agree, which face-card
     pictures seldom fake.
     """
-    h, w = card.shape[:2]
     middle = _middle_ink(card)
     if middle is None:
         return None
-    (y0, x0), _, mask = middle
-    rh, rw = mask.shape
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    origin, _, mask = middle
+    rh = mask.shape[0]
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
     votes = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        if not 0.003 * h * w <= area <= 0.06 * h * w or not 0.55 <= cw / ch <= 1.5:
-            continue
-        if x == 0 or y == 0 or x + cw >= rw or y + ch >= rh:
-            continue
-        cx, cy = x0 + x + cw / 2, y0 + y + ch / 2
-        if min(cx, w - cx) < CORNER_W * w * 0.7 and min(cy, h - cy) < CORNER_H * h:
-            continue  # the index itself
+    for i in np.flatnonzero(_pip_marks(card.shape, origin, mask, stats)):
+        x, y, cw, ch, _ = stats[i]
         pip = (labels[y:y + ch, x:x + cw] == i).astype(np.uint8)
         if centroids[i][1] > rh * 0.55:
             pip = pip[::-1, ::-1]
@@ -207,24 +216,12 @@ def pip_suit_probs(card: np.ndarray, red: bool) -> np.ndarray | None:
 def pip_count(card: np.ndarray) -> int | None:
     """How many big pips of like size lie in the middle of a rectified card (outside its index
     corners), or None when the middle holds no such marks (a face card, a blank)."""
-    h, w = card.shape[:2]
     middle = _middle_ink(card)
     if middle is None:
         return None
-    (y0, x0), _, mask = middle
-    rh, rw = mask.shape
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    areas = []
-    for i in range(1, n):
-        x, y, cw, ch, area = stats[i]
-        if not 0.003 * h * w <= area <= 0.06 * h * w or not 0.45 <= cw / ch <= 1.6:
-            continue
-        if x == 0 or y == 0 or x + cw >= rw or y + ch >= rh:
-            continue
-        cx, cy = x0 + x + cw / 2, y0 + y + ch / 2
-        if min(cx, w - cx) < CORNER_W * w * 0.7 and min(cy, h - cy) < CORNER_H * h:
-            continue  # the index itself
-        areas.append(area)
+    origin, _, mask = middle
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = stats[_pip_marks(card.shape, origin, mask, stats, aspect=(0.45, 1.6)), cv2.CC_STAT_AREA].tolist()
     if len(areas) < 2:
         return None
     median = float(np.median(areas))
@@ -286,11 +283,11 @@ def card_candidates(card: np.ndarray | OutlinedCard, both_corners: bool = False,
     rank = turned_check(rank, card, reads)
     if rank.max() >= 0.5 and suit.max() < PIPS_CHECK_BELOW:  # the suit decides whether to answer
         # the ink's colour as the corners read it together (one corner may see an outlined heart as black)
-        red = float(suit[1] + suit[2]) > float(suit[0] + suit[3])
+        red = float(suit @ _colour_mask(True)) > float(suit @ _colour_mask(False))
         pips = pip_suit_probs(card_image(card), red)
         if pips is not None:
             suit = _pips_weighed(suit, pips, reads)
-    if glyphs.RANKS[int(np.argmax(rank))] in NUMBER_RANKS and int(np.argmax(suit)) in (0, 3) \
+    if glyphs.RANKS[int(np.argmax(rank))] in NUMBER_RANKS and _colour_mask(False)[int(np.argmax(suit))] \
             and pips_red(card):
         suit = suit * _colour_mask(True)  # red pips: a black suit read at the corners is no answer
     return labelled(rank, suit)
@@ -303,17 +300,12 @@ def pips_red(card: np.ndarray | OutlinedCard) -> bool:
     on a copy of half the card's size (pips are large; a quarter of the work)."""
     half = (CARD_W // 2, CARD_H // 2)
     card = card.at(half) if isinstance(card, OutlinedCard) else cv2.resize(card, half, interpolation=cv2.INTER_AREA)
-    h, w = card.shape[:2]
     middle = _middle_ink(card)
     if middle is None:
         return False
-    _, region, mask = middle
-    rh, rw = mask.shape
+    origin, region, mask = middle
     _, labels, stats, _ = connected_components(mask)
-    x, y, cw, ch, area = stats.T  # the marks of a pip's size and shape, not touching the region's edge
-    keep = (0.003 * h * w <= area) & (area <= 0.06 * h * w) & (0.55 * ch <= cw) & (cw <= 1.5 * ch) \
-        & (x > 0) & (y > 0) & (x + cw < rw) & (y + ch < rh)
-    keep[0] = False
+    keep = _pip_marks(card.shape, origin, mask, stats)
     if keep.sum() < 2:
         return False
     ink = np.array(cv2.mean(region, mask=np.take(keep.astype(np.uint8), labels))[:3])
