@@ -193,13 +193,14 @@ def nested(reads: list[CardRead]) -> list[CardRead]:
 
 
 def warm_up() -> None:
-    """Load the index readers and the index finder and draw the suit references now, not under
-    the first photo."""
+    """Load the index readers and the index finder, draw the suit references and import what numpy
+    imports on first use, now, not under the first photo."""
     blank = [np.zeros((index_net.INPUT_SIZE[1], index_net.INPUT_SIZE[0], 3), np.uint8)]
     index_net.read_patches(blank)
     index_net.read_patches(blank, search=True)
     index_finder.maps(np.zeros((64, 64, 3), np.uint8))
     glyphs.suit_references()
+    np.median(np.zeros(2))  # numpy imports numpy.ma at its first median: 15–35 ms of the first photo's time
 
 
 def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str] | None,
