@@ -161,7 +161,14 @@ def main(argv: list[str] | None = None) -> None:
                         help="Fine-tune this model (an ONNX file written by this script) instead of starting afresh.")
     parser.add_argument("--max-lr", type=float, default=None,
                         help="Peak learning rate (default 3e-3 afresh, 1e-3 when fine-tuning).")
+    parser.add_argument("--big-index", type=float, default=None,
+                        help=f"Share of indices drawn large (default {index_synth.BIG_INDEX}; 0 for a reader of "
+                             "usual-size indices only, as the index search's).")
     args = parser.parse_args(argv)
+    if args.big_index is not None:
+        if not 0 <= args.big_index <= 1:
+            parser.error("--big-index is a share between 0 and 1")
+        index_synth.BIG_INDEX = args.big_index  # read by the generator's workers, forked after this
     max_lr = args.max_lr if args.max_lr is not None else (1e-3 if args.init else 3e-3)
     train(args.samples, args.epochs, args.out, args.seed, args.workers, args.init, max_lr)
 

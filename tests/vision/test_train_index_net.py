@@ -21,3 +21,17 @@ def test_the_command_line_explains_itself(capsys):
         train_index_net.main(["--help"])
     assert stop.value.code == 0
     assert "--samples" in capsys.readouterr().out
+
+
+def test_the_share_of_big_indices_is_chosen_on_the_command_line(monkeypatch, capsys):
+    from vision import index_synth
+
+    seen = {}
+    monkeypatch.setattr(index_synth, "BIG_INDEX", index_synth.BIG_INDEX)  # restored after the test
+    monkeypatch.setattr(train_index_net, "train", lambda *args: seen.setdefault("big", index_synth.BIG_INDEX))
+    train_index_net.main(["--big-index", "0", "--samples", "10"])
+    assert seen["big"] == 0.0  # set before any patch is drawn (the workers fork after it)
+    with pytest.raises(SystemExit) as stop:
+        train_index_net.main(["--big-index", "1.5"])
+    assert stop.value.code == 2
+    assert "--big-index is a share between 0 and 1" in capsys.readouterr().err
