@@ -791,6 +791,47 @@ def cold_open(tmp: Path, script, n_matches: int, entries: int) -> tuple[list[flo
     return cold, warm
 
 
+def in_process_move_ms(tmp: Path, script, moves: int = 200) -> float:
+    """What a move costs in process just now, in ms of CPU: the mover's entry (answered with its fresh
+    screen) and the three other phones' screens, through Flask's test client on a match of four (no
+    HTTP, no screen processes). The machine's speed moves from hour to hour, and the rates above move
+    with it; this figure moves the same way, so a report's rates can be read against it."""
+    from referee import create_app, server
+
+    db_path = str(tmp / "in_process.sqlite")
+    migrate(db_path)
+    db = connect(db_path)
+    match_id = store.create_match(db, "ratatat", PLAYERS, RULES).id
+    db.close()
+    app = create_app({"DATABASE": db_path, "SECRET_KEY": "in-process-move" * 3, "MIGRATE_ON_START": False})
+    server.speed_up(app)
+    origin = {"Origin": "http://localhost"}
+    phones = [app.test_client() for _ in PLAYERS]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/m/{match_id}/seat", data={"seat": seat}, headers=origin).status_code == 303
+    shown = [""] * len(phones)
+
+    def move(version: int) -> None:
+        seat, entry = script[version]
+        mover = seat if seat is not None else 0
+        answer = phones[mover].post(f"/m/{match_id}/entry", headers={**origin, "HX-Request": "true"},
+                                    data={**form_of(entry), "version": str(version), "key": f"k{version}"})
+        assert answer.status_code == 200, answer.status_code
+        shown[mover] = SHOWN.search(answer.data).group(1).decode()
+        for other, phone in enumerate(phones):
+            if other != mover:
+                answer = phone.get(f"/m/{match_id}/screen?shown={shown[other]}", headers={"HX-Request": "true"})
+                assert answer.status_code == 200, answer.status_code
+                shown[other] = SHOWN.search(answer.data).group(1).decode()
+
+    for version in range(50):  # templates compiled, parts of the screens kept
+        move(version)
+    started = time.process_time()
+    for version in range(50, 50 + moves):
+        move(version)
+    return round((time.process_time() - started) / moves * 1000, 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables playing (4 phones each)")
@@ -825,6 +866,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmpdir:
         tmp = Path(tmpdir)
+        report["in_process_move_ms_before"] = in_process_move_ms(tmp, script)
         db_path = str(tmp / "load.sqlite")
         migrate(db_path)
         starts = [i * args.stagger for i in range(args.tables)]
@@ -845,6 +887,7 @@ def main() -> None:
                                              server.proc.pid)))
         finally:
             server.stop()
+        report["in_process_move_ms_after"] = in_process_move_ms(tmp, script)
 
         cold, warm = cold_open(tmp, script, 5, args.big_entries)
         print(f"open a {args.big_entries}-entry match, cold (fresh process, empty state cache): "
