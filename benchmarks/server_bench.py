@@ -39,6 +39,9 @@ During the closed loop it also measures the cores used by the server (its servin
 screen processes, `server_process_cores`, serving process first), by this load generator, and by
 everything else on the machine (`other_cores`, from /proc/stat): the raw rates depend on what else
 runs, `moves_per_server_cpu_second` far less. `--screen-processes N` sets config SCREEN_PROCESSES.
+Before the server starts and after it stops, it measures what a move costs in process
+(`in_process_move_ms_before`, `_after`: the same entries and screens through Flask's test client):
+the machine's speed at that hour, which every rate follows.
 
 Unexpected statuses count as errors. Prints readable lines, then one JSON line. Run:
 `.venv/bin/python benchmarks/server_bench.py` (options: --help). Loopback only; the load generator
