@@ -798,7 +798,7 @@ def in_process_move_ms(tmp: Path, script, moves: int = 200) -> float:
     """What a move costs in process just now, in ms of CPU: the mover's entry (answered with its fresh
     screen) and the three other phones' screens, through Flask's test client on a match of four (no
     HTTP, no screen processes). The machine's speed moves from hour to hour, and the rates above move
-    with it; this figure moves the same way, so a report's rates can be read against it."""
+    with it; this figure shows the speed of the minutes before and after the load."""
     from referee import create_app, server
 
     db_path = str(tmp / "in_process.sqlite")
