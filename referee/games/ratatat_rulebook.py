@@ -54,7 +54,7 @@ RULE_BOOK: tuple[Section, ...] = (
                    "unused and draw one more."),
         ("RTC-35", "Both Draw 2 draws come from the draw pile, never from the discard pile."),
         ("RTC-36", "A Draw 2 drawn during a Draw 2 and used starts a fresh Draw 2 in place of what was left."),
-        ("RTC-37", "The seed's Draw 2 (house rule RTC-V2): the player takes two whole extra turns in a row."),
+        ("RTC-37", "Hebrew Wikipedia's Draw 2 (house rule RTC-V2): the player takes two whole extra turns in a row."),
         ("RTC-38", "A power card drawn during the last turns after a call works as usual."),
     )),
     Section("Calling and the end of a round", (
@@ -84,9 +84,9 @@ RULE_BOOK: tuple[Section, ...] = (
     Section("Where the rules are unclear, and what we chose", (
         ("RTC-A1", "Ties: the publisher says nothing. By default everyone on the lowest score wins; the table "
                    "can choose otherwise (RTC-V1)."),
-        ("RTC-A2", "Draw 2: the seed says two extra turns, the publisher says use the first card and lose the "
+        ("RTC-A2", "Draw 2: Hebrew Wikipedia says two extra turns, the publisher says use the first card and lose the "
                    "second. The publisher's way is the default (RTC-V2)."),
-        ("RTC-A3", "The seed can be read as turning up the top card and then choosing it or the discard. By "
+        ("RTC-A3", "Hebrew Wikipedia can be read as turning up the top card and then choosing it or the discard. By "
                    "default you choose first and draw in secret (RTC-V20 for the other reading)."),
         ("RTC-A4", "A power card on the discard pile cannot be taken; with RTC-V4 it can, only to go in the "
                    "row, with no power."),
@@ -104,7 +104,7 @@ RULE_BOOK: tuple[Section, ...] = (
         ("RTC-A13", "The cat and rat pictures do not matter: only the number counts."),
         ("RTC-A14", "The order of the replacement draws at the end does not change anyone's score."),
         ("RTC-A15", "Calling on your very first turn is allowed, unless the table chose otherwise (RTC-V10)."),
-        ("RTC-A16", "A Peek looks at your own card, as the seed says; RTC-V7 lets it look at any card."),
+        ("RTC-A16", "A Peek looks at your own card, as Hebrew Wikipedia says; RTC-V7 lets it look at any card."),
     )),
     Section("What the referee can check", (
         ("RTC-K1", "It counts cards: the draw pile, the discard pile, the rows and any card in hand always "

@@ -16,7 +16,7 @@ VARIANTS: tuple[Variant, ...] = (
             help="Who wins a round when several players share the lowest score."),
     Variant("draw2_mode", "RTC-V2", "Draw 2", "official_forfeit", ("official_forfeit", "seed_two_turns"),
             help="The publisher: draw up to two cards, and using the first one loses the second. "
-                 "The seed: two whole extra turns in a row."),
+                 "Hebrew Wikipedia: two whole extra turns in a row."),
     Variant("draw2_source", "RTC-V3", "Draw 2 cards come from", "draw_pile_only",
             ("draw_pile_only", "discard_allowed"),
             help="Whether a Draw 2 may take the top of the discard pile instead of drawing."),
@@ -66,7 +66,7 @@ VARIANTS: tuple[Variant, ...] = (
             ("shared", "extra_round"),
             help="What happens when players share the lowest total at the end of the match."),
     Variant("seed_reveal_then_choose", "RTC-V20", "A card drawn from the draw pile", False, (False, True),
-            help="The seed's turn read literally: the drawn card is turned up, then the player takes it or "
+            help="Hebrew Wikipedia's turn read literally: the drawn card is turned up, then the player takes it or "
                  "the top discard."),
 )
 

@@ -10,13 +10,13 @@ PRESETS: tuple[Preset, ...] = (
            "fours with 3 or more players; face-up cards one at a time; the last player with cards is the "
            "Shithead.", {}),
     Preset("common", "Common rules (pagat, Wikipedia)",
-           "As the seed, but face-up cards of one rank go together, and a face-up card that cannot go stays "
+           "As on Hebrew Wikipedia, but face-up cards of one rank go together, and a face-up card that cannot go stays "
            "on the table while you pick up the pile.",
            {"faceup_play": "same_rank_set", "faceup_fail_takes_card": False}),
     Preset("quiet", "No interrupting",
-           "The seed's rules without out-of-turn plays, for a calmer table.", {"interrupts": False}),
+           "Hebrew Wikipedia's rules without out-of-turn plays, for a calmer table.", {"interrupts": False}),
     Preset("first_out", "First out wins",
-           "The seed's other aim: the game stops when the first player goes out, and that player wins.",
+           "Hebrew Wikipedia's other aim: the game stops when the first player goes out, and that player wins.",
            {"end_mode": "first_out_wins"}),
     Preset("evening", "An evening of five games",
            "Five games in a row; each game's Shithead deals the next and gets a point; fewest points is best.",

@@ -45,7 +45,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("start_rank_rule", "SH-V11", "Who starts", "lowest_natural", ("lowest_natural", "dealer_left"),
             help="The player with the lowest card (a 4, else a 5...), or the player on the dealer's left."),
     Variant("faceup_play", "SH-V12", "Face-up cards are played", "one_at_a_time",
-            ("one_at_a_time", "same_rank_set"), help="One at a time (the seed), or several of one rank."),
+            ("one_at_a_time", "same_rank_set"),
+            help="One at a time (as on Hebrew Wikipedia), or several of one rank."),
     Variant("voluntary_pickup", "SH-V13", "Picking up the pile", True, (True, False),
             help="Whether a player may pick up the pile even when they could play."),
     Variant("three_in_quartet", "SH-V14", "A 3 in four of a kind", "as_three", ("as_three", "copies_below"),
@@ -63,7 +64,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("quartet_scope", "SH-V20", "Four of a kind counts", "top_run", ("top_run", "last_play_plus_current"),
             help="Every card of the rank in a row on top of the pile, or only this play and the one before."),
     Variant("faceup_fail_takes_card", "SH-V21", "A face-up card that cannot go", True, (True, False),
-            help="Whether it goes into the hand with the pile (the seed), or stays face up."),
+            help="Whether it goes into the hand with the pile (as on Hebrew Wikipedia), or stays face up."),
 )
 
 WORDS: dict[str, dict[Any, str]] = {

@@ -69,9 +69,10 @@ RULE_BOOK: tuple[Section, ...] = (
                   "the stock, the cards under a pay-off top, or whether the shuffle was fair."),
     )),
     Section("How the referee reads the rule books", (
-        ("SM-A1", "The seed shows one building pile; common rules allow three. Three it is, and one is a preset."),
-        ("SM-A2", "The seed's turn ends with a card from the “mazzo” onto a side stack: read as a hand card, since "
-                  "pay-off cards only ever go to building piles."),
+        ("SM-A1", "The Italian guide shows one building pile; common rules allow three. Three it is, and one is "
+                  "a preset."),
+        ("SM-A2", "The Italian guide's turn ends with a card from the “mazzo” onto a side stack: read as a hand "
+                  "card, since pay-off cards only ever go to building piles."),
         ("SM-A3", "Drawing back to 5 at the start of your turn or right after your discard gives the same hand; "
                   "it only changes whose draw finds the stock empty."),
         ("SM-A4", "A king turned up to decide who starts counts highest, unless agreed otherwise."),

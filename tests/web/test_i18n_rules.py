@@ -32,6 +32,16 @@ def test_the_engines_never_import_a_translation_library():
         assert not re.search(r"^\s*(from|import)\s+(flask|flask_babel|babel)\b", source, re.M), path.name
 
 
+@pytest.mark.parametrize("domain", ["messages", "rules"])
+def test_no_words_a_phone_shows_call_a_source_the_seed(domain):
+    """"The seed" is the rule book of record's own name for the document a game was first written from;
+    at the table it means nothing. Players read which one: Hebrew Wikipedia, or the Italian guide."""
+    pot = _catalogue(i18n.TRANSLATIONS / f"{domain}.pot")
+    said = [" ".join(m.id) if isinstance(m.id, tuple) else m.id for m in pot if m.id]
+    assert len(said) > 100
+    assert [words for words in said if re.search(r"\bseed\b", words, re.I)] == []
+
+
 def test_the_rules_catalogue_template_is_current():
     """rules.pot holds every sentence the engines can show (python -m referee.i18n_rules rewrites it)."""
     pot = _catalogue(i18n.TRANSLATIONS / "rules.pot")
