@@ -374,8 +374,15 @@ def outcome_words(view: dict) -> str | Markup:
     return said if said is not None else engine_words(english)
 
 
+def by_publisher(game: str | None) -> bool:
+    """True when a game's house rules start at its publisher's rules (a published game, such as Rat-a-Tat
+    Cat); a traditional game's start at the rules the referee calls standard (Shithead as Hebrew Wikipedia
+    tells it, Spite & Malice's common rules), and no publisher may be named for them."""
+    return bool(getattr(game_words(game), "PUBLISHED", False))
+
+
 def template_globals() -> dict[str, Any]:
-    return {"rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
+    return {"by_publisher": by_publisher, "rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,

@@ -41,7 +41,7 @@ GENERAL: tuple[Section, ...] = (
         ("GEN-10", "A refusal names its rule and says why in one line; what can only be checked later, when "
                    "the cards are turned up, is flagged then."),
         ("GEN-11", "The house rules are fixed when the table starts, and the score sheet shows every one that "
-                   "differs from the publisher's rules, and always the tie rule."),
+                   "differs from the game's standard rules, and always the tie rule."),
         ("GEN-12", "At every step the referee checks that no card is lost or made up, no pile is below zero "
                    "and a card everyone knows never changes value."),
         ("GEN-13", "Undo and corrections are new entries pointing at the entries they change: nothing is "

@@ -42,6 +42,23 @@ def test_no_words_a_phone_shows_call_a_source_the_seed(domain):
     assert [words for words in said if re.search(r"\bseed\b", words, re.I)] == []
 
 
+@pytest.mark.parametrize("game, published", [("ratatat", True), ("cabo", True), ("shithead", False),
+                                             ("spite_malice", False)])
+@pytest.mark.parametrize("language, publisher, standard", [("en", "publisher", "standard"), ("it", "editore", "di base")])
+def test_only_a_published_games_rules_are_called_the_publishers(client, database, game, published, language,
+                                                                 publisher, standard):
+    """Shithead and Spite & Malice have no publisher: their first choices are the standard rules, on the
+    rules page, a table's rules page and the new-table form alike."""
+    match = store.create_match(database, game, ["Ana", "Ben"], {})
+    for path in (f"/rules/{game}", f"/m/{match.id}/rules", f"/new/{game}"):
+        page = text(client.get(path, headers={"Accept-Language": language}))
+        tags = set(re.findall(r'<span class="tag">([^<]*)</span>', page)) - {"this table", "questo tavolo"}
+        marks = set(re.findall(r"\((publisher|standard|editore|di base)\)</option>", page))
+        assert tags | marks == {publisher if published else standard}, (path, tags, marks)
+        assert marks or not path.startswith("/new/"), path
+        assert (publisher in page) == published, path
+
+
 def test_the_rules_catalogue_template_is_current():
     """rules.pot holds every sentence the engines can show (python -m referee.i18n_rules rewrites it)."""
     pot = _catalogue(i18n.TRANSLATIONS / "rules.pot")

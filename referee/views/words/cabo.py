@@ -10,6 +10,7 @@ from ...i18n_rules import CARD_WORDS, card_label, match_words
 from . import common
 
 TITLE = _l("Cabo / Cambio")  # as the players of each language call it
+PUBLISHED = True  # the house rules start at the publisher's (Bezier Games') 2nd edition
 DECKS = {"cabo": _l("Cabo deck (0 to 13)")}  # the standard deck is every game's
 
 

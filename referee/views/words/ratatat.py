@@ -12,6 +12,7 @@ from ...i18n_rules import CARD_WORDS, card_name, engine_words, match_words, name
 from . import common
 
 TITLE = _l("Rat-a-Tat Cat")  # as the players of each language call it
+PUBLISHED = True  # the house rules start at the publisher's (Gamewright's) rules
 DECKS = {"ratatat": _l("Rat-a-Tat Cat deck (classic)"),
          "ratatat_deluxe": _l("Rat-a-Tat Cat deck (deluxe, with Super Peek)")}
 
