@@ -39,8 +39,10 @@ def _render(game: str, match=None, preset_key: str = ""):
     groups: dict[str, list] = {}
     for v in engine.VARIANTS:
         groups.setdefault(v.rule, []).append(v)
+    # a switch named after a rule the rule book states (Cabo's CAB-45) is linked to that rule's own entry
+    stated = {rule for section in (*engine.RULE_BOOK, *GENERAL) for rule, _ in section.rules}
     return render_template("rules/page.html", game=game, engine=engine, sections=engine.RULE_BOOK, general=GENERAL,
-                           switch_groups=groups, chosen=chosen, match=match, describe=describe_switch,
+                           switch_groups=groups, stated=stated, chosen=chosen, match=match, describe=describe_switch,
                            applies=applies, applies_when=engine.APPLIES_WHEN, preset=preset)
 
 

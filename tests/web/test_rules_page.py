@@ -127,3 +127,16 @@ def test_the_spite_malice_rules_page_has_every_rule_of_section_3_and_its_house_r
     section = visible_text(html[html.index('id="house-rules"'):])
     for raw in ("fewest_payoff_wins", "pagat_5_plus", "start_of_turn", "True", "False", "None"):
         assert raw not in section, raw
+
+
+def test_no_anchor_is_given_twice_on_any_games_rules_pages(client, database):
+    """Cabo's next-round switch is named after the rule it changes (CAB-45), which the rule book states
+    too: a link to CAB-45 lands on the rule, and the page holds each id once."""
+    for game in ("ratatat", "shithead", "spite_malice", "cabo"):
+        match = store.create_match(database, game, ["Ana", "Ben"], {})
+        for path in (f"/rules/{game}", f"/m/{match.id}/rules"):
+            ids = re.findall(r'\sid="([^"]+)"', client.get(path).get_data(as_text=True))
+            assert len(ids) > 20
+            assert sorted(i for i in set(ids) if ids.count(i) > 1) == [], path
+    cabo = client.get("/rules/cabo").get_data(as_text=True)
+    assert 'id="CAB-45"><dt class="rule-id">CAB-45</dt><dd>Cabo: the last round' in cabo
