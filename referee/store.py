@@ -267,8 +267,9 @@ def recent_matches(db: Database, limit: int = 10) -> list[Match]:
 
 
 def find_match_by_code(db: Database, join_code: str) -> Match | None:
-    """Look a match up by its join code (case and surrounding spaces ignored)."""
-    code = (join_code or "").strip().upper()
+    """Look a match up by its join code: case, spaces and dashes ignored (a code read out across the
+    table is often typed as "AB CD" or "ab-cd")."""
+    code = "".join((join_code or "").upper().replace("-", " ").split())
     row = db.conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE join_code = ?", (code,)).fetchone()
     return _match_from_row(row) if row else None
 

@@ -39,6 +39,10 @@ def test_create_and_get_match(database, match):
     assert len(match.id) == store.ID_LENGTH
     assert set(match.id) <= set(store.ID_ALPHABET)
     assert store.find_match_by_code(database, f"  {match.join_code.lower()} ") == match
+    code = match.join_code
+    for typed in (f"{code[:2]} {code[2:]}", f"{code[:2].lower()}-{code[2:]}", " ".join(code), f"{code}\t"):
+        assert store.find_match_by_code(database, typed) == match, typed
+    assert store.find_match_by_code(database, code[:3]) is None
     assert store.find_match_by_code(database, "????") is None
 
 
