@@ -382,7 +382,8 @@ def by_publisher(game: str | None) -> bool:
 
 
 def template_globals() -> dict[str, Any]:
-    return {"by_publisher": by_publisher, "rule_words": rule_words, "ruling_words": ruling_words, "engine_words": engine_words,
+    return {"by_publisher": by_publisher, "rule_words": rule_words, "ruling_words": ruling_words,
+            "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,
             "game_title": game_title, "card_name": card_name, "card_label": card_label,
