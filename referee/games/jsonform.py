@@ -70,17 +70,27 @@ class Form:
             return self._from_dict_with_defaults(cls, data)
 
     def _compile_reader(self, cls: type) -> Callable[[dict[str, Any]], Any]:
-        namespace: dict[str, Any] = {"cls": cls}
-        args = []
-        for i, (name, _, read, _) in enumerate(self.fields(cls)):
+        namespace: dict[str, Any] = {"cls": cls, "new": object.__new__}
+        fields = self.fields(cls)
+        values = []
+        for i, (name, _, read, _) in enumerate(fields):
             if read is same:
-                args.append(f"{name}=d[{name!r}]")
+                values.append(f"d[{name!r}]")
             elif read is tuple:
-                args.append(f"{name}=tuple(d[{name!r}])")
+                values.append(f"tuple(d[{name!r}])")
             else:
                 namespace[f"read{i}"] = read
-                args.append(f"{name}=read{i}(d[{name!r}])")
-        exec(f"def reader(d):\n    return cls({', '.join(args)})\n", namespace)  # noqa: S102 - our field names only
+                values.append(f"read{i}(d[{name!r}])")
+        slots = [cls.__dict__.get(name) for name, *_ in fields]
+        if hasattr(cls, "__post_init__") or not all(isinstance(s, types.MemberDescriptorType) for s in slots):
+            args = ", ".join(f"{name}={value}" for (name, *_), value in zip(fields, values))
+            source = f"def reader(d):\n    return cls({args})\n"
+        else:  # a frozen class with slots: each slot set straight (its __init__ sets each through __setattr__'s
+            # look-up by name, about a third of the time a long match's snapshot takes to open)
+            namespace.update({f"set{i}": slot.__set__ for i, slot in enumerate(slots)})
+            sets = "".join(f"    set{i}(o, {value})\n" for i, value in enumerate(values))
+            source = f"def reader(d):\n    o = new(cls)\n{sets}    return o\n"
+        exec(source, namespace)  # noqa: S102 - our field names only
         return namespace["reader"]
 
     def _from_dict_with_defaults(self, cls: type, data: dict[str, Any]) -> Any:

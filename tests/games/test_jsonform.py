@@ -95,3 +95,36 @@ def test_a_type_with_no_json_form_is_refused_when_the_form_is_built():
 
     with pytest.raises(TypeError, match="no JSON form"):
         FORM.fields(Odd)
+
+
+def test_a_slotted_frozen_class_is_read_by_setting_its_slots_equal_to_its_init():
+    """Read without its __init__ (each slot set straight), an object equals, hashes and prints as one
+    built by __init__, and stays frozen."""
+    data = json.loads(json.dumps(FORM.to_dict(OUTER)))
+    back = FORM.from_dict(Outer, data)
+    assert back == OUTER and hash(back.inners) == hash(OUTER.inners) and repr(back) == repr(OUTER)
+    assert FORM._from_dict_with_defaults(Outer, data) == back  # the path that calls __init__
+    with pytest.raises(AttributeError):
+        back.label = "changed"  # type: ignore[misc]
+
+
+def test_a_class_that_checks_itself_in_post_init_or_has_no_slots_is_read_through_its_init():
+    seen = []
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            seen.append(self.n)
+            if self.n < 0:
+                raise ValueError("negative")
+
+    @dataclass(frozen=True)
+    class Plain:
+        n: int
+
+    assert FORM.from_dict(Checked, {"n": 3}) == Checked(3) and seen == [3, 3]
+    with pytest.raises(ValueError, match="negative"):
+        FORM.from_dict(Checked, {"n": -1})
+    assert FORM.from_dict(Plain, {"n": 4}) == Plain(4)
