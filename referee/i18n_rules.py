@@ -375,9 +375,9 @@ def outcome_words(view: dict) -> str | Markup:
 
 
 def by_publisher(game: str | None) -> bool:
-    """True when a game's house rules start at its publisher's rules (a published game, such as Rat-a-Tat
-    Cat); a traditional game's start at the rules the referee calls standard (Shithead as Hebrew Wikipedia
-    tells it, Spite & Malice's common rules), and no publisher may be named for them."""
+    """True when a game's house rules start at its publisher's rules (its words module says ``PUBLISHED``);
+    a traditional game's start at the rules the referee calls standard (as Hebrew Wikipedia or the common
+    rules tell it), and no publisher may be named for them."""
     return bool(getattr(game_words(game), "PUBLISHED", False))
 
 
