@@ -53,7 +53,9 @@ class Log:
     game: Any
     head: Node
     fed: int = 0  # entries fed so far, refused ones excluded: the next entry's default position
-    refused: tuple[tuple[int, str, str], ...] = ()  # (position, rule, message) of entries skipped on replay
+    # (position, rule, message) of the stored entries that do not stand for want of the rules: skipped
+    # on replay, or set aside by a correction (they no longer fit what it changed)
+    refused: tuple[tuple[int, str, str], ...] = ()
 
     @classmethod
     def start(cls, game: Any, state: Any) -> Log:
@@ -123,7 +125,7 @@ class Log:
             raise BeyondSnapshot(position)
         state, events = self.game.apply(node.parent.state, move.entry, move.target)
         head = Node(state, move.entry, move.target, node.parent)
-        dropped = []
+        dropped, refused = [], list(self.refused)
         for old in reversed(later):
             try:
                 state, _ = self.game.apply(head.state, old.move, old.position)
@@ -131,11 +133,13 @@ class Log:
                 dropped.append({"entry": old.position, "rule": ruling.rule,
                                 "message": f"After the correction, entry {old.position} no longer stands: "
                                            f"{ruling.message}"})
+                refused.append((old.position, ruling.rule, ruling.message))
                 continue
             head = Node(state, old.move, old.position, head)
         events = (*events, {"kind": "corrected", "entry": move.target, "reason": move.reason})
-        return Log(self.game, head, position + 1, self.refused), Step(position, move, events=tuple(events),
-                                                        later=tuple(dropped))
+        refused = tuple(refused)
+        return Log(self.game, head, position + 1, refused), Step(position, move, events=tuple(events),
+                                                   later=tuple(dropped))
 
 
 def replay(game: Any, state: Any, moves: list[Any]) -> tuple[Log, list[Step]]:

@@ -9,7 +9,7 @@ doorbell. The answer is always a fresh screen for that phone:
 * 400 — a malformed form, 403 — a spectator or another player's seat.
 """
 from __future__ import annotations
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 import dataclasses
 import secrets
@@ -27,6 +27,7 @@ from ..i18n import lang
 from ..i18n_rules import describe_move
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
+from ..games.redaction import entry_seat
 from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
 from .screen_parts import card_labels_for, table_url
@@ -461,19 +462,57 @@ def pick(match_id: str):
     return render_template(template, **ctx)
 
 
-def _history_rows(db, match, log) -> list[dict]:
+def _history_rows(db, match, log, seat: int | None) -> list[dict]:
+    """Every stored entry with what became of it (``status``): it stands; it was undone; a later
+    correction took its place (``by``, that correction's number); the rules set it aside (``why``: a
+    correction before it changed what it fits, or it no longer applies on replay); or it is an undo.
+    ``correct_number``: the entry to correct from this row, when it stands, is about the cards (or is a
+    correction, corrected again) and this phone sees all of it."""
     standing = set(log.positions())
+    set_aside = {position: (rule, message) for position, rule, message in log.refused}
+    stored = store.entries(db, match.id)
+    whole = [item["entry"] for item in stored]
+    seen = log.game.redact(log.state, whole, seat)
+    replaced_by = _corrections_standing(whole, set_aside)
     rows = []
-    for item in store.entries(db, match.id):
+    for item, visible in zip(stored, seen):
         position = item["seq"] - 1
         entry = item["entry"]
-        rows.append({**item, "words": entry_words(log, entry), "position": position,
-                     "stands": position in standing, "kind": "entry",
-                     "correctable": entry.get("move") not in LOG_MOVES})
+        move = entry.get("move") if isinstance(entry, dict) else None
+        target = entry.get("target") if move == "correct" else None
+        row = {**item, "words": entry_words(log, entry), "position": position, "kind": "entry", "status": "stands",
+               "correct_number": None}
+        if position in set_aside:
+            row.update(status="set_aside", rule=set_aside[position][0], why=set_aside[position][1])
+        elif move == "undo":
+            row["status"] = "undo"
+        elif move == "correct":
+            last = replaced_by.get(target)
+            if last is not None and last != position:
+                row.update(status="corrected", by=last)
+            elif target not in standing:
+                row["status"] = "undone"
+        elif position in replaced_by:
+            row.update(status="corrected", by=replaced_by[position])
+        elif position not in standing:
+            row["status"] = "undone"
+        if row["status"] == "stands" and visible == entry and (move == "correct" or move not in LOG_MOVES):
+            row["correct_number"] = target if move == "correct" else position  # corrected again from its row
+        rows.append(row)
     for claim in _seat_claims(db, match):
         rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
     return rows
+
+
+def _corrections_standing(entries: list, set_aside: dict) -> dict[int, int]:
+    """For each corrected position, the number of the last correction of it the rules did not set aside."""
+    out: dict[int, int] = {}
+    for position, entry in enumerate(entries):
+        if isinstance(entry, dict) and entry.get("move") == "correct" and position not in set_aside \
+                and isinstance(entry.get("target"), int):
+            out[entry["target"]] = position
+    return out
 
 
 def _seat_claims(db, match) -> list[dict]:
@@ -491,24 +530,43 @@ def _seat_claims(db, match) -> list[dict]:
 def history(match_id: str):
     db, match, log = load(match_id)
     ctx = screen_context(match, log)
-    ctx.update(rows=_history_rows(db, match, log))
+    ctx.update(rows=_history_rows(db, match, log, phone_seat(match_id)))
     return render_template("table/history.html", **ctx)
 
 
 @bp.get("/correct/<int:number>")
 def correct_page(match_id: str, number: int):
-    """Correct a past entry with the same pickers as the original: the fields, prefilled, to change."""
+    """Correct a past entry with the same pickers as the original: the fields, prefilled, to change (as
+    the last correction of it says them, when it was corrected before)."""
     db, match, log = load(match_id)
     require_entrant(match_id, "correct an entry")
-    history = store.entries(db, match_id)
+    history = [item["entry"] for item in store.entries(db, match_id)]
     if not 0 <= number < len(history):
         abort(404, description=gettext("There is no such entry."))
-    original = log.game.redact(log.state, [e["entry"] for e in history], phone_seat(match_id))[number]
+    hidden = _hidden_from(log, history, number, phone_seat(match_id))
+    if hidden:
+        abort(403, description=hidden)
+    last = _corrections_standing(history, {p: r for p, *r in log.refused}).get(number)
+    original = history[number] if last is None else history[last]["entry"]
     if original.get("move") in LOG_MOVES:
         abort(422, description=gettext("Undo that entry instead: it is about other entries, not about the cards."))
     ctx = screen_context(match, log)
     ctx.update(number=number, original=original, words=entry_words(log, original))
     return render_template("table/correct.html", **ctx)
+
+
+def _hidden_from(log, history: list, number: int, seat: int | None) -> str | None:
+    """Why this phone may not correct entry ``number`` (the last correction of it, when there is one), or
+    None: an entry holding what only another seat saw (a first look, a peek) would show this phone
+    "unknown" there, and a correction would put that over what the player noted."""
+    last = _corrections_standing(history, {p: r for p, *r in log.refused}).get(number)
+    shown = number if last is None else last
+    if not 0 <= shown < len(history) or log.game.redact(log.state, history, seat)[shown] == history[shown]:
+        return None  # (a correction of no entry is the engine's to refuse, GEN-13)
+    inner = history[shown].get("entry") if last is not None else history[shown]
+    owner = entry_seat(log.state, inner if isinstance(inner, dict) else history[shown])
+    name = log.state.players[owner] if owner is not None else "?"
+    return gettext("Only %(name)s's phone can correct this entry: it holds what only %(name)s saw.", name=name)
 
 
 @bp.get("/transcript.json")
@@ -544,6 +602,11 @@ def post_entry(match_id: str):
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
         return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
+    if entry.get("move") == "correct" and isinstance(entry.get("target"), int):
+        hidden = _hidden_from(log, [item["entry"] for item in store.entries(db, match_id)], entry["target"],
+                              phone_seat(match_id))
+        if hidden:
+            return render_screen(match, log, 403, notice=hidden)
     try:
         done = _append(db, match_id, expected, entry, key)
     except store.StaleVersion:
@@ -561,8 +624,21 @@ def post_entry(match_id: str):
         done = _then(db, match, log.game, done, entry, then, key)
     match = dataclasses.replace(match, version=done.version)
     if not is_htmx():
+        if entry.get("move") == "correct":  # the history shows the correction and what it set aside
+            return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
-    return render_screen(match, done.state)
+    return render_screen(match, done.state, notice=_set_aside_now(log, done.state))
+
+
+def _set_aside_now(before, after) -> str:
+    """A correction's answer names the later entries it set aside (they no longer fit; the history says why)."""
+    earlier = {position for position, _, _ in before.refused}
+    now = [str(position) for position, _, _ in after.refused if position not in earlier]
+    if not now:
+        return ""
+    return ngettext("Entry %(entries)s no longer fits after the correction: the history says why.",
+                    "Entries %(entries)s no longer fit after the correction: the history says why.",
+                    len(now), entries=", ".join(now))
 
 
 def _plain(words) -> str:

@@ -42,6 +42,8 @@ def test_correction_recomputes_and_reports_what_no_longer_fits():
         (3, "RTC-13"), (4, "RTC-13"), (5, "GEN-7"), (6, "GEN-7")]
     assert "no longer stands" in step.later[0]["message"]
     assert 2 in log.positions() and log.state.round.step == "peek"
+    # the log itself remembers what the correction set aside (the history shows it; a snapshot keeps it)
+    assert [(p, rule) for p, rule, _ in log.refused] == [(3, "RTC-13"), (4, "RTC-13"), (5, "GEN-7"), (6, "GEN-7")]
     found = rulings(log, [*steps, step])
     assert found[0]["event"] == 7 and found[0]["verdict"] == "flag"
 

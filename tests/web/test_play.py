@@ -219,7 +219,53 @@ def test_undo_is_a_new_entry_and_history_keeps_both(table, database):
     assert response.status_code == 200 and "Draw from the pile" in text(response)
     assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["turn_up", "draw", "undo"]
     history = ana.client.get(f"/m/{match.id}/history").get_data(as_text=True)
-    assert "Ana draws a card." in history and "undone or corrected" in history
+    assert 'class="gone" id="e1"' in history and "Ana draws a card." in history_row(history, 1)
+    assert "undone" in history_row(history, 1)
+    assert 'class="stands" id="e2"' in history  # the undo itself is not struck through
+
+
+def history_row(html: str, position: int) -> str:
+    return html.split(f'id="e{position}"', 1)[1].split("</li>", 1)[0]
+
+
+def test_history_shows_a_correction_in_place_and_what_it_set_aside(table, database):
+    """A correction stands in the history; the entry it replaced says where it was corrected; the later
+    entries that no longer fit are struck through with the rule and why (the table sees it, not only
+    ``referee check``); the phone that corrected lands there."""
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    ana.post(move="power", card="DRAW2")
+    ana.post(move="draw")
+    ana.post(move="replace", slot="1", out="8")
+    correction = {"version": ben.version(), "move": "correct", "target_entry": "2", "c_move": "power",
+                  "c_for": "Ana", "c_card": "PEEK", "reason": "it was a Peek"}
+    answer = ben.client.post(f"{ben.url}/entry", data=correction, headers={"Origin": "http://localhost"})
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}/history#e5")
+    history = text(ben.client.get(f"{ben.url}/history"))
+    assert "corrected at #5" in history_row(history, 2) and 'class="gone" id="e2"' in history
+    assert 'class="stands" id="e5"' in history and "it was a Peek" in history_row(history, 5)
+    assert f'/m/{match.id}/correct/2"' in history_row(history, 5)  # corrected again from the correction
+    for dropped in (3, 4):
+        assert f'class="gone" id="e{dropped}"' in history and "no longer fits" in history_row(history, dropped)
+        assert "RTC-13" in history_row(history, dropped)
+    # corrected again: the page starts from the correction, and the first correction is then replaced
+    again = text(ben.client.get(f"{ben.url}/correct/2"))
+    assert 'value="PEEK"' in again and re.search(r'value="PEEK"[^>]*checked', again)
+    assert ben.post(move="correct", target_entry="2", c_move="power", c_for="Ana", c_card="SWAP",
+                    reason="no, a Swap").status_code == 200
+    history = text(ben.client.get(f"{ben.url}/history"))
+    assert "corrected at #6" in history_row(history, 5) and 'class="stands" id="e6"' in history
+    assert "corrected at #6" in history_row(history, 2)
+
+
+def test_an_htmx_correction_says_what_it_set_aside(table):
+    match, ana, ben, _ = table
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "power", "card": "DRAW2"},
+                   {"move": "draw"}):
+        assert ana.post(**fields).status_code == 200
+    answer = ben.post(move="correct", target_entry="2", c_move="power", c_for="Ana", c_card="PEEK", reason="a Peek")
+    assert answer.status_code == 200 and "Entry 3 no longer fits after the correction" in text(answer)
 
 
 def test_correction_records_who_and_why_and_recomputes(table, database):
@@ -463,10 +509,28 @@ def test_correcting_another_players_peek_does_not_show_what_they_saw(table):
     match, ana, ben, _ = table
     ana.post(move="turn_up", card="5")
     ana.post(move="initial_peek", slots="1,4", seen1="9", seen2="2")
-    page = ben.client.get(f"{ben.url}/correct/1").get_data(as_text=True)
-    assert 'value="9" required checked' not in page and 'value="2" required checked' not in page
+    page = ben.client.get(f"{ben.url}/correct/1")
+    assert page.status_code == 403 and "Only Ana&#39;s phone can correct this entry" in text(page)
+    assert 'value="9"' not in text(page) and 'value="2"' not in text(page)
     own = ana.client.get(f"{ana.url}/correct/1").get_data(as_text=True)
     assert 'value="9" required checked' in own
+
+
+def test_another_seat_cannot_overwrite_a_private_note_by_correcting_it(table, database):
+    """Ben's phone sees Ana's first look as "unknown": a correction from it would put that over what
+    she noted. It is refused (403, nothing stored) and the history offers him no "Correct" there."""
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="initial_peek", slots="1,4", seen1="9", seen2="2")
+    before = entry_count(database, match.id)
+    refused = ben.post(move="correct", target_entry="1", c_move="initial_peek", c_for="Ana", c_slots="1,4", c_seen1="unknown",
+                       c_seen2="unknown", reason="tidy")
+    assert refused.status_code == 403 and "Only Ana&#39;s phone can correct this entry" in text(refused)
+    assert entry_count(database, match.id) == before
+    assert f"/m/{match.id}/correct/1" not in text(ben.client.get(f"{ben.url}/history"))
+    assert f"/m/{match.id}/correct/1" in text(ana.client.get(f"{ana.url}/history"))
+    assert ana.post(move="correct", target_entry="1", c_move="initial_peek", c_for="Ana", c_slots="1,4", c_seen1="9",
+                    c_seen2="3", reason="it was a 3").status_code == 200
 
 
 def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
