@@ -13,6 +13,7 @@ TEXT_FIELDS = ("card", "out", "rank")
 #: Entries naming whose cards they are, made from any phone (face-up cards are on the table for all).
 FOR_MOVES = ("faceup",)
 CARD_LIST_MOVES = ("faceup", "play", "interrupt", "add")
+NO_CARD = "none"  # a slot of ``card1``.. answered "no card here" (a correction's room for a card left out)
 
 
 def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int | None, *,
@@ -37,12 +38,13 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
 
 def _cards(form: Mapping[str, str]) -> list[str]:
     """The cards a form names: ``cards`` (comma-separated, or repeated by ticked chips), else ``card1``,
-    ``card2``... (a row read from a photo; an untapped slot is "unknown")."""
+    ``card2``... (a row read from a photo; an untapped slot is "unknown", one answered NO_CARD is left out)."""
     getlist = getattr(form, "getlist", None)
     raw = ",".join(v[:400] for v in getlist("cards")[:MAX_CARDS + 1]) if getlist else text(form, "cards", 400)
     cards = [c.strip()[:12] for c in raw.split(",") if c.strip()]
     if not cards and form.get("card1", "") != "":
         cards = [text(form, f"card{i}", 12) or "unknown" for i in range(1, MAX_CARDS + 2) if f"card{i}" in form]
+        cards = [c for c in cards if c != NO_CARD]
     if len(cards) > MAX_CARDS:
         raise EntryError("cards", f"At most {MAX_CARDS} cards in one entry.")
     return cards

@@ -157,6 +157,27 @@ def test_every_picker_and_the_correction_page_render(table, database):
     assert 'name="c_card3" value="AH" required checked' in page
 
 
+def test_a_play_corrected_to_another_rank_and_one_more_card(table, database):
+    """The correction page of a play carries no rank of its own (the cards say it; only a joker's is
+    chosen, SH-13), and has room for a card left out of the play."""
+    match, ana, ben, cy = table
+    set_up(ana, ben, cy)
+    assert ana.post_cards(["4C"], move="play", rank="4").status_code == 200
+    assert ben.post_cards(["8S"], move="play", rank="8").status_code == 200
+    page = ben.client.get(f"{ben.url}/correct/5").get_data(as_text=True)
+    assert 'name="c_rank"' not in page and 'name="c_card1" value="8S" required checked' in page
+    assert 'name="c_card2" value="none" checked' in page
+    response = ben.post(move="correct", target_entry="5", reason="two nines", c_move="play", c_for="Ben",
+                        c_card1="9H", c_card2="9D")
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"]["entry"] == {"move": "play", "seat": "Ben",
+                                                                       "cards": ["9H", "9D"]}
+    response = ben.post(move="correct", target_entry="5", reason="just the nine", c_move="play", c_for="Ben",
+                        c_card1="9H", c_card2="none")
+    assert response.status_code == 200, text(response)[:400]
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["cards"] == ["9H"]
+
+
 def test_hostile_fields_get_a_message_not_a_500(table, database):
     match, ana, ben, cy = table
     for fields in ({"move": "faceup", "cards": "X" * 5000}, {"move": "faceup", "cards": ",".join(["2C"] * 40)},
