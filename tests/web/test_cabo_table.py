@@ -57,6 +57,24 @@ def rows_of(screen: str) -> str:
     return re.search(r'<section class="card table-view" id="rows">(.*?)</section>', screen, re.S).group(1)
 
 
+def test_the_first_look_at_any_two_places_the_player_chooses(app, database):
+    """CAB-2 / CAB-V3 any_two (Cabo's rule): the player says which two cards they looked at, not only
+    places 1 and 2."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], {**CAMBIO, "initial_look": "any_two"})
+    ana = CaboPhone(app, match.id, "0")
+    screen = ana.screen()
+    assert "Note your first look at two of your cards" in screen and 'name="slots"' not in screen
+    assert 'name="place1"' in screen and 'name="place2"' in screen
+    ana.ok(move="turn_up", card="5H")
+    screen = ana.ok(move="initial_peek", place1="2", place2="4", seen1="QS", seen2="3D")
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "initial_peek", "seat": "Ana", "slots": [2, 4],
+                                                              "seen": ["QS", "3D"]}
+    assert "Q♠" in rows_of(screen) and "3♦" in rows_of(screen)
+    same = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"], {**CAMBIO, "initial_look": "any_two"}).id, "0")
+    same.ok(move="turn_up", card="5H")
+    assert same.post(move="initial_peek", place1="3", place2="3", seen1="QS", seen2="3D").status_code == 422
+
+
 def test_a_cambio_round_with_a_power_a_snap_and_the_call_is_scored_at_the_reveal(table, database):
     match, ana, ben, cy = table
     screen = ana.screen()
