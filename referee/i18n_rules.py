@@ -14,6 +14,7 @@ and said again in the phone's language (``referee.i18n_rulings``).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -381,8 +382,28 @@ def by_publisher(game: str | None) -> bool:
     return bool(getattr(game_words(game), "PUBLISHED", False))
 
 
+_DECISION = re.compile(r"(?P<status>accepted|overridden) by (?P<name>.+?) at entry (?P<entry>\d+)(?:: (?P<reason>.*))?\Z",
+                       re.S)
+
+
+def flag_decision(status: str, resolution: str | None) -> str:
+    """How the table decided a dispute, in the phone's language: the engines record it in English
+    ("accepted by Cy at entry 16: she moved her cards"); "overridden" is what the screen calls Dismiss."""
+    from flask_babel import gettext
+
+    found = _DECISION.match(resolution or "")
+    if found is None:
+        return gettext("Accepted") if status == "accepted" else gettext("Dismissed")
+    name, entry, reason = found["name"], found["entry"], found["reason"]
+    if found["status"] == "accepted":
+        said = gettext("Accepted by %(name)s (entry %(entry)s).", name=name, entry=entry)
+    else:
+        said = gettext("Dismissed by %(name)s (entry %(entry)s).", name=name, entry=entry)
+    return said + " " + gettext("Why: %(reason)s", reason=reason) if reason else said
+
+
 def template_globals() -> dict[str, Any]:
-    return {"by_publisher": by_publisher, "rule_words": rule_words, "ruling_words": ruling_words,
+    return {"by_publisher": by_publisher, "flag_decision": flag_decision, "rule_words": rule_words, "ruling_words": ruling_words,
             "engine_words": engine_words,
             "section_title": section_title, "switch_label": switch_label, "switch_help": switch_help,
             "switch_value": switch_value, "preset_name": preset_name, "preset_help": preset_help,

@@ -308,8 +308,9 @@ def _involved(ruling: Ruling | None, log, match) -> list[dict]:
             continue
         if position in stored:
             words = entry_words(log, stored[position])
-        elif position == count:
-            words = gettext("the entry just refused")
+        elif position == count:  # never stored: no number of the history is its
+            out.append({"number": None, "words": gettext("The entry just refused")})
+            continue
         else:
             continue
         out.append({"number": position, "words": words})

@@ -207,7 +207,8 @@ def test_flag_at_reveal_then_accepted(app, database):
     screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
     assert "FLAG GEN-4" in screen and "known to be 2" in screen and 'value="accept"' in screen
     response = ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards")
-    assert response.status_code == 200 and "Accepted" in text(response) and "she moved her cards" in text(response)
+    assert response.status_code == 200 and "Accepted by Ben (entry" in text(response)
+    assert "Why: she moved her cards" in text(response)
     assert 'value="accept"' not in text(response)
 
 
@@ -499,10 +500,13 @@ def test_history_numbers_entries_marks_undone_overrides_and_corrects_with_picker
 
 
 def test_a_ruling_names_its_entries_by_number_with_a_link(table):
+    """Stored entries a ruling names link to the history; the entry just refused was never stored, so it
+    has no number there (the next stored entry will take that number)."""
     match, ana, ben, _ = table
     ana.post(move="turn_up", card="5")
     html = ben.post(move="draw").get_data(as_text=True)
-    assert f'href="/m/{match.id}/history#e1"' in html and "Entry 1" in html
+    assert "The entry just refused" in html
+    assert f'href="/m/{match.id}/history#e1"' not in html and "Entry 1" not in html
 
 
 def test_correcting_another_players_peek_does_not_show_what_they_saw(table):
@@ -620,9 +624,9 @@ def test_a_ruling_reads_only_the_entries_it_names(app, table, database):
     with app.test_request_context("/"):
         log = store.state_at(database, match, tables.replay)
         involved = _involved(Ruling("RTC-10", "test", (2, None, 0, 3, 9, -1)), log, match)
-    assert [item["number"] for item in involved] == [2, 0, 3]
+    assert [item["number"] for item in involved] == [2, 0, None]  # the refused one has no number: not stored
     words = [str(item["words"]) for item in involved]
-    assert "7" in words[0] and "5" in words[1] and words[2] == "the entry just refused"
+    assert "7" in words[0] and "5" in words[1] and words[2] == "The entry just refused"
 
 
 def test_a_refusal_goes_to_a_screen_process_as_plain_values_and_comes_back_whole():

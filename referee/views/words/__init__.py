@@ -37,10 +37,10 @@ def common(move: Any, players: tuple[str, ...], again: Any) -> str | None:
     match move:
         case base.Override(entry=entry, rule=rule):
             return _("%(name)s overrides %(rule)s: %(entry)s", name=who, rule=rule, entry=again(entry, players))
-        case base.ResolveFlag(flag=flag, decision="accept"):
-            return _("%(name)s accepts flag %(flag)s.", name=who, flag=flag)
-        case base.ResolveFlag(flag=flag):
-            return _("%(name)s dismisses flag %(flag)s.", name=who, flag=flag)
+        case base.ResolveFlag(decision="accept"):
+            return _("%(name)s accepts the dispute.", name=who)
+        case base.ResolveFlag():
+            return _("%(name)s dismisses the dispute.", name=who)
         case base.Undo():
             return _("%(name)s undoes the last entry.", name=who)
         case base.Correct(target=target, entry=entry):
