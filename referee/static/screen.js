@@ -1,7 +1,7 @@
 // The table screen: keep what a player is entering when the screen is redrawn.
 //
 // Another phone's entry rings the doorbell and this phone re-fetches its screen; a refused entry
-// (409) also answers with a fresh screen. Either would wipe a half-filled form. So before such a
+// (409, 422, 400) also answers with a fresh screen. Either would wipe a half-filled form. So before such a
 // swap we note every field the player touched (in forms and <details> marked data-draft), the open
 // <details>, and the open picker; after the swap we put them back where the new screen still has
 // them. The new screen's hidden fields (its version) are kept, so the entry is made at the version
@@ -23,7 +23,8 @@
   function keepsDraft(detail) {
     if (!isScreen(detail.target)) return false;
     var fromDoorbell = isScreen(detail.requestConfig && detail.requestConfig.elt);
-    return fromDoorbell || (detail.xhr && detail.xhr.status === 409);
+    // a refused entry (409 stale, 422 against the rules, 400 unreadable) keeps what was tapped, to mend it
+    return fromDoorbell || (detail.xhr && [400, 409, 422].indexOf(detail.xhr.status) >= 0);
   }
 
   function take(screen) {
@@ -56,9 +57,29 @@
       var box = screen.querySelector('details[data-draft="' + CSS.escape(name) + '"]');
       if (box) box.open = true;
     });
-    saved.fields.forEach(function (f) {
+    // the open picker's fields are put back once the picker is fetched again (below)
+    var later = restore(screen, saved.fields);
+    if (saved.pick) {
+      var path = saved.pick.split("?")[0];
+      var still = Array.prototype.some.call(screen.querySelectorAll("#actions a[hx-get]"), function (a) {
+        return a.getAttribute("hx-get") === saved.pick ||
+               (a.getAttribute("hx-get").split("?")[0] === path && samePick(a.getAttribute("hx-get"), saved.pick));
+      });
+      if (still && window.htmx) {
+        htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" }).then(function () {
+          restore(screen, later);
+        });
+      }
+    }
+  }
+
+  // Put saved fields back into the boxes of the screen that still have them; the fields whose box
+  // is not (yet) on the screen are returned.
+  function restore(screen, fields) {
+    var missing = [];
+    fields.forEach(function (f) {
       var box = screen.querySelector('[data-draft="' + CSS.escape(f.box) + '"]');
-      if (!box) return;
+      if (!box) { missing.push(f); return; }
       var sel = '[name="' + CSS.escape(f.name) + '"]';
       if (f.type === "radio" || f.type === "checkbox") {
         sel += '[value="' + CSS.escape(f.value) + '"]';
@@ -69,14 +90,7 @@
       var el = box.querySelector(sel);
       if (el && el.type !== "hidden") { el.value = f.value; el.dataset.touched = "1"; }
     });
-    if (saved.pick) {
-      var path = saved.pick.split("?")[0];
-      var still = Array.prototype.some.call(screen.querySelectorAll("#actions a[hx-get]"), function (a) {
-        return a.getAttribute("hx-get") === saved.pick ||
-               (a.getAttribute("hx-get").split("?")[0] === path && samePick(a.getAttribute("hx-get"), saved.pick));
-      });
-      if (still && window.htmx) htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" });
-    }
+    return missing;
   }
 
   function samePick(a, b) {

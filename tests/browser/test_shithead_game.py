@@ -231,3 +231,42 @@ def turn_entry_tap(turn: Phone, state, move) -> None:
     pick = turn.page.locator("#pick")
     turn.tick(pick, move.cards)
     pick.get_by_role("button", name="Play them").click()
+
+
+def test_an_open_picker_keeps_what_was_tapped_when_another_phone_enters(live_server, phone, database):
+    """A live update draws the screen again and fetches the open picker again: the chips the player had
+    tapped in it are tapped again (a swap half chosen survives another player's swap)."""
+    from playwright.sync_api import expect
+
+    from referee import tables
+
+    match = store.create_match(database, "shithead", ["Ana", "Ben"], {})
+    for seat, (name, cards) in enumerate((("Ana", UP[0]), ("Ben", UP[1]))):
+        tables.append(database, match.id, seat, {"move": "faceup", "seat": name, "cards": cards}, None, seat=seat)
+    page = phone()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    wait_for_subscribers(match.id, 1)
+    page.locator("#actions").get_by_role("link", name="Swap a hand card with a face-up card").click()
+    pick = page.locator("#pick")
+    pick.locator("label.chip:has(input[name='out'][value='AS'])").click()
+    pick.locator("label.chip:has(input[name='card'][value='2C'])").click()
+    tables.append(database, match.id, 2, {"move": "swap", "seat": "Ben", "card": "3C", "out": "AC"}, None, seat=1)
+    page.locator("#screen [data-version='3']").wait_for()
+    expect(page.locator("#pick input[name='out'][value='AS']")).to_be_checked()
+    expect(page.locator("#pick input[name='card'][value='2C']")).to_be_checked()
+    # a refused swap (Ben's jack of clubs lies face up: SH-K5) keeps the chips to mend
+    page.locator("#pick label.chip:has(input[name='card'][value='JC'])").click()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        page.locator("#pick").get_by_role("button", name="Swap").click()
+    assert answer.value.status == 422
+    page.locator("#ruling").wait_for()
+    expect(page.locator("#pick input[name='card'][value='JC']")).to_be_checked()
+    expect(page.locator("#pick input[name='out'][value='AS']")).to_be_checked()
+    page.locator("#pick label.chip:has(input[name='card'][value='2C'])").click()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        page.locator("#pick").get_by_role("button", name="Swap").click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "swap", "seat": "Ana", "card": "2C", "out": "AS"}
