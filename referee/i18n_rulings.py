@@ -331,7 +331,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("The initial peek is at the two outer cards, slots 1 and 4.")),
     # Shithead's rulings at play
     _same(N_("It is %(name)s's turn, not %(other)s's (four of a kind out of turn is an interrupt).")),
-    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: a (?P<played>\w+) is lower \(play a \w+ or higher, "
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
      r"or a 2, 3 or 10\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2, 3 "
                                  "or 10).")),
     (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or a 2, 3 or 10\.",
@@ -445,7 +445,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("anything")),
     _same(N_("anything (a 2 is on top)")),
     _same(N_("a 7 or lower, or a 2, 3 or 10")),
-    _same(N_("a %(rank)s or higher, or a 2, 3 or 10"), rank=r"\w+"),
+    (r"an? (?P<rank>\w+) or higher, or a 2, 3 or 10", N_("a %(rank)s or higher, or a 2, 3 or 10")),
     _same(N_("%(name)s starts: the higher pay-off top (%(tops)s).")),
     _same(N_("%(name)s starts: entered by the table.")),
     _same(N_("%(name)s starts and must play the %(rank)s."), rank=r"\w+"),

@@ -107,6 +107,7 @@ class Variant:
     maximum: int = 1_000_000
     allow_none: bool = False
     help: str = ""
+    derived: bool = False  # follows from the table itself (the number of players): no choice on a form
 
     def check(self, value: Any) -> Any:
         if self.choices:

@@ -12,7 +12,7 @@ from .shithead_logic import (advance, declared_face_up, effective_top, illegal, 
                              run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
-                             decks_for, natural, rank_of, say_card, say_cards)
+                             a_rank, decks_for, natural, rank_of, say_card, say_cards)
 from .shithead_state import Draft, GameResult, LastPlay, PileCard, Seat, State, reseat
 
 
@@ -428,7 +428,7 @@ class _Entry:
         if must_play_declared(s, m.seat):
             self.check(rank == rank_of(s.declared), "SH-4",
                        f"{self.name(m.seat)} declared {say_card(s.declared)} as their lowest card: the first play must "
-                       f"include a {rank_of(s.declared)}.")
+                       f"include {a_rank(rank_of(s.declared))}.")
         why = illegal(s, rank, cards)
         fails = why is not None and (where == "facedown" or (where == "faceup"
                                      and s.rules["faceup_play"] == "one_at_a_time"))
@@ -587,7 +587,7 @@ class _Entry:
             self.refuse("SH-43", f"Too late: there is no play of {self.name(m.seat)}'s to add to now{came}.")
         cards, rank = self.cards_rank(m.cards, m.rank)
         if rank != last.rank:
-            self.refuse("SH-41", f"Only a {last.rank} may be added to {self.name(m.seat)}'s {last.rank}s.")
+            self.refuse("SH-41", f"Only {a_rank(last.rank)} may be added to {self.name(m.seat)}'s {last.rank}s.")
         if len(cards) > last.drawn:
             self.refuse("SH-41", f"{self.name(m.seat)} drew only {last.drawn} card(s) after that play.")
         self.from_hand(m.seat, cards)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shithead_rules import SUIT_SIGNS, VALUES, deck, rank_of, say_cards, strong, suit_of, transparent
+from .shithead_rules import SUIT_SIGNS, VALUES, a_rank, deck, rank_of, say_cards, strong, suit_of, transparent
 from .shithead_state import PileCard, Seat, State
 
 
@@ -48,8 +48,8 @@ def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, 
     if value >= VALUES[top.rank]:
         return None
     rule = "SH-31" if through else "SH-34" if top.rank == "8" else "SH-12"
-    return rule, (f"The card to beat is the {top.rank}{under}: a {rank} is lower "
-                  f"(play a {top.rank} or higher, or a 2, 3 or 10).")
+    return rule, (f"The card to beat is the {top.rank}{under}: {a_rank(rank)} is lower "
+                  f"(play {a_rank(top.rank)} or higher, or a 2, 3 or 10).")
 
 
 def quartet_ranks(state: State, pile: tuple[PileCard, ...]) -> list[str]:
@@ -148,7 +148,7 @@ def describe_top(state: State) -> str:
         return "anything (a 2 is on top)"
     if top.rank == "7":
         return "a 7 or lower, or a 2, 3 or 10"
-    return f"a {top.rank} or higher, or a 2, 3 or 10"
+    return f"{a_rank(top.rank)} or higher, or a 2, 3 or 10"
 
 
 def pile_words(cards: Any) -> str:

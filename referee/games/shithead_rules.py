@@ -108,6 +108,11 @@ def rank_of(card: str) -> str:
     return card if card == "JOKER" else card[:-1]
 
 
+def a_rank(rank: str) -> str:
+    """A rank with its article, as a sentence says it: "a 7", "an 8", "an A"."""
+    return f"an {rank}" if rank in ("8", "A") else f"a {rank}"
+
+
 def suit_of(card: str) -> str:
     return "" if card == "JOKER" else card[-1]
 

@@ -53,7 +53,7 @@ VARIANTS: tuple[Variant, ...] = (
             help="Is shuffled into the stock at once, or set aside until the stock runs out."),
     Variant("players", "SM-V14", "Table size", 2, (2, "3-4"),
             help="Two players with two decks; three or four players play with three decks. Set from the "
-                 "number of players."),
+                 "number of players.", derived=True),
     Variant("exhaustion_points", "SM-V15", "Points when the stock runs out", "none", ("none", "difference"),
             help="A game won on fewer pay-off cards scores nothing (the win is recorded), or the difference "
                  "in pay-off cards."),

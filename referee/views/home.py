@@ -91,7 +91,7 @@ def parse_rules(engine, form) -> dict:
     rules = {}
     for variant in engine.VARIANTS:
         raw = form.get(variant.key)
-        if raw is None or raw == "":
+        if raw is None or raw == "" or variant.derived:  # a derived switch follows from the players
             continue
         raw = raw.strip()
         if variant.choices and isinstance(variant.default, bool):

@@ -47,6 +47,11 @@ def test_SH_T03_nine_on_queen_refused():
     assert refused(table(plays=[(DOV, "QH")]), P(ARI, cards("9S"))).rule == "SH-12"
 
 
+def test_SH_T03_the_refusal_says_its_ranks_with_their_articles():
+    assert "an 8 is lower (play a Q or higher" in refused(table(plays=[(DOV, "QH")]), P(ARI, cards("8S"))).message
+    assert "a 5 is lower (play an 8 or higher" in refused(table(plays=[(DOV, "8H")]), P(ARI, cards("5S"))).message
+
+
 def test_SH_T04_two_on_queen_resets():
     s = go(table(plays=[(DOV, "QH")]), P(ARI, cards("2S")))
     assert s.turn == BEA

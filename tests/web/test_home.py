@@ -229,3 +229,14 @@ def test_every_game_s_form_posted_as_shown_creates_the_table_with_each_choice(cl
                 continue
             match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
             assert match.rules.get(variant.key, variant.default) == choice, (variant.key, choice)
+
+
+def test_a_switch_that_follows_from_the_players_is_not_asked_and_not_read(client, database):
+    """Spite & Malice's table size (SM-V14) follows from the names: the form does not offer it, and a
+    stale value posted with three names does not refuse the table."""
+    page = client.get("/new/spite_malice").get_data(as_text=True)
+    assert 'name="players"' not in page and 'name="payoff_size"' in page
+    response = client.post("/new/spite_malice", data={"player": ["Ann", "Bo", "Cy"], "players": "2"}, headers=ORIGIN)
+    assert response.status_code == 303, response.get_data(as_text=True)[:600]
+    match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
+    assert match.players == ["Ann", "Bo", "Cy"] and match.rules.get("players") == "3-4"

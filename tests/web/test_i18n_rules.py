@@ -135,7 +135,7 @@ def test_rat_a_tat_cat_entries_in_words_of_the_phone(app, database):
                                       {"move": "replace", "slot": "2", "out": "8"}]):
         assert phone.post(f"/m/{match.id}/entry", data={"version": version, **fields}, headers=HX).status_code == 200
     screen = text(phone.get(f"/m/{match.id}/screen"))
-    assert "Annulla «Ana mette la carta nella posizione 2 e scarta 8.»" in screen
+    assert "Annulla: Ana mette la carta nella posizione 2 e scarta 8." in screen
     history = text(phone.get(f"/m/{match.id}/history"))
     assert "Si scopre 5 sugli scarti." in history and "Ana pesca una carta." in history
     phone.set_cookie(i18n.COOKIE, "en")
@@ -190,6 +190,8 @@ def test_rat_a_tat_cat_and_shithead_rulings_are_said_in_the_phones_language(app,
                                        "card is out of play.").startswith("אי אפשר לקחת הצץ מערימת הזריקה")
         assert i18n_rules.ruling_words("SH-12", "The card to beat is the K: a 5 is lower (play a K or higher, or a 2, 3 "
                                        "or 10).") == "הקלף שצריך לנצח הוא K: 5 נמוך ממנו (שחקו K או גבוה ממנו, או 2, 3 או 10)."
+        assert i18n_rules.ruling_words("SH-12", "The card to beat is the 8: an A is lower (play an 8 or higher, or a "
+                                       "2, 3 or 10).") == "הקלף שצריך לנצח הוא 8: A נמוך ממנו (שחקו 8 או גבוה ממנו, או 2, 3 או 10)."
         assert i18n_rules.ruling_words("SM-12", "That pile needs a queen (or a king), not an 8.") == \
             "הערימה הזאת צריכה מלכה (או מלך), לא 8."
         unknown = i18n_rules.ruling_words("SM-1", "Something only Spite & Malice says.")
