@@ -474,7 +474,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     stored = store.entries(db, match.id)
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
-    replaced_by = _corrections_standing(whole, set_aside)
+    replaced_by = _corrections_standing(whole, log)
     rows = []
     for item, visible in zip(stored, seen):
         position = item["seq"] - 1
@@ -506,8 +506,9 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     return rows
 
 
-def _corrections_standing(entries: list, set_aside: dict) -> dict[int, int]:
+def _corrections_standing(entries: list, log) -> dict[int, int]:
     """For each corrected position, the number of the last correction of it the rules did not set aside."""
+    set_aside = {position for position, _, _ in log.refused}
     out: dict[int, int] = {}
     for position, entry in enumerate(entries):
         if isinstance(entry, dict) and entry.get("move") == "correct" and position not in set_aside \
@@ -547,7 +548,7 @@ def correct_page(match_id: str, number: int):
     hidden = _hidden_from(log, history, number, phone_seat(match_id))
     if hidden:
         abort(403, description=hidden)
-    last = _corrections_standing(history, {p: r for p, *r in log.refused}).get(number)
+    last = _corrections_standing(history, log).get(number)
     original = history[number] if last is None else history[last]["entry"]
     if original.get("move") in LOG_MOVES:
         abort(422, description=gettext("Undo that entry instead: it is about other entries, not about the cards."))
@@ -560,7 +561,7 @@ def _hidden_from(log, history: list, number: int, seat: int | None) -> str | Non
     """Why this phone may not correct entry ``number`` (the last correction of it, when there is one), or
     None: an entry holding what only another seat saw (a first look, a peek) would show this phone
     "unknown" there, and a correction would put that over what the player noted."""
-    last = _corrections_standing(history, {p: r for p, *r in log.refused}).get(number)
+    last = _corrections_standing(history, log).get(number)
     shown = number if last is None else last
     if not 0 <= shown < len(history) or log.game.redact(log.state, history, seat)[shown] == history[shown]:
         return None  # (a correction of no entry is the engine's to refuse, GEN-13)
