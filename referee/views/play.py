@@ -625,11 +625,12 @@ def post_entry(match_id: str):
     if then and not done.duplicate:
         done = _then(db, match, log.game, done, entry, then, key)
     match = dataclasses.replace(match, version=done.version)
+    set_aside = _set_aside_now(log, done.state)
     if not is_htmx():
-        if entry.get("move") == "correct":  # the history shows the correction and what it set aside
+        if set_aside:  # a correction set later entries aside: the history shows which, and why
             return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
-    return render_screen(match, done.state, notice=_set_aside_now(log, done.state))
+    return render_screen(match, done.state, notice=set_aside)
 
 
 def _set_aside_now(before, after) -> str:

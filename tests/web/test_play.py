@@ -533,8 +533,12 @@ def test_another_seat_cannot_overwrite_a_private_note_by_correcting_it(table, da
     assert entry_count(database, match.id) == before
     assert f"/m/{match.id}/correct/1" not in text(ben.client.get(f"{ben.url}/history"))
     assert f"/m/{match.id}/correct/1" in text(ana.client.get(f"{ana.url}/history"))
-    assert ana.post(move="correct", target_entry="1", c_move="initial_peek", c_for="Ana", c_slots="1,4", c_seen1="9",
-                    c_seen2="3", reason="it was a 3").status_code == 200
+    fields = {"version": ana.version(), "move": "correct", "target_entry": "1", "c_move": "initial_peek",
+              "c_for": "Ana", "c_slots": "1,4", "c_seen1": "9", "c_seen2": "3", "reason": "it was a 3"}
+    answer = ana.client.post(f"{ana.url}/entry", data=fields, headers={"Origin": "http://localhost"})
+    # nothing set aside: the phone goes back to the table (the history is for what a correction undid)
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}")
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["seen"] == ["9", "3"]
 
 
 def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
