@@ -53,8 +53,9 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
         entry["reason"] = text(form, "reason", MAX_REASON)
     if "slots" in form:
         entry["slots"] = _places(form["slots"])
-    elif move == "initial_peek" and "place1" in form:  # the two places the player chose (CAB-V3 any_two)
-        entry["slots"] = _places(",".join(form.get(f"place{i}", "") for i in (1, 2)))
+    elif any(f"place{i}" in form for i in range(1, MAX_SLOTS + 1)):  # places chosen one by one (a first
+        # look at any two, CAB-V3; a correction's ticked places)
+        entry["slots"] = _places(",".join(form.get(f"place{i}", "") for i in range(1, MAX_SLOTS + 1)))
     if move in CARD_LISTS:
         found = [text(form, f"card{i}", 12) or "unknown" for i in range(1, MAX_SLOTS + 1) if f"card{i}" in form]
         if found or move == "reveal":

@@ -194,11 +194,14 @@ def test_the_pickers_a_matching_claim_and_the_correction_page(app, database):
     assert "no longer open" in p.pick(move="snap")
     # The correction page shows the claim's fields, prefilled; a correction is saved.
     page = p.client.get(f"{p.url}/correct/2").get_data(as_text=True)
-    assert 'name="c_slots" value="1,2"' in page and 'name="c_card1" value="4" required checked' in page
+    assert 'name="c_place1" value="1" checked' in page and 'name="c_place2" value="2" checked' in page
+    assert 'name="c_place3" value="3">' in page and 'name="c_slots"' not in page  # places ticked, never typed
+    assert 'name="c_card1" value="4" required checked' in page
     response = p.post(move="correct", target_entry="2", reason="they were 6s", c_move="match", c_for=turn,
-                      c_slots="1,2", c_card1="6", c_card2="6", c_slot="2")
+                      c_place1="1", c_place2="2", c_card1="6", c_card2="6", c_slot="2")
     assert response.status_code == 200, text(response)[:400]
     assert store.entries(database, match.id)[-1]["entry"]["entry"]["cards"] == ["6", "6"]
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["slots"] == [1, 2]
 
 
 def test_a_look_and_swap_and_a_wrong_snap_then_the_give_pickers(table, database):
