@@ -427,7 +427,7 @@ def _keep_snapshot(db: Database, match: Match, seq: int, state: Any, replay_fn: 
         logger.warning("could not keep a snapshot of match %s at %s", match.id, seq, exc_info=True)
 
 
-def _write_snapshot(conn, match_id: str, seq: int, tag: str, body: str) -> None:
+def _write_snapshot(conn, match_id: str, seq: int, tag: str, body: str | bytes) -> None:
     conn.execute("INSERT OR REPLACE INTO snapshots (match_id, seq, tag, body, created_at) VALUES (?, ?, ?, ?, ?)",
                  (match_id, seq, tag, body, now()))
     conn.execute("DELETE FROM snapshots WHERE match_id = ? AND (tag != ? OR seq NOT IN (SELECT seq FROM snapshots"

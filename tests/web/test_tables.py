@@ -98,6 +98,38 @@ def test_snapshots_of_another_engine_version_are_ignored(database, long_match, m
     assert tags == {new_tag}  # rebuilt from the log under the new engine's tag
 
 
+def test_a_snapshot_of_the_json_format_before_is_passed_over(database, long_match):
+    """Format 1 kept the body as JSON under a tag ending in "/1": such a snapshot (a file from before) is
+    not read as this format's; the log is replayed and the next snapshot is this format's."""
+    body = store.dumps({"state": {}, "positions": [], "fed": 0, "move": None, "refused": []})
+    old_tag = f"ratatat/{game.ENGINE_VERSION}/1"
+    with database.conn:
+        database.conn.execute("DELETE FROM snapshots")
+        database.conn.execute("INSERT INTO snapshots (match_id, seq, tag, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                              (long_match.id, 40, old_tag, body, store.now()))
+    assert same_log(opened(database, long_match.id), whole(database, long_match.id))
+    tags = {r[0] for r in database.conn.execute("SELECT tag FROM snapshots")}
+    assert tags == {tables.replay.snapshot_tag(long_match)} and old_tag not in tags
+    assert isinstance(database.conn.execute("SELECT body FROM snapshots").fetchone()[0], bytes)
+
+
+def test_a_snapshot_keeps_what_a_correction_set_aside(database):
+    """The entries a correction set aside (``Log.refused``) are part of the snapshot: after a restart the
+    history still knows them (the correction lands on a snapshot's entry: every 8th)."""
+    from referee.games.ratatat_moves import Discard, Draw, Replace, TurnUp, UsePower
+
+    players = ("Ana", "Ben")
+    match = store.create_match(database, "ratatat", list(players), {})
+    moves = [TurnUp("5"), Draw(0), UsePower(0, "DRAW2"), Draw(0), Replace(0, 1, "8"), Draw(1), Discard(1, "2"),
+             Correct(2, UsePower(0, "PEEK"), "it was a Peek", 1)]
+    for version, move in enumerate(moves):
+        done = tables.append(database, match.id, version, game.move_to_dict(move, players), None)
+    assert [p for p, _, _ in done.state.refused] == [3, 4, 5, 6]
+    assert database.conn.execute("SELECT seq FROM snapshots WHERE match_id = ?", (match.id,)).fetchone()[0] == 8
+    restored = opened(database, match.id)
+    assert same_log(restored, whole(database, match.id)) and restored.refused == done.state.refused
+
+
 def test_a_stored_entry_that_no_longer_applies_is_skipped_and_positions_kept(database):
     match = store.create_match(database, "ratatat", list(PLAYERS), {"rounds_n": 1000})
     entries = play(20)
