@@ -53,4 +53,4 @@ def match_winners_sentence(winners: Sequence[int], totals: Sequence[int], player
     if len(winners) == 1:
         return f"{players[winners[0]]} wins the match with {totals[winners[0]]} ({why})."
     return (f"{_names(winners, players)} share the win on {totals[winners[0]]} "
-            f"({why}; RTC-55, game_tie_break shared).")
+            f"({why}; a tie shares the win, RTC-55).")

@@ -548,6 +548,7 @@ def test_RTC_55_everyone_out_with_equal_totals_share_the_win():
     state = R.state_from_dict({**R.state_to_dict(state), "totals": [95, 90]})
     state = score_round(state, {ANA: 10, BEN: 15})
     assert state.over and set(state.winners) == {ANA, BEN}
+    assert "a tie shares the win, RTC-55" in state.outcome and "game_tie_break" not in state.outcome
 
 
 def test_RTC_V19_extra_round_between_the_tied_players_only():

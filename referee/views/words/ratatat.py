@@ -7,7 +7,6 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from markupsafe import Markup
 
 from ...games import ratatat_moves as m
-from ...i18n import lang
 from ...i18n_rules import CARD_WORDS, card_name, engine_words, match_words, names_words
 from . import common
 
@@ -77,9 +76,7 @@ def round_words(view: dict, last: dict) -> str | Markup:
     """Why a Rat-a-Tat Cat round went as it did (RTC-51, the tie rule RTC-V1), in the phone's language:
     said again from the round's scores, its caller and the table's tie rule; the engine's own sentence
     whenever the two could disagree."""
-    english = last.get("explanation", "")
-    if lang() == "en":
-        return english
+    english = last.get("explanation", "")  # (in English too: the engine's names the tie rule's setting)
     try:
         scores, winners, caller = last["scores"], list(last["winners"]), last.get("caller")
         policy = view["rules"]["tie_policy"]
