@@ -173,5 +173,17 @@
   document.addEventListener("htmx:afterSwap", function (event) {
     if (draft && isScreen(event.detail.target)) put(event.detail.target, draft);
     draft = null;
+    focusPicker(event.detail);
   });
+
+  // A picker opened by a tap replaces the actions, the link that was tapped with them: the keyboard's
+  // place would fall back to the top of the page. It goes to the picker instead (its question first).
+  function focusPicker(detail) {
+    var elt = detail.requestConfig && detail.requestConfig.elt;
+    if (!detail.target || detail.target.id !== "actions" || !elt || elt.tagName !== "A") return;
+    var pick = document.getElementById("pick");
+    if (!pick) return;
+    if (!pick.hasAttribute("tabindex")) pick.setAttribute("tabindex", "-1");
+    pick.focus();
+  }
 })();

@@ -216,3 +216,26 @@ def test_history_transcript_and_404_pages(live_server, phone, database):
     assert response.status == 404
     assert "No table has that code" in page.locator("main").inner_text()
     assert csp_violations(page) == []
+
+
+def test_a_picker_opened_from_the_keyboard_takes_the_focus(live_server, phone, database):
+    """Enter on "Turn up the top card" opens the card picker in place of the actions: the keyboard's place
+    goes to the picker (its question), and the next Tab reaches its first button, not the page's top."""
+    match = store.create_match(database, "ratatat", PLAYERS)
+    page = phone()
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    link = page.locator("#actions").get_by_role("link", name="Turn up the top card")
+    link.focus()
+    page.keyboard.press("Enter")
+    page.locator("#pick").wait_for()
+    page.locator("#pick:focus").wait_for()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#pick') !== null")
+    # the language buttons show where the keyboard is, the chosen one too
+    page.locator(".prefs button[aria-pressed='true']").focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true" and outline == "solid"
