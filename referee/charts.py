@@ -52,7 +52,7 @@ def _frame(title: str, body: list[str], legend: list[tuple[str, str]], chart_id:
     rows = (len(legend) + 2) // 3
     height = HEIGHT + rows * 16
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} {height}" '
-             f'role="img" aria-labelledby="{escape(chart_id)}-title" id="{escape(chart_id)}">',
+             f'role="img" aria-labelledby="{escape(chart_id)}-title" id="{escape(chart_id)}" direction="ltr">',
              f'<title id="{escape(chart_id)}-title">{escape(title)}</title>',
              f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>', *body]
     for i, (name, colour) in enumerate(legend):

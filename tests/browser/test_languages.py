@@ -187,3 +187,19 @@ def test_the_switch_and_the_large_type_view_on_a_phone(live_server, phone, datab
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.className") == "skip"
     assert page.locator("a.skip").bounding_box()["y"] >= 0
+
+
+def test_a_chart_legend_reads_after_its_colour_in_hebrew(phone):
+    """On a right-to-left page a chart's legend words start just right of their colour squares (as in
+    English), never over them or cut off at the chart's edge."""
+    from referee import charts
+
+    svg = charts.line_chart("סיכומים", ["1", "2"], [charts.Series("ניצח/ה", [3, 5]), charts.Series("Ana", [4, 2]),
+                                                    charts.Series("Cy", [1, 1])], chart_id="rt")
+    page = phone("he-IL")
+    page.set_content(f'<!doctype html><html lang="he" dir="rtl"><body style="width:340px">{svg}</body></html>')
+    boxes = page.evaluate("""() => [...document.querySelectorAll('svg text')].filter(t => t.previousElementSibling
+        && t.previousElementSibling.tagName === 'rect' && t.previousElementSibling.getAttribute('width') === '10')
+        .map(t => [t.previousElementSibling.getBBox().x, t.getBBox().x])""")
+    assert len(boxes) == 3
+    assert all(text_x >= square_x + 10 for square_x, text_x in boxes), boxes
