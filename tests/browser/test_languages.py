@@ -203,3 +203,23 @@ def test_a_chart_legend_reads_after_its_colour_in_hebrew(phone):
         .map(t => [t.previousElementSibling.getBBox().x, t.getBBox().x])""")
     assert len(boxes) == 3
     assert all(text_x >= square_x + 10 for square_x, text_x in boxes), boxes
+
+
+def test_a_scored_round_fits_a_small_phone_in_large_type(live_server, phone, database):
+    """The round just scored (each player's cards and score) stays inside its card at 360 px in large type:
+    the cards wrap instead of pushing the scores out of sight."""
+    from .test_accessibility import replayed
+
+    match = replayed(database, "cabo-scoring.json", None)
+    player = seated(phone, live_server, match, "Ana", "en-US")
+    page = player.page
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.get_by_role("button", name="Large type").click()
+    page.wait_for_url(f"**/m/{match.id}")
+    assert page.evaluate("document.documentElement.classList.contains('large')")
+    card = page.locator("#last-round")
+    card.wait_for()
+    assert page.evaluate("(() => { const c = document.querySelector('#last-round');"
+                         " return c.scrollWidth <= c.clientWidth + 1; })()")
+    score = card.locator("td.num").first
+    assert box(score)["x"] + box(score)["width"] <= 360
