@@ -101,6 +101,8 @@ def _name(value, field: str) -> str:
         for pattern, words in _NAME_PROBLEMS:
             found = re.fullmatch(pattern, err.message)
             if found:
+                if field == "group" and words == "a player needs a name that shows":
+                    words = "a group needs a name that shows"
                 raise PeopleError(field, Said(words, **found.groupdict())) from None
         raise PeopleError(field, err.message) from None
 
@@ -110,6 +112,7 @@ def _messages() -> None:  # pragma: no cover - never called: normalise_name's wo
     Said("a name has at most %(num)s characters", num=40)
     Said("a name cannot hold the control or format character %(char)s", char="U+200B")
     Said("a player needs a name that shows")
+    Said("a group needs a name that shows")
 
 
 # --- Reading -----------------------------------------------------------------------------------

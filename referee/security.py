@@ -241,7 +241,7 @@ FRIENDLY_TITLES = {
     405: _l("Not allowed here"),
     409: _l("The game moved on"),
     413: _l("That upload is too large"),
-    422: _l("That move is not allowed"),
+    422: _l("That cannot be done"),
     500: _l("Something went wrong"),
 }
 
@@ -264,8 +264,19 @@ def render_error(code: int, message: str, headers: dict | None = None):
         body = render_template("_error.html", code=code, title=title, message=message)
         headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
     else:
-        body = render_template("error.html", code=code, title=title, message=message)
+        body = render_template("error.html", code=code, title=title, message=message, back=_page_before())
     return body, code, headers
+
+
+def _page_before() -> str | None:
+    """The page of this server the request came from (a form's page), to go back to; else None."""
+    referrer = request.referrer or ""
+    if not referrer or len(referrer) > 2000:
+        return None
+    parts = urlsplit(referrer)
+    if parts.scheme not in ("http", "https") or parts.netloc != request.host or referrer == request.url:
+        return None
+    return referrer
 
 
 def handle_http_exception(exc: HTTPException):

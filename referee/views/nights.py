@@ -53,7 +53,7 @@ def _int_arg(name: str) -> int | None:
     if raw == "":
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        abort(400, description=_("%(field)s: expected a number from a link of this page.", field=name))
+        abort(400, description=_("This link is not one the page makes: open the page again and follow its links."))
     return int(raw)
 
 
@@ -80,13 +80,13 @@ def _scope(group_id: int | None) -> stats.Scope:
     if night_id is not None:
         night = nights.get_night(get_db(), night_id)
         if night is None or night.group_id != group_id:
-            abort(404, description=_("night: this group has no such night."))
+            abort(404, description=_("This group has no such night."))
     game = request.args.get("game") or None
     if game is not None and game not in GAMES:
-        abort(400, description=_("game: choose one of %(games)s.", games=", ".join(GAMES)))
+        abort(400, description=_("Choose one of the games offered."))
     key = request.args.get("rules")
     if key is not None and (len(key) > MAX_KEY or not key.isprintable()):
-        abort(400, description=_("rules: choose one of the house rules offered."))
+        abort(400, description=_("Choose one of the house rules offered."))
     return stats.Scope(group_id, night_id, game, key or None)
 
 
@@ -214,7 +214,7 @@ def player(profile_id: int):
 def _profile_form_field(name: str) -> int:
     raw = request.form.get(name, "")
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
-        abort(422, description=_("%(field)s: choose a player from the list.", field=name))
+        abort(422, description=_("Choose a player from the list."))
     return int(raw)
 
 
@@ -272,7 +272,7 @@ def head_to_head():
     result = None
     if pa and pb:
         if pa.canonical_id == pb.canonical_id:
-            abort(422, description=_("b: choose two different players."))
+            abort(422, description=_("Choose two different players."))
         pa, pb = _profile(pa.canonical_id), _profile(pb.canonical_id)
         counting = _counting(None)
         if counting is not None:

@@ -54,8 +54,13 @@ def test_head_to_head_page(client, club, database):
     page = client.get("/nights/h2h", query_string={"a": ana.id, "b": ben.id}).get_data(as_text=True)
     assert "Ana ahead" in page and page.count('href="/nights/m/') == 3  # three finished matches together
     assert page.count("<tr><th scope=\"row\" class=\"what\">Rat-a-Tat Cat") == 2  # never mixed across house rules
-    assert client.get("/nights/h2h", query_string={"a": ana.id, "b": ana.id}).status_code == 422
-    assert client.get("/nights/h2h", query_string={"a": "-1", "b": "x"}).status_code == 400
+    same = client.get("/nights/h2h", query_string={"a": ana.id, "b": ana.id},
+                      headers={"Referer": "http://localhost/nights/h2h"})
+    assert same.status_code == 422 and "Choose two different players." in same.get_data(as_text=True)
+    assert "b:" not in same.get_data(as_text=True)  # no field's name of the form, a person's words
+    assert 'href="http://localhost/nights/h2h">Back to the page before' in same.get_data(as_text=True)
+    bad = client.get("/nights/h2h", query_string={"a": "-1", "b": "x"}, headers={"Referer": "http://evil.test/x"})
+    assert bad.status_code == 400 and "evil.test" not in bad.get_data(as_text=True)  # back only to this server
 
 
 def test_match_page_running_totals(client, database, club):
@@ -131,7 +136,8 @@ def test_nights_index_and_a_new_group(client, database):
     assert client.post("/nights/groups", data={"name": "Friday"}, headers=SAME_ORIGIN).status_code == 303
     page = client.get("/nights/").get_data(as_text=True)
     assert "Friday" in page and "Tonight is the evening of" in page
-    assert client.post("/nights/groups", data={"name": ""}, headers=SAME_ORIGIN).status_code == 422
+    empty = client.post("/nights/groups", data={"name": ""}, headers=SAME_ORIGIN)
+    assert empty.status_code == 422 and "a group needs a name that shows" in empty.get_data(as_text=True)
 
 
 def test_play_again_stays_in_the_group(client, database, club):
