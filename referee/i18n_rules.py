@@ -344,9 +344,49 @@ def match_words(view: dict) -> str | Markup:
         rule = rules[0] if rules else "RTC-53"
     except (KeyError, IndexError, TypeError):
         return engine_words(english)
+    why = _why_words(english)
+    if why is not None:
+        if len(winners) == 1:
+            return _("%(name)s wins the match with %(total)s (%(why)s).", name=winners[0], total=total, why=why)
+        return _("%(names)s share the win on %(total)s (%(why)s).", names=names_words(winners), total=total,
+                 why=why)
     if len(winners) == 1:
         return _("%(name)s wins the match with %(total)s (%(rule)s).", name=winners[0], total=total, rule=rule)
     return _("%(names)s share the win on %(total)s (%(rule)s).", names=names_words(winners), total=total, rule=rule)
+
+
+_WHY = re.compile(r"(?:wins the match with|share the win on) -?\d+ \((?P<why>.*?)(?P<shared>; a tie shares the win, "
+                  r"RTC-55)?\)\.\Z", re.S)
+
+
+def _why_words(english: str) -> str | None:
+    """Why a match ended as it did (the part of the engine's sentence in brackets), in the phone's language;
+    None when the engine said something these words do not know."""
+    from flask_babel import gettext as _, ngettext
+
+    found = _WHY.search(english)
+    if found is None:
+        return None
+    why, said = found["why"], None
+    if m := re.fullmatch(r"lowest total after (\d+) rounds?, RTC-53", why):
+        said = ngettext("lowest total after %(num)s round, RTC-53", "lowest total after %(num)s rounds, RTC-53",
+                        int(m[1]))
+    elif why == "lowest total when time was up, RTC-53":
+        said = _("lowest total when time was up, RTC-53")
+    elif why == "everyone left was eliminated in the same round: lowest total wins, RTC-54":
+        said = _("everyone left was eliminated in the same round: lowest total wins, RTC-54")
+    elif m := re.fullmatch(r"(.+) is the last player left \(RTC-52c\)", why):
+        said = _("%(name)s is the last player left (RTC-52c)", name=m[1])
+    elif why == "after a tie-break round":
+        said = _("after a tie-break round")
+    elif m := re.fullmatch(r"(.+) went over 100 \(CAB-43\); lowest total wins", why):
+        said = _("%(names)s went over 100 (CAB-43); lowest total wins", names=names_words(m[1].split(", ")))
+    elif m := re.fullmatch(r"lowest total after (\d+) rounds \(CAB-V12\)", why):
+        said = ngettext("lowest total after %(num)s round (CAB-V12)", "lowest total after %(num)s rounds (CAB-V12)",
+                        int(m[1]))
+    if said is None:
+        return None
+    return said + ("; " + _("a tie shares the win, RTC-55") if found["shared"] else "")
 
 
 def explanation_words(text: Any) -> str | Markup:

@@ -335,3 +335,22 @@ def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, acc
         assert i18n_rules.flag_decision("accepted", "accepted by Cy at entry 16: she moved her cards") == accepted
         assert i18n_rules.flag_decision("overridden", "overridden by Ben at entry 9") == dismissed
         assert i18n_rules.flag_decision("accepted", "") == {"en": "Accepted", "it": "Accettata"}[lang]
+
+
+@pytest.mark.parametrize("outcome, italian", [
+    ("Ben wins the match with 44 (Ana went over 100 (CAB-43); lowest total wins).",
+     "Ben vince la partita con 44 (Ana ha superato 100 (CAB-43); vince il totale più basso)."),
+    ("Ben wins the match with 44 (lowest total after 3 rounds, RTC-53).",
+     "Ben vince la partita con 44 (totale più basso dopo 3 turni, RTC-53)."),
+    ("Ana and Ben share the win on 44 (lowest total after 1 round, RTC-53; a tie shares the win, RTC-55).",
+     "Ana e Ben condividono la vittoria con 44 (totale più basso dopo 1 turno, RTC-53; a pari merito si divide la "
+     "vittoria, RTC-55)."),
+    ("Ben wins the match with 44 (something new, RTC-53).", "Ben vince la partita con 44 (RTC-53)."),
+])
+def test_why_a_match_ended_is_said_in_the_phones_language(app, outcome, italian):
+    """The reason in the engine's brackets is said again, not dropped; one these words do not know leaves
+    the rule alone."""
+    winners = ["Ana", "Ben"] if "share" in outcome else ["Ben"]
+    view = {"outcome": outcome, "players": ["Ana", "Ben"], "totals": [44, 44], "winners": winners}
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert str(i18n_rules.match_words(view)) == italian
