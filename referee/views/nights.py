@@ -173,7 +173,7 @@ def group(group_id: int):
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=rules_words, title_of=night_words,
                            matches=_night_matches(db, scope.night_id) if scope.night_id else [],
-                           imported=_int_arg("imported"))
+                           imported=_int_arg("imported"), already=_int_arg("already"))
 
 
 def _night_matches(db, night_id: int) -> list[dict]:
@@ -339,7 +339,8 @@ def import_file():
     except exports.ImportProblem as err:
         abort(422, description=_("The file was not imported. %(field)s: %(message)s", field=err.field, message=err.message))
     if done.group is not None:
-        return redirect(url_for("nights.group", group_id=done.group.id, imported=len(done.added)), code=303)
+        return redirect(url_for("nights.group", group_id=done.group.id, imported=len(done.added),
+                                already=len(done.skipped) or None), code=303)
     if done.added:
         return redirect(url_for("nights.match", match_id=done.added[0]), code=303)
     return redirect(url_for("nights.match", match_id=done.skipped[0]), code=303) if done.skipped else \

@@ -150,5 +150,7 @@ def test_export_and_import_on_the_web(client, history, database):
     again = client.post("/nights/import", data={"file": (io.BytesIO(response.data), "club.json")},
                         headers=SAME_ORIGIN, content_type="multipart/form-data")
     assert again.status_code == 303 and "imported=0" in again.headers["Location"]
+    page = client.get(again.headers["Location"]).get_data(as_text=True)  # says why nothing came in
+    assert "0 matches imported." in page and "were here already: a match is never counted twice." in page
     assert client.post("/nights/import", data={}, headers=SAME_ORIGIN).status_code == 422
     assert client.get("/nights/g/9999/export.json").status_code == 404
