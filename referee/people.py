@@ -139,9 +139,16 @@ def find_profile(db: Database, name: str) -> Profile | None:
 
 
 def profile_events(db: Database, profile_id: int) -> list[dict]:
-    rows = db.conn.execute("SELECT id, kind, profile_id, other_id, name, undoes, created_at FROM profile_events"
-                           " WHERE profile_id = ? OR other_id = ? ORDER BY id", (profile_id, profile_id))
-    return [dict(zip(("id", "kind", "profile_id", "other_id", "name", "undoes", "created_at"), r)) for r in rows]
+    """What happened to a profile, oldest first: its own events and the merges into it, each undone merge
+    too (an ``unmerge`` names the merge it undoes: its other profile is that merge's), with the names of
+    both profiles as they are now (``profile_name``, ``other_name``)."""
+    rows = db.conn.execute(
+        "SELECT e.id, e.kind, e.profile_id, COALESCE(e.other_id, m.other_id), e.name, e.undoes, e.created_at,"
+        " p.name, o.name FROM profile_events e LEFT JOIN profile_events m ON m.id = e.undoes"
+        " LEFT JOIN profiles p ON p.id = e.profile_id LEFT JOIN profiles o ON o.id = COALESCE(e.other_id, m.other_id)"
+        " WHERE e.profile_id = ? OR e.other_id = ? OR m.other_id = ? ORDER BY e.id", (profile_id,) * 3)
+    keys = ("id", "kind", "profile_id", "other_id", "name", "undoes", "created_at", "profile_name", "other_name")
+    return [dict(zip(keys, r)) for r in rows]
 
 
 def merged_from(db: Database, profile_id: int) -> list[Profile]:

@@ -87,6 +87,8 @@ def test_rename_merge_and_undo_through_the_forms(client, database, club):
     assert client.get(f"/nights/p/{other.id}").status_code == 303  # to the person's page
     assert client.post(f"/nights/p/{other.id}/unmerge", headers=SAME_ORIGIN).status_code == 303
     assert people.get_profile(database, other.id).canonical_id == other.id
+    page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)  # the profile merged into says both
+    assert "“Annie” merged into “Anna”" in page and "merge of “Annie” into “Anna” undone" in page
 
 
 @pytest.mark.parametrize("path,data", [

@@ -75,6 +75,8 @@ def test_merge_and_undo_are_events_and_the_record_is_never_edited(database):
     assert people.get_profile(database, b.id).canonical_id == b.id
     kinds = [e["kind"] for e in people.profile_events(database, b.id)]
     assert kinds == ["create", "merge", "unmerge"]
+    into = [(e["kind"], e["profile_name"], e["other_name"]) for e in people.profile_events(database, a.id)]
+    assert into == [("create", "Robert", None), ("merge", "Bob", "Robert"), ("unmerge", "Bob", "Robert")]
     with pytest.raises(sqlite3.IntegrityError):
         database.execute("UPDATE profile_events SET kind = 'create'")
     with pytest.raises(people.PeopleError):
