@@ -250,23 +250,29 @@ def test_an_open_picker_keeps_what_was_tapped_when_another_phone_enters(live_ser
     page.locator("#seat-picker").wait_for(state="detached")
     wait_for_subscribers(match.id, 1)
     page.locator("#actions").get_by_role("link", name="Swap a hand card with a face-up card").click()
-    pick = page.locator("#pick")
-    pick.locator("label.chip:has(input[name='out'][value='AS'])").click()
-    pick.locator("label.chip:has(input[name='card'][value='2C'])").click()
+    def tap(name: str, value: str) -> None:
+        page.locator(f"#pick label.chip:has(input[name='{name}'][value='{value}'])").click()
+
+    def tapped(name: str, value: str) -> None:
+        expect(page.locator(f"#pick input[name='{name}'][value='{value}']")).to_be_checked()
+
+    def swap() -> int:
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+            page.locator("#pick").get_by_role("button", name="Swap").click()
+        return answer.value.status
+
+    tap("out", "AS")
+    tap("card", "2C")
     tables.append(database, match.id, 2, {"move": "swap", "seat": "Ben", "card": "3C", "out": "AC"}, None, seat=1)
     page.locator("#screen [data-version='3']").wait_for()
-    expect(page.locator("#pick input[name='out'][value='AS']")).to_be_checked()
-    expect(page.locator("#pick input[name='card'][value='2C']")).to_be_checked()
+    tapped("out", "AS")
+    tapped("card", "2C")
     # a refused swap (Ben's jack of clubs lies face up: SH-K5) keeps the chips to mend
-    page.locator("#pick label.chip:has(input[name='card'][value='JC'])").click()
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
-        page.locator("#pick").get_by_role("button", name="Swap").click()
-    assert answer.value.status == 422
+    tap("card", "JC")
+    assert swap() == 422
     page.locator("#ruling").wait_for()
-    expect(page.locator("#pick input[name='card'][value='JC']")).to_be_checked()
-    expect(page.locator("#pick input[name='out'][value='AS']")).to_be_checked()
-    page.locator("#pick label.chip:has(input[name='card'][value='2C'])").click()
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
-        page.locator("#pick").get_by_role("button", name="Swap").click()
-    assert answer.value.status == 200
+    tapped("card", "JC")
+    tapped("out", "AS")
+    tap("card", "2C")
+    assert swap() == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "swap", "seat": "Ana", "card": "2C", "out": "AS"}
