@@ -152,7 +152,7 @@ def test_a_round_with_a_phone_in_hebrew_one_in_italian_one_in_english(live_serve
     cy.page.locator("#last-round h2", has_text="Round 1: Ana wins").wait_for()
     assert "Totale" in ben.page.locator("#all-rounds").inner_text() if ben.page.locator("#all-rounds").count() else True
     ben.page.locator("#last-round p", has_text="Ana ha il punteggio più basso, 4, e vince il giro (RTC-51).").wait_for()
-    ana.page.locator(".outcome", has_text="Ana מנצח/ת במשחק עם 4 (RTC-53).").wait_for()
+    ana.page.locator(".outcome", has_text="Ana מנצח/ת במשחק עם 4 (הסכום הנמוך ביותר אחרי סיבוב אחד, RTC-53).").wait_for()
     for p, name in ((ben, "reveal-screen-it.png"), (ana, "reveal-screen-he.png")):
         p.page.evaluate("window.scrollTo(0, 0)")  # the round's result comes first
         p.page.locator("#last-round").scroll_into_view_if_needed()
