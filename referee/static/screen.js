@@ -38,7 +38,10 @@
       });
     });
     var pick = screen.querySelector("#pick[data-pick]");
-    if (pick) out.pick = pick.dataset.pick;
+    if (pick) {
+      out.pick = pick.dataset.pick;
+      out.focused = pick.contains(document.activeElement);  // the keyboard is in the picker: it stays there
+    }
     out.ruling = screen.querySelector("#ruling");  // a refusal this phone is still reading
     return out;
   }
@@ -68,6 +71,7 @@
       if (still && window.htmx) {
         htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" }).then(function () {
           restore(screen, later);
+          if (saved.focused) focusOn(document.getElementById("pick"));
         });
       }
     }
@@ -181,7 +185,9 @@
   function focusPicker(detail) {
     var elt = detail.requestConfig && detail.requestConfig.elt;
     if (!detail.target || detail.target.id !== "actions" || !elt || elt.tagName !== "A") return;
-    var pick = document.getElementById("pick");
+    focusOn(document.getElementById("pick"));
+  }
+  function focusOn(pick) {
     if (!pick) return;
     if (!pick.hasAttribute("tabindex")) pick.setAttribute("tabindex", "-1");
     pick.focus();

@@ -226,11 +226,18 @@ def test_a_picker_opened_from_the_keyboard_takes_the_focus(live_server, phone, d
     page.goto(f"{live_server.url}/j/{match.join_code}")
     page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
     page.locator("#seat-picker").wait_for(state="detached")
+    page.wait_for_load_state("load")  # htmx has taken the links over: before, Enter follows the link's href
     link = page.locator("#actions").get_by_role("link", name="Turn up the top card")
     link.focus()
     page.keyboard.press("Enter")
     page.locator("#pick").wait_for()
     page.locator("#pick:focus").wait_for()
+    # a live update redraws the screen (here: the screen had been drawn for a watcher, so the server
+    # sends a fresh one): the picker is fetched again and the keyboard stays in it
+    page.evaluate("document.getElementById('pick').dataset.before = '1';"
+                  "document.getElementById('seen-version').value = '0-w';"
+                  "htmx.trigger('#screen', 'sse:changed', {data: '0 seats'})")
+    page.locator("#pick:not([data-before]):focus").wait_for()
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#pick') !== null")
     # the language buttons show where the keyboard is, the chosen one too
