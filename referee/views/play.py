@@ -475,6 +475,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
     replaced_by = _corrections_standing(whole, log)
+    undone_by = _undone_by(whole, set_aside)
     rows = []
     for item, visible in zip(stored, seen):
         position = item["seq"] - 1
@@ -486,7 +487,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
         if position in set_aside:
             row.update(status="set_aside", rule=set_aside[position][0], why=set_aside[position][1])
         elif move == "undo":
-            row["status"] = "undo"
+            row.update(status="undo", undid=undone_by.get(position))
         elif move == "correct":
             last = replaced_by.get(target)
             if last is not None and last != position:
@@ -504,6 +505,24 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
         rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
     return rows
+
+
+def _undone_by(entries: list, set_aside) -> dict[int, int]:
+    """For each undo that stands, the position of the entry it stepped back over: the last entry that
+    still stood (GEN-13). Entries the rules set aside never stood, or stood until a correction and
+    so above every undo before it, and a correction keeps its target's place."""
+    standing: list[int] = []
+    out: dict[int, int] = {}
+    for position, entry in enumerate(entries):
+        if position in set_aside:
+            continue
+        move = entry.get("move") if isinstance(entry, dict) else None
+        if move == "undo":
+            if standing:
+                out[position] = standing.pop()
+        elif move != "correct":
+            standing.append(position)
+    return out
 
 
 def _corrections_standing(entries: list, log) -> dict[int, int]:

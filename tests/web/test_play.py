@@ -225,6 +225,23 @@ def test_undo_is_a_new_entry_and_history_keeps_both(table, database):
     assert 'class="stands" id="e2"' in history  # the undo itself is not struck through
 
 
+def test_each_undo_in_the_history_names_the_entry_it_undid(table):
+    """Two undos in a row step back over two entries: the history says which one each undid, with a
+    link to it; an undo refused for want of an entry to undo (GEN-13) is never stored."""
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw")
+    ana.post(move="undo")
+    ana.post(move="undo")
+    assert ana.post(move="undo").status_code == 422  # nothing left to undo: not stored
+    ana.post(move="turn_up", card="7")
+    ana.post(move="undo")
+    history = ana.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert 'href="#e1">undid #1' in history_row(history, 2)
+    assert 'href="#e0">undid #0' in history_row(history, 3)
+    assert 'href="#e4">undid #4' in history_row(history, 5)
+
+
 def history_row(html: str, position: int) -> str:
     return html.split(f'id="e{position}"', 1)[1].split("</li>", 1)[0]
 
