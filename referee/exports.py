@@ -287,6 +287,13 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
             merges.append((p["id"], into))
     for i, (pid, into) in enumerate(merges):
         _need(into in profile_names and into != pid, f"profiles.merged_into ({pid})", "names no other profile here")
+    parent = dict(merges)
+    for pid in parent:  # each chain of merges ends at a profile merged into no other
+        seen, at = {pid}, parent[pid]
+        while at in parent:
+            _need(at not in seen, f"profiles.merged_into ({pid})", "the merges go round in a loop")
+            seen.add(at)
+            at = parent[at]
     nights_in = data.get("nights", [])
     _need(isinstance(nights_in, list) and len(nights_in) <= MAX_ITEMS, "nights", "a list of nights")
     night_days: dict[int, str] = {}

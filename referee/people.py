@@ -50,7 +50,8 @@ class Said(str):
         return format(str(self), spec)
 
 
-FIELDS = {"name": Said("name"), "group": Said("group"), "profile": Said("player"), "into": Said("player to merge into")}
+FIELDS = {"name": Said("name"), "group": Said("group"), "profile": Said("player"), "into": Said("player to merge into"),
+          "players": Said("Players")}
 
 
 class PeopleError(ValueError):
@@ -215,14 +216,41 @@ def profile_ids_for(conn, names: Iterable[str]) -> list[int]:
     """Inside a write transaction: the profile of each name (found by name, or made)."""
     out = []
     for name in names:
-        found = _taken(conn, name)
-        if found is None:  # the name of a profile merged into another: that profile (its person)
-            key = name_key(name)
-            found = next((pid for pid, other in conn.execute(
-                "SELECT id, name FROM profiles WHERE merged_into IS NOT NULL ORDER BY id") if name_key(other) == key),
-                None)
+        found = _profile_of(conn, name)
         out.append(found if found is not None else _create(conn, name))
     return out
+
+
+def _profile_of(conn, name: str) -> int | None:
+    """The profile a typed name is: one in use by that name, else one merged into another (the name
+    still counts for its person), else None."""
+    found = _taken(conn, name)
+    if found is None:
+        key = name_key(name)
+        found = next((pid for pid, other in conn.execute(
+            "SELECT id, name FROM profiles WHERE merged_into IS NOT NULL ORDER BY id") if name_key(other) == key), None)
+    return found
+
+
+def _person_of(conn, name: str) -> int | None:
+    """The person a typed name stands for (where its profile's merges lead), or None."""
+    found = _profile_of(conn, name)
+    return None if found is None else _canonical(conn, found)
+
+
+def check_one_seat_each(db: Database, names: Iterable[str]) -> None:
+    """Refuse a table at which one person would sit twice: two names typed that are one person's
+    profiles (merged), which would count that match twice in the standings."""
+    seen: dict[int, str] = {}
+    for name in names:
+        person = _person_of(db.conn, name)
+        if person is None:
+            continue
+        if person in seen:
+            raise PeopleError("players", Said(
+                "%(one)s and %(other)s are the same player (their profiles were merged): one seat each.",
+                one=seen[person], other=name))
+        seen[person] = name
 
 
 def create_profile(db: Database, name) -> Profile:

@@ -98,10 +98,14 @@ def _int(value: Any) -> int:
 
 
 def _places(players: list[str], res: dict) -> dict[str, int]:
-    """Place by name from the result's standings (best first): equal totals share a place."""
+    """Place by name from the result's standings (best first): the place a row names (a game's finishing
+    order), else equal totals share a place."""
     out: dict[str, int] = {}
     standings = res.get("standings") or []
     for row in standings:
+        if _int(row.get("place")) > 0:
+            out[row.get("player")] = row["place"]
+            continue
         same = next(j for j, other in enumerate(standings) if other.get("total") == row.get("total"))
         out[row.get("player")] = same + 1
     for name in players:
@@ -454,8 +458,12 @@ def standings(db: Database, scope: Scope, profile: int | None = None, fresh: boo
             row = _figures(sums, kind)
             row.update(profile_id=pid, name=names.get(pid, "?"))
             rows.append(row)
-        rows.sort(key=lambda r: (-r["won"], -r["tied"], r["avg_place"] if r["avg_place"] is not None else 99,
-                                 r["name"].casefold()))
+        def order(r):
+            return -r["won"], -r["tied"], r["avg_place"] if r["avg_place"] is not None else 99
+
+        rows.sort(key=lambda r: (*order(r), r["name"].casefold()))
+        for i, row in enumerate(rows):  # rows equal in what orders them share a place (by name within it)
+            row["rank"] = rows[i - 1]["rank"] if i and order(rows[i - 1]) == order(row) else i + 1
         out.append(Table(game, key, counts.get((game, key), 0) if profile is None else
                          sum(r["matches"] for r in rows), rows))
     out.sort(key=lambda t: (-t.matches, t.game, t.rules_key))

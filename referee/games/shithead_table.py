@@ -44,13 +44,23 @@ def result(state: State) -> dict[str, Any]:
     players = state.players
     lowest_best = state.rules["end_mode"] == "last_is_loser"
     order = sorted(range(len(players)), key=lambda s: (state.tally[s] if lowest_best else -state.tally[s], s))
+    standings = [{"player": players[s], "total": state.tally[s]} for s in order]
+    winners = [players[s] for s in state.winners]
+    if lowest_best and state.over and len(state.history) == 1:
+        # One game: nobody wins it, the Shithead loses (SH-51), and the others keep the places they went out
+        # in (§4.12 H1); the tally's shared top (H2) speaks of an evening of games.
+        game = state.history[0]
+        seats = [*game.order, *([game.shithead] if game.shithead is not None else [])]
+        seats += [s for s in range(len(players)) if s not in seats]
+        standings = [{"player": players[s], "total": state.tally[s], "place": i + 1} for i, s in enumerate(seats)]
+        winners = []
     return {
         "house_rules": changed_rules(VARIANTS, state.rules),
         "rounds": [h.to_dict(players) for h in state.history],
         "totals": {players[s]: state.tally[s] for s in range(len(players))},
-        "standings": [{"player": players[s], "total": state.tally[s]} for s in order],
+        "standings": standings,
         "over": state.over,
-        "winners": [players[s] for s in state.winners],
+        "winners": winners,
         "outcome": state.outcome,
     }
 

@@ -13,6 +13,7 @@ from ..db import get_db
 from ..games import get_game
 from ..games.base import EntryError, Ruling, changed_rules, resolve_rules
 from ..games.rulebook import applies, describe_switch
+from .. import people
 from ..people import PeopleError
 from ..store import create_match, find_match_by_code, find_rematch, get_match, recent_matches
 from .nights import link_table, table_group
@@ -163,6 +164,7 @@ def create_table(game: str):
         preset, chosen = preset_rules(game, request.form)
         chosen.update(parse_rules(engine, request.form))
         state = engine.new_match(tuple(names), chosen)
+        people.check_one_seat_each(get_db(), state.players)
         group_id = table_group(request.form)
     except (FormProblem, Ruling, EntryError, PeopleError) as err:
         message = (f"{err.rule}: {ruling_text(err.rule, err.message)}" if isinstance(err, Ruling)

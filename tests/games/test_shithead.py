@@ -279,7 +279,9 @@ def test_SH_T29_last_player_left_is_the_shithead():
     s = go(s, P(ARI, cards("9H")))
     result = sh.result(s)
     assert s.over and result["rounds"][0]["shithead"] == "Bea" and result["rounds"][0]["order"] == ["Ari"]
-    assert result["winners"] == ["Ari"] and "Bea is the Shithead" in result["outcome"]
+    assert "Bea is the Shithead" in result["outcome"]
+    # one game: nobody wins it, the others keep their finishing places (§4.12 H1)
+    assert result["winners"] == [] and [(r["player"], r["place"]) for r in result["standings"]] == [("Ari", 1), ("Bea", 2)]
 
 
 def test_SH_T30_a_fifth_seven_is_impossible():
@@ -351,7 +353,10 @@ def test_H1_finishing_order_and_the_shithead():
     s = go(_endgame(), P(BEA, cards("4H")), sh.Pickup(CAL), P(DOV, cards("5H")), P(ARI, cards("6H")))
     result = sh.result(s)
     assert s.over and result["rounds"][0]["order"] == ["Bea", "Dov", "Ari"]
-    assert result["rounds"][0]["shithead"] == "Cal" and result["winners"] == ["Ari", "Bea", "Dov"]
+    assert result["rounds"][0]["shithead"] == "Cal"
+    # "Record: positions Bea 1, Dov 2, Ari 3, Cal loser": a place each, no shared win of the non-losers
+    assert result["winners"] == [] and [(r["player"], r["place"]) for r in result["standings"]] == [
+        ("Bea", 1), ("Dov", 2), ("Ari", 3), ("Cal", 4)]
 
 
 def test_H1_first_out_wins():

@@ -115,6 +115,11 @@ HOSTILE = [
     (b'{"format": "referee-group/1", "group": {"name": "G"}, "extra": 1}', "extra"),
     (b'{"format": "referee-transcript/1", "game": "ratatat", "players": ["A", "A"], "entries": []}',
      "(transcript).players"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "profiles": [{"id": 1, "name": "A", "merged_into": 2},'
+     b' {"id": 2, "name": "B", "merged_into": 1}]}', "profiles.merged_into (1)"),
+    (b'{"format": "referee-group/1", "group": {"name": "G"}, "profiles": [{"id": 1, "name": "A", "merged_into": 2},'
+     b' {"id": 2, "name": "B", "merged_into": 3}, {"id": 3, "name": "C", "merged_into": 2}]}',
+     "profiles.merged_into (1)"),
 ]
 
 
@@ -123,7 +128,8 @@ def test_hostile_import_files_name_the_field_and_change_nothing(database, body, 
     with pytest.raises(exports.ImportProblem) as err:
         exports.import_data(database, exports.read(body))
     assert err.value.field == field
-    assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+    for table in ("matches", "profiles", "groups"):  # the file is read whole before anything is written
+        assert database.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,)
 
 
 @pytest.mark.parametrize("body,field", HOSTILE[:6])

@@ -119,6 +119,23 @@ def test_new_table_form_offers_groups_and_profiles_and_links_the_match(client, d
     assert seats == [("Ana",), ("Dee",)]  # "ana" is Ana's profile
 
 
+def test_a_new_table_refuses_one_person_in_two_seats_by_a_merged_name(client, database, club):
+    """Zoë's old profile "Zoe" was merged into hers: a table with both names would seat one person twice
+    and count the match twice in her standings. Refused (422, the names said), nothing made."""
+    zoe, zoe2 = people.create_profile(database, "Zoë"), people.create_profile(database, "Zoe")
+    people.merge(database, zoe2.id, zoe.id)
+    tables_before = database.execute("SELECT count(*) FROM matches").fetchone()[0]
+    groups_before = len(people.groups(database))
+    response = client.post("/new/ratatat", data={"player": ["Zoe", "Zoë", "Dana"], "new_group": "Another lot"},
+                           headers=SAME_ORIGIN)
+    assert response.status_code == 422
+    assert "Players: Zoe and Zoë are the same player (their profiles were merged): one seat each." in \
+        response.get_data(as_text=True)
+    assert database.execute("SELECT count(*) FROM matches").fetchone()[0] == tables_before
+    assert len(people.groups(database)) == groups_before
+    assert client.post("/new/ratatat", data={"player": ["Zoe", "Dana"]}, headers=SAME_ORIGIN).status_code == 303
+
+
 def test_new_table_with_a_new_group(client, database):
     response = client.post("/new/ratatat", data={"player": ["A", "B"], "group": "none", "new_group": "Sunday lot"},
                            headers=SAME_ORIGIN)

@@ -39,6 +39,10 @@ def test_a_tie_is_shown_as_a_tie(database):
     rows = _rows(database, stats.Scope(g.id))
     for name in ("Ana", "Ben"):
         assert (rows[name]["won"], rows[name]["tied"], rows[name]["rounds_tied"], rows[name]["avg_place"]) == (0, 1, 1, 1.0)
+    assert rows["Ana"]["rank"] == rows["Ben"]["rank"] == 1  # equal figures share a place in the standings
+    play(database, renamed(TIED_ROUND, {"Ana": "Cy"}), g.id)  # Cy ties with Ben: Ben is ahead of Ana now
+    ranks = {name: row["rank"] for name, row in _rows(database, stats.Scope(g.id)).items()}
+    assert ranks == {"Ben": 1, "Ana": 2, "Cy": 2}
 
 
 def test_house_rules_are_never_mixed(database):
