@@ -77,8 +77,7 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
     ``c_`` (the correction page shows the original entry's pickers)."""
     move = form.get("move", "")
     if move == "override":
-        return {"move": "override", "rule": text(form, "rule", 20), "entry": refused_entry(form.get("entry", "")),
-                "reason": text(form, "reason", MAX_REASON), **by(players, seat)}
+        return _override(form, players, seat)
     if move == "undo":
         return {"move": "undo", **by(players, seat)}
     if move == "resolve_flag":
@@ -96,16 +95,37 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
     target = number(form, "target_entry")
     if target is None:
         raise EntryError("target_entry", "Which entry is corrected?")
-    correction = {"move": "correct", "target": target, "reason": text(form, "reason", MAX_REASON),
-                  **by(players, seat)}
+    correction = {"move": "correct", "target": target, **by(players, seat)}
     if "entry" in form and CORRECT_PREFIX + "move" not in form:  # a client that sends the entry itself
-        return {**correction, "entry": refused_entry(form["entry"])}
+        return {**correction, "entry": refused_entry(form["entry"]), "reason": _reason(form)}
     inner_form = {k[len(CORRECT_PREFIX):]: v for k, v in form.items() if k.startswith(CORRECT_PREFIX)}
     if inner_form.get("move", "") in (*LOG_MOVES, ""):
         raise EntryError("c_move", "Say what really happened instead.")
     named = player(inner_form, "for", players)
     inner_seat = players.index(named) if named is not None else None
-    return {**correction, "entry": game_entry(inner_form, players, inner_seat, shared=False, turn=turn)}
+    return {**correction, "entry": game_entry(inner_form, players, inner_seat, shared=False, turn=turn),
+            "reason": _reason(form)}
+
+
+def _reason(form: Mapping[str, str]) -> str:
+    """Why an override or a correction: the log keeps it beside who made it, so it is asked for."""
+    reason = text(form, "reason", MAX_REASON)
+    if not reason.strip():
+        raise EntryError("reason", "Say why: an override or a correction is recorded with its reason.")
+    return reason
+
+
+def _override(form: Mapping[str, str], players: tuple[str, ...], seat: int | None) -> dict[str, Any]:
+    """Let a refused entry stand (GEN-5), with the reason it is recorded with. A refused correction is let
+    stand as a correction whose entry is overridden (an override holds a table entry, and the correction
+    still replaces its target)."""
+    inner = refused_entry(form.get("entry", ""))
+    rule, reason = text(form, "rule", 20), _reason(form)
+    if inner.get("move") == "correct" and isinstance(inner.get("entry"), dict):
+        return {"move": "correct", "target": inner.get("target"), "reason": reason,
+                "entry": {"move": "override", "rule": rule, "entry": inner["entry"], "reason": reason},
+                **by(players, seat)}
+    return {"move": "override", "rule": rule, "entry": inner, "reason": reason, **by(players, seat)}
 
 
 def begin_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | None,

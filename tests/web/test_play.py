@@ -2,6 +2,7 @@
 corrections, history and the transcript download — through the Flask test client on a file database."""
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -194,6 +195,28 @@ def test_names_are_escaped_everywhere(app, database, client):
     for path in ("", "/screen", "/history", "/invite", "/pick?move=turn_up&field=card"):
         html = phone.client.get(f"/m/{match.id}{path}").get_data(as_text=True)
         assert "<script>alert(1)" not in html, path
+
+
+def test_correcting_a_scored_reveal_redraws_the_rounds_result(app, database):
+    """The round's result is drawn once for every phone (it is the same for all); a correction of a reveal
+    in it changes its scores, and every phone's screen shows the new ones, not the result drawn before."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
+                          (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
+                          (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+                          (ana, {"move": "reveal", "card1": "1", "card2": "0", "card3": "2", "card4": "3"}),
+                          (ben, {"move": "reveal", "card1": "4", "card2": "4", "card3": "5", "card4": "1"})]:
+        assert phone.post(**fields).status_code == 200, text(phone.post(**fields))
+    last = ben.client.get(f"/m/{match.id}/screen", headers=HX).get_data(as_text=True)
+    assert "<td class=\"num\">14</td>" in last.split('id="last-round"', 1)[1].split("</section>", 1)[0]
+    reveal = store.entries(database, match.id)[-1]["seq"] - 1
+    assert ana.post(move="correct", target_entry=str(reveal), c_move="reveal", c_for="Ben", c_card1="4",
+                    c_card2="4", c_card3="5", c_card4="9", reason="a 9, not a 1").status_code == 200
+    for phone in (ana, ben):
+        result = phone.client.get(f"/m/{match.id}/screen", headers=HX).get_data(as_text=True)
+        result = result.split('id="last-round"', 1)[1].split("</section>", 1)[0]
+        assert "<td class=\"num\">22</td>" in result and ">14<" not in result
 
 
 def test_flag_at_reveal_then_accepted(app, database):
@@ -567,6 +590,36 @@ def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
     moves = [e["entry"]["move"] for e in store.entries(database, match.id)]
     assert moves == ["turn_up", "draw", "power", "draw", "discard", "draw"]
     assert "Slot 1" in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
+
+
+def test_a_refused_correction_can_be_let_stand_with_the_override_it_offers(table, database):
+    """GEN-5 for a correction: "Let it stand" on a refused correction stores the correction with its entry
+    overridden (an override holds a table entry, never a correction), and the corrected entry replays."""
+    match, ana, ben, cy = table
+    for phone, fields in [(ana, {"move": "turn_up", "card": "5"}), (ana, {"move": "draw"}),
+                          (ana, {"move": "discard", "card": "5"}), (ben, {"move": "draw"}),
+                          (ben, {"move": "discard", "card": "5"}), (cy, {"move": "draw"}),
+                          (cy, {"move": "discard", "card": "5"}),
+                          (ana, {"move": "draw"}), (ana, {"move": "discard", "card": "9"})]:
+        assert phone.post(**fields).status_code == 200, fields
+    last = store.entries(database, match.id)[-1]["seq"] - 1
+    refused = ana.post(move="correct", target_entry=str(last), c_move="discard", c_for="Ana", c_card="5",
+                       reason="it was a 5")
+    assert refused.status_code == 422 and "REJECT GEN-3" in text(refused)
+    entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
+    entry = html.unescape(entry)
+    assert json.loads(entry)["move"] == "correct"
+    before = entry_count(database, match.id)
+    assert ana.post(move="override", rule="GEN-3", entry=entry, reason="").status_code == 400  # why is asked for
+    answer = ana.post(move="override", rule="GEN-3", entry=entry, reason="the old deck has a fifth 5")
+    assert answer.status_code == 200, text(answer)[:400]
+    stored = store.entries(database, match.id)
+    assert len(stored) == before + 1
+    assert stored[-1]["entry"]["move"] == "correct" and stored[-1]["entry"]["target"] == last
+    assert stored[-1]["entry"]["entry"]["move"] == "override"
+    assert stored[-1]["entry"]["entry"]["entry"]["card"] == "5"
+    history = ana.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert "corrected at" in history_row(history, last) and "the old deck has a fifth 5" in history
 
 
 def test_an_override_naming_another_seat_is_the_posting_phones(table, database):
