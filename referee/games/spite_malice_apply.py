@@ -388,7 +388,9 @@ class _Entry:
                 return
             self.events.append({"kind": "payoff_turned", "rule": "SM-15",
                                 "message": f"{who}: turn the next pay-off card and enter it ({st.payoff} left)."})
-        if kind == "hand" and st.hand == 0 and not self.s.owed:
+        # the draw owed is the turn's (an out-of-turn build let stand, GEN-5, empties a hand that is
+        # filled at its own turn's start, SM-10)
+        if kind == "hand" and st.hand == 0 and not self.s.owed and m.seat == self.s.turn:
             self.require_draw(m.seat, HAND, "SM-16")
             if self.s.owed:
                 self.note("SM-16", f"{who} has built every hand card: draw 5 more and carry on.", "hand_empty")

@@ -11,7 +11,7 @@ from .spite_malice_rules import VARIANTS, VALUES, deck
 from .spite_malice_state import State
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 TEMPLATES = "spite_malice"
 #: Entries whose second step is a picker: the card of a pay-off top, a build (source, card, pile), a discard.
 PICK_MOVES = ("top", "build", "discard")

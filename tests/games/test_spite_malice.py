@@ -159,6 +159,18 @@ def test_SM_T12_every_hand_card_built_means_five_more():
     assert s.seats[ANN].hand == 4 and s.stock == 25 and s.turn == ANN and len(s.center[0]) == 6
 
 
+def test_SM_16_an_overridden_out_of_turn_build_emptying_a_hand_owes_the_turn_nothing():
+    """Bob builds his whole hand in Ann's turn, each build let stand (GEN-5): no draw is owed by Ann, who
+    plays on; Bob draws back up to five at the start of his own turn (SM-10)."""
+    s = table(stock=30)
+    s = go(s, *(Override(B(BOB, 1, "hand", c), "SM-22", "Bob played out of turn, agreed")
+                for c in ("AH", "2H", "3H", "4H", "5H")))
+    assert s.turn == ANN and s.seats[BOB].hand == 0 and s.owed == 0
+    assert "draw 5" not in reminders(s)
+    s = go(s, B(ANN, 1, "hand", "6C"), D(ANN, 1, "9C"))
+    assert s.turn == BOB and s.owed == 5 and s.owed_rule == "SM-10"
+
+
 def test_SM_T13_no_build_after_the_discard():
     s = go(table(), D(ANN, 1, "5C"))
     assert s.turn == BOB and s.ended == ANN
