@@ -388,6 +388,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(name)s has no card in place %(place)s.")),
     _same(N_("%(name)s first gives one of their cards to %(other)s for the card snapped from place %(place)s.")),
     _same(N_("The round is over: turn up the cards.")),
+    _same(N_("The draw pile ran out, so the round is over: turn up the cards.")),
     _same(N_("%(name)s already holds a card: keep it in place of a card, or discard it.")),
     _same(N_("The first look happens once, before the player's first turn.")),
     _same(N_("The first look is at two different cards.")),

@@ -172,6 +172,10 @@ class _Entry(Entry):
             self.refuse("CAB-6", f"{self.name(owed[0])} first gives one of their cards to "
                                  f"{self.name(owed[1])} for the card snapped from place {owed[2]}.")
 
+    def scoring_rule(self) -> str:
+        """The rule a round is scored by under the table's house rules (CAB-V9): every card is counted."""
+        return {"cabo_2e": "CAB-40", "cabo_1e": "CAB-41"}.get(self.rules["round_score"], "CAB-44")
+
     # Turn order --------------------------------------------------------------------------------
     def take_turn(self, seat: int) -> Round:
         """``seat`` starts its turn (GEN-7, CAB-3, CAB-20): closes the chance to snap the last discard."""
@@ -180,6 +184,8 @@ class _Entry(Entry):
         if r.awaiting_turn_up:
             self.refuse("CAB-1", "Turn up the top card of the draw pile to start the discard pile first.")
         if r.step == "reveal":
+            if r.deck_out:
+                self.refuse("CAB-22", "The draw pile ran out, so the round is over: turn up the cards.")
             self.refuse("CAB-20", "The round is over: turn up the cards.")
         if seat == r.caller:
             self.refuse("CAB-20", f"{self.name(seat)} called: the caller takes no more turns, every other "
@@ -707,8 +713,8 @@ class _Entry(Entry):
         else:
             held = places(row)
             if len(move.cards) != len(held):
-                self.refuse("CAB-40", f"{self.name(move.seat)} has {len(held)} card{'s' if len(held) != 1 else ''}: "
-                                      "name each of them, place by place.")
+                self.refuse(self.scoring_rule(), f"{self.name(move.seat)} has {len(held)} card"
+                                                 f"{'s' if len(held) != 1 else ''}: name each of them, place by place.")
             turned = list(zip(held, move.cards))
         for slot, card in turned:
             token = row[slot - 1]

@@ -383,6 +383,16 @@ def test_CAB_T16_the_deck_running_out_ends_the_round_with_no_caller():
     assert "CAB-22" in res.explanation and res.winners == (ANA,)
 
 
+def test_CAB_T16_a_draw_after_the_deck_ran_out_is_refused_by_CAB_22_and_a_short_reveal_by_the_scoring_rule():
+    state = started(match(2))
+    while state.round.step != "reveal":
+        state = plain_turn(state)
+    assert refused(state, Draw(state.round.turn if state.round.turn is not None else ANA, "5")).rule == "CAB-22"
+    assert refused(state, Reveal(ANA, ("0", "1"))).rule == "CAB-40"  # Cabo 2nd edition counts every card
+    cambio = to_reveal(match(2, "cambio_common"), caller=ANA)
+    assert refused(cambio, Reveal(ANA, ("0",))).rule == "CAB-44"
+
+
 def test_without_deck_out_the_discard_pile_is_reshuffled_under_its_top_card():
     state = started(match(2, "cabo_1e"), "7")
     while state.round.draw:

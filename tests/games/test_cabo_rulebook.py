@@ -166,7 +166,7 @@ def test_CAB_22_a_wrong_snaps_penalty_card_that_empties_the_draw_pile_ends_the_r
     state = replace(state, round=replace(state.round, draw=1))
     state = play(state, Snap(BEN, 1, ANA, "9C"))
     assert state.round.draw == 0 and state.round.step == "reveal" and state.round.deck_out
-    assert refused(state, Draw(BEN)).rule == "CAB-20"
+    assert refused(state, Draw(BEN)).rule == "CAB-22"  # the round ended for want of cards
     kept = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"))
     kept = play(replace(kept, round=replace(kept.round, draw=1)), Snap(BEN, 1, ANA, "9C"))
     assert kept.round.step == "start" and not kept.round.deck_out  # without CAB-V13 the pile is remade later
