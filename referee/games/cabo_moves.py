@@ -272,7 +272,7 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
         case Give(slot=slot):
             return f"{who} gives the card in their place {slot} to fill the gap."
         case Call():
-            return f"{who} calls “Cabo”!"
+            return f"{who} calls!"  # “Cabo!” or “Cambio!”: the same call under either name
         case Reshuffle():
             return "The discard pile, all but its top card, is shuffled into a new draw pile."
         case Reveal(cards=cards, slot=None):

@@ -584,6 +584,12 @@ def test_every_entry_round_trips_through_json_and_the_form(move):
     assert C.describe(move, players)
 
 
+def test_the_call_is_said_without_naming_the_game():
+    """A Cambio table's record must not say "Cabo": the call is said the same way under either name."""
+    words = C.describe(Call(ANA), ("Ana", "Ben"))
+    assert words == "Ana calls!" and "Cabo" not in words
+
+
 def test_hostile_entries_are_entry_errors():
     players = ("Ana", "Ben")
     rules = match(2).rules
