@@ -107,12 +107,11 @@ def parse_rules(engine, form) -> dict:
         elif raw.lower() == "off" and variant.allow_none:
             rules[variant.key] = None
         else:
-            if not (raw.isascii() and raw.isdigit()) or len(raw) > 6 or int(raw) > MAX_NUMBER:
-                raise FormProblem(gettext("%(switch)s: enter a whole number up to %(max)s.", switch=switch_label(variant), max=MAX_NUMBER))
-            if int(raw) < variant.minimum:
-                raise FormProblem(gettext("%(switch)s: enter a whole number of at least %(min)s.", switch=switch_label(variant), min=variant.minimum))
-            if int(raw) > variant.maximum:
-                raise FormProblem(gettext("%(switch)s: enter a whole number of at most %(max)s.", switch=switch_label(variant), max=variant.maximum))
+            top = min(variant.maximum, MAX_NUMBER)
+            if (not (raw.isascii() and raw.isdigit()) or len(raw) > 6
+                    or not variant.minimum <= int(raw) <= top):  # the switch's own range, said whole
+                raise FormProblem(gettext("%(switch)s: enter a whole number from %(min)s to %(max)s.",
+                                          switch=switch_label(variant), min=variant.minimum, max=top))
             rules[variant.key] = int(raw)
     return rules
 

@@ -79,11 +79,11 @@ def test_switches_are_hidden_where_they_do_not_apply(client):
     ("tie_policy", "", None),  # blank: the rule set's value
     ("power_use_optional", "maybe", "Using a drawn power: choose one of the choices offered"),
     ("rounds_n", "-3", "Number of rounds: enter a whole number"),
-    ("rounds_n", "0", "at least 1"),
+    ("rounds_n", "0", "Number of rounds: enter a whole number from 1 to "),
     ("rounds_n", "1e3", "enter a whole number"),
     ("rounds_n", "٣", "enter a whole number"),  # an Arabic-Indic digit
     ("rounds_n", "9" * 5000, "enter a whole number"),
-    ("minutes", "100001", "up to 100000"),
+    ("minutes", "100001", "Minutes of play: enter a whole number from 1 to "),
     ("stalemate_rotations", "never", "enter a whole number"),
     ("min_rotations_before_call", "\x00", "enter a whole number"),
 ])
@@ -96,6 +96,16 @@ def test_hostile_rule_fields_get_a_message_and_save_nothing(client, database, fi
     assert response.status_code == 422 and words in html
     assert 'value="Ann &lt;b&gt;"' in html  # what was typed is kept (and escaped)
     assert database.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("value", ["-5", "٣", "4", "27", "9" * 40])
+def test_a_number_out_of_a_switchs_range_is_answered_with_that_range(client, database, value):
+    """Spite & Malice's pay-off pile holds 5 to 26 cards (SM-V1): any other number is answered with that
+    range, not with the form's general limit."""
+    response = client.post("/new/spite_malice", data={"player": ["Ann", "Bo"], "payoff_size": value},
+                           headers=ORIGIN)
+    assert response.status_code == 422
+    assert "Pay-off pile: enter a whole number from 5 to 26." in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("players, words", [
