@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from .base import EntryError, Ruling, normalise_players, resolve_rules, seat_index
-from .cabo_cards import DECK_PLAYERS, DECKS, POWER_WORDS, card_words, power, rank, sentence_card
+from .cabo_cards import DECK_PLAYERS, DECKS, POWER_WORDS, card_words, label, power, rank, sentence_card
 from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace, Reshuffle,
                          Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
 from .cabo_rules import MIN_PLAYERS, START_SLOTS, VARIANTS
@@ -96,6 +96,9 @@ class _Entry(Entry):
 
     TITLE = TITLE
     OVER_RULE = "CAB-43"
+
+    def card_text(self, value: str) -> str:
+        return label(value)  # "Q♥", not its code "QH"
 
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)

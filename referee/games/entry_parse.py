@@ -107,7 +107,7 @@ def parse_entry(data: Any, moves: Mapping[str, type], readers: Mapping[Any, Read
     known = {f.name for f in fields(cls)}
     for key in data:
         if key not in known and key not in EXTRA:
-            raise EntryError(f"{where}.{show(key)[1:-1]}", f"is not a field of a {name!r} entry")
+            raise EntryError(f"{where}.{show(key)[1:-1]}", f"{show(key)} is not a field of a {name!r} entry")
         if EXTRA.get(key) is not None:
             text(data[key], f"{where}.{key}", EXTRA[key])
     kwargs: dict[str, Any] = {}

@@ -50,6 +50,10 @@ class Entry:
     def name(self, seat: int | None) -> str:
         return "The table" if seat is None else self.state.players[seat]
 
+    def card_text(self, value: str) -> str:
+        """A card as a ruling says it (a game whose codes are not what a player reads says them here)."""
+        return value
+
     def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
         flag = Flag(len(self.state.flags), rule, message, entries, self.eid)
         self.state.flags = self.state.flags + (flag,)
@@ -114,7 +118,7 @@ class Entry:
         copies = self.state.deck[value]
         seen = self.public_count(value) + extra
         self.check(seen < copies, "GEN-3",
-                   f"The deck has only {copies} × {value}, and {seen} are already known on the table: "
+                   f"The deck has only {copies} × {self.card_text(value)}, and {seen} are already known on the table: "
                    f"this sighting would be one too many (a misread or a wrong card?).")
 
     def observe(self, token: Token, value: str | None) -> Token:
@@ -125,8 +129,8 @@ class Entry:
         if token.value is not None:
             if token.value != value:
                 self.check_supply(value)  # GEN-3 first: the new value must still fit the deck
-                self.flag("GEN-4", f"This card was known to be {token.value} (entry {token.seen}) "
-                                   f"but shows {value} now (entry {self.eid}).",
+                self.flag("GEN-4", f"This card was known to be {self.card_text(token.value)} (entry {token.seen}) "
+                                   f"but shows {self.card_text(value)} now (entry {self.eid}).",
                           (token.seen, self.eid))
             else:
                 return token

@@ -5,7 +5,7 @@ from __future__ import annotations
 from referee.games.cabo_moves import (Call, Discard, Draw, Match, Peek, Replace, Reveal, Snap, Swap,
                                       TakeDiscard, TurnUp, UsePower)
 
-from .cabo_helpers import ANA, BEN, CY, match, play, refused, score_round, started, with_totals
+from .cabo_helpers import ANA, BEN, CY, match, play, refused, score_round, started, to_reveal, with_totals
 
 
 def test_CAB_45_the_round_winner_under_the_tie_switch_plays_first():
@@ -204,6 +204,16 @@ def test_CAB_K2_a_wrong_snap_goes_back_but_stays_known():
     from referee.games import cabo as C
     state = play(match(3, "cambio_common"), TurnUp("5H"), Draw(ANA), Discard(ANA, "5D"), Snap(BEN, 1, ANA, "9C"))
     assert C.view(state, CY)["round"]["rows"]["Ana"]["slots"][0]["card"] == "9C"
+
+
+def test_GEN_4_a_standard_card_is_said_as_it_reads_in_the_flag():
+    """A known 9♣ snapped back and turned up later as a 9♠: the flag says the cards as a player reads them."""
+    from referee.games import cabo as C
+    state = play(match(3, "cambio_common"), TurnUp("5H"), Draw(ANA), Discard(ANA, "5D"), Snap(BEN, 1, ANA, "9C"))
+    state = to_reveal(state, caller=BEN)
+    state, events = C.apply(state, Reveal(ANA, ("9S", "2H", "3H", "4H")))
+    (flag,) = [e for e in events if e["kind"] == "flag" and e["rule"] == "GEN-4"]
+    assert "known to be 9♣" in flag["message"] and "shows 9♠" in flag["message"] and "9C" not in flag["message"]
 
 
 def test_CAB_K2_GEN_4_a_claim_turning_up_a_known_card_as_another_is_flagged_not_fixed():

@@ -63,6 +63,12 @@ def test_each_malformed_field_is_named(data, field):
     assert refused(data).field == field
 
 
+def test_a_field_no_entry_has_is_named_in_the_words_too():
+    """The words stand on their own ("That entry is not complete: <why> (<field>)" on the screen)."""
+    problem = refused({"move": "put", "seat": "Ana", "slot": 1, "colour": "red"})
+    assert problem.message == "'colour' is not a field of a 'put' entry"
+
+
 def test_optional_fields_may_be_null_but_a_required_one_may_not():
     assert parse({"move": "put", "seat": "Ana", "slot": 1, "target": None, "spot": None}).target is None
     assert "place" in str(refused({"move": "put", "seat": "Ana", "slot": 1, "spot": 9}))
