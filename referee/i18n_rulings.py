@@ -425,6 +425,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(name)s draws %(num)s from the stock first (back up to 5).")),
     _same(N_("%(name)s's turn ended with the discard onto a side stack: it is %(other)s's turn now.")),
     _same(N_("%(name)s's turn ended with the discard: only the refill is left.")),
+    _same(N_("%(name)s discarded and draws %(num)s from the stock to end the turn (SM-V5); then it is the next "
+             "player's turn."), num=r"\d+"),
     _same(N_("%(name)s has already discarded this turn: one discard ends the turn.")),
     _same(N_("A card on a building pile stays there until the pile is complete.")),
     _same(N_("A pay-off card goes only onto a building pile, never onto a side stack.")),

@@ -265,6 +265,9 @@ class _Entry:
             if seat == s.ended:
                 self.check(False, "SM-17", f"{self.name(seat)}'s turn ended with the discard onto a side stack: "
                                            f"it is {self.name(s.turn)}'s turn now.")
+            elif s.ending and s.owed:  # the discard made, the refill still to enter (SM-V5)
+                self.check(False, "SM-22", f"{self.name(s.turn)} discarded and draws {s.owed} from the stock to "
+                                           f"end the turn (SM-V5); then it is the next player's turn.")
             else:
                 self.check(False, "SM-22", f"It is {self.name(s.turn)}'s turn, not {self.name(seat)}'s.")
 

@@ -260,6 +260,8 @@ def test_SM_T20_refill_at_the_end_of_the_turn():
     s = table({"refill_timing": "end_of_turn"}, seats={ANN: seat(hand=3)}, stock=20)
     s = go(s, D(ANN, 1, "4C"))
     assert s.turn == ANN and s.owed == 3 and s.owed_rule == "SM-V5" and s.seats[ANN].hand == 2
+    early = refused(s, B(BOB, 1, "hand", "AH"))  # Bob waits for Ann's refill, and is told so
+    assert early.rule == "SM-22" and "Ann discarded and draws 3 from the stock to end the turn" in early.message
     s = go(s, Dr(ANN))
     assert s.seats[ANN].hand == 5 and s.turn == BOB and s.owed == 0 and s.stock == 17
     s = go(s, D(BOB, 1, "6C"), Dr(BOB))
@@ -618,7 +620,7 @@ PINNED = [
      "9b44643375054a39b14e5c91784a0b9b65e5c8e1dddc8b2aaceb2c63fc30ec13"),
     (5, {"king_rank_for_start": "redo", "start_tie": "coin_flip", "max_center_stacks": None,
          "refill_timing": "end_of_turn"}, 3, 0.85,
-     "c0c7ffb1618a776661dcf97511d72889309331576988faa50809399fdef87c8e"),
+     "b7318b83b632348405aed963e43be044f7be6e21a908878d47b468005e5d9247"),
     (7, {"exhaustion_points": "difference", "max_side_stacks": 2}, 4, 0.05,
      "a000125fcc530218410d0042128784a6bc46970f9a333e84bbd4fc4cb0083b97"),
 ]
