@@ -11,6 +11,13 @@
   "use strict";
   var draft = null;
 
+  // A form posted without htmx (the correction page) is answered with the table page, a refusal on it,
+  // at the address it was posted to: the address bar shows the table's, so a reload opens the table.
+  var home = document.querySelector("[data-table-path]");
+  if (home && window.history && location.pathname !== home.dataset.tablePath) {
+    history.replaceState(null, "", home.dataset.tablePath);
+  }
+
   document.addEventListener("input", touch, true);
   document.addEventListener("change", touch, true);
   function touch(event) {

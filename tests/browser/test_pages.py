@@ -246,3 +246,32 @@ def test_a_picker_opened_from_the_keyboard_takes_the_focus(live_server, phone, d
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true" and outline == "solid"
+
+
+def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_override(live_server, phone, database):
+    """The correction page posts without htmx: refused (GEN-3, a fifth 5), the answer is the table with the
+    ruling and its "Let it stand" form, and the address bar says the table's address, so a reload opens the
+    table (not the address the form was posted to)."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    for seat, entry in [(None, {"move": "turn_up", "card": "5"}), (0, {"move": "draw"}),
+                        (0, {"move": "discard", "card": "5"}), (1, {"move": "draw"}),
+                        (1, {"move": "discard", "card": "5"}), (0, {"move": "draw"}),
+                        (0, {"move": "discard", "card": "5"}), (1, {"move": "draw"}),
+                        (1, {"move": "discard", "card": "9"})]:
+        entry = entry if seat is None else {**entry, "seat": match.players[seat]}
+        tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
+    page = phone()
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    page.goto(f"{live_server.url}/m/{match.id}/correct/8")
+    page.locator("#correct-form input[name='c_card'][value='5']").check(force=True)
+    page.locator("#correct-form input[name='reason']").fill("it was a 5")
+    page.locator("#correct-form button[type=submit]").click()
+    page.locator("#ruling").wait_for()
+    assert "GEN-3" in page.locator("#ruling").inner_text()
+    assert page.url == f"{live_server.url}/m/{match.id}"
+    assert page.locator("#ruling form.override").count() == 1
+    assert page.reload().status == 200
+    assert page.locator("#ruling").count() == 0  # nothing was saved: the table as it is
+    assert csp_violations(page) == []
