@@ -14,7 +14,7 @@ from .spite_malice_state import State
 ENGINE_VERSION = 2
 TEMPLATES = "spite_malice"
 #: Entries whose second step is a picker: the card of a pay-off top, a build (source, card, pile), a discard.
-PICK_MOVES = ("top", "build", "discard")
+PICK_MOVES = ("top", "build", "discard", "build_any")  # build_any: a build that fits no pile, to be ruled on
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

@@ -109,3 +109,25 @@ def test_one_phone_for_everyone_enters_both_tops_and_plays_for_whoever_is_to_act
     log = store.entries(database, match.id)
     assert [e["entry"]["seat"] for e in log] == ["Ann", "Bob", "Bob", "Bob"]
     assert "Your turn, Ann" in html.unescape(shared.screen())
+
+
+def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, database):
+    """GEN-5 at the table: the family put a 7 on the pile that needs a 2. The screen offers the entry (every
+    card, every pile), the referee refuses it with its rule, and the override lets it stand, recorded."""
+    match, ann, bob = table
+    tops(ann, bob, "A", "4")
+    assert bob.post(move="build", source="hand", card="A", pile="1").status_code == 200
+    screen = html.unescape(bob.screen())
+    assert "A card went on a pile where it does not fit…" in screen
+    picker = html.unescape(bob.pick(move="build_any", seat="Bob"))
+    assert 'name="card" value="7"' in picker and "Pile 1 (on A)" in picker and "Start a new pile" in picker
+    refused = bob.post(move="build", source="hand", card="7", pile="1")
+    assert refused.status_code == 422 and "REJECT SM-12" in text(refused)
+    entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
+    before = entry_count(database, match.id)
+    assert bob.post(move="override", rule="SM-12", entry=html.unescape(entry),
+                    reason="the 7 stays, we agreed").status_code == 200
+    assert entry_count(database, match.id) == before + 1
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["card"] == "7"
+    assert "the 7 stays" in text(bob.client.get(f"{bob.url}/history"))
+    assert "A card went on a pile" not in html.unescape(ann.screen())  # only the player in turn is offered it
