@@ -203,6 +203,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     # --- Spite & Malice's rarer rulings -----------------------------------------------------------------
     (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or a 2, 3 or 10\.",
      N_("After the 9 the next card must be of its suit (%(card)s), or a 2, 3 or 10.")),
+    (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or a 2 or 10\.",
+     N_("After the 9 the next card must be of its suit (%(card)s), or a 2 or 10.")),
     _same(N_("At this table a side stack takes the same rank or one lower: only an ace goes on an ace.")),
     _same(N_("There are no jokers at this table.")),
     (r"All (?P<num>\d+) (?P<ranks>\S+) of the decks are already face up on the table: (?P<card>an? \S+) now must be a "
@@ -336,6 +338,11 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
                                  "or 10).")),
     (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or a 2, 3 or 10\.",
      N_("A 7 is on top: the next card must be a 7 or lower, or a 2, 3 or 10.")),
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
+     r"or a 2 or 10\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2 "
+                            "or 10).")),
+    (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or a 2 or 10\.",
+     N_("A 7 is on top: the next card must be a 7 or lower, or a 2 or 10.")),
     (r"A 7(?P<under> under the 3s)? is on top: at this table a 10 may not burn it\.",
      N_("A 7 is on top: at this table a 10 may not burn it.")),
     _same(N_("The pile is empty: picking it up would be a pass (SH-10). Play any card.")),
@@ -358,6 +365,10 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("It is %(name)s's own turn: play the cards as the turn.")),
     (r"An interrupt must complete four of a kind: that makes (?P<num>\d+) (?P<rank>\w+)s\.",
      N_("An interrupt must complete four of a kind: that makes %(num)s × %(rank)s.")),
+    _same(N_("The pile is empty: an interrupt completes four of a kind on top of the pile.")),
+    (r"The top of the pile is (?P<card>\S+): an interrupt completes four of a kind of the rank on top, not an? "
+     r"(?P<rank>\w+)\.", N_("The top of the pile is %(card)s: an interrupt completes four of a kind of the rank on top, "
+                           "not a %(rank)s.")),
     _same(N_("Face-down cards cannot interrupt (SH-A9).")),
     _same(N_("Every %(card)s is already somewhere else on the table: this must be a mis-tap or a misread photo.")),
     _same(N_("There is no %(card)s in this table's deck.")),
@@ -449,6 +460,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("anything (a 2 is on top)")),
     _same(N_("a 7 or lower, or a 2, 3 or 10")),
     (r"an? (?P<rank>\w+) or higher, or a 2, 3 or 10", N_("a %(rank)s or higher, or a 2, 3 or 10")),
+    _same(N_("a 7 or lower, or a 2 or 10")),
+    (r"an? (?P<rank>\w+) or higher, or a 2 or 10", N_("a %(rank)s or higher, or a 2 or 10")),
     _same(N_("%(name)s starts: the higher pay-off top (%(tops)s).")),
     _same(N_("%(name)s starts: entered by the table.")),
     _same(N_("%(name)s starts and must play the %(rank)s."), rank=r"\w+"),

@@ -552,10 +552,16 @@ class _Entry:
         cards, rank = self.cards_rank(m.cards, m.rank)
         top, j = run_length(s)
         if top is None or top != rank:
-            came = f" (entry {s.last_entry})" if s.last_entry is not None else ""
-            now = f"the top of the pile is now {say_card(s.pile[-1].card)}" if s.pile else "the pile is now empty"
-            self.refuse("SH-43", f"Too late: another entry came first{came}, and {now}.",
-                        () if s.last_entry is None else (s.last_entry,))
+            # too late if the rank may have been on top a moment ago (an entry came first, SH-43: the pile was
+            # picked up or burned, or the rank lies just under the top); else it never was (SH-40)
+            if s.last_entry is not None and (not s.pile or any(p.rank == rank for p in s.pile[-5:-1])):
+                now = f"the top of the pile is now {say_card(s.pile[-1].card)}" if s.pile else "the pile is now empty"
+                self.refuse("SH-43", f"Too late: another entry came first (entry {s.last_entry}), and {now}.",
+                            (s.last_entry,))
+            if not s.pile:
+                self.refuse("SH-40", "The pile is empty: an interrupt completes four of a kind on top of the pile.")
+            self.refuse("SH-40", f"The top of the pile is {say_card(s.pile[-1].card)}: an interrupt completes four "
+                                 f"of a kind of the rank on top, not {a_rank(rank)}.")
         if m.seat == s.turn:
             self.refuse("SH-40", f"It is {self.name(m.seat)}'s own turn: play the cards as the turn.")
         if s.pile[-1].seat == m.seat:

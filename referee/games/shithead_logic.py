@@ -20,10 +20,16 @@ def effective_top(state: State) -> tuple[PileCard | None, bool]:
     return None, through
 
 
+def goes_anywhere(rules) -> str:
+    """The ranks that go on any card (SH-12): a 3 among them unless it is an ordinary card (SH-V1)."""
+    return "a 2 or 10" if rules["three_is_normal"] else "a 2, 3 or 10"
+
+
 def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, str] | None:
     """Why a play of ``rank`` may not go on the pile now, as (rule, words); None if it may (SH-12)."""
     rules = state.rules
     top, through = effective_top(state)
+    anywhere = goes_anywhere(rules)
     under = " under the 3s" if through else ""
     if strong(rank, rules):
         if (rank == "10" and rules["ten_after_seven"] == "blocked" and top is not None and top.rank == "7"):
@@ -39,17 +45,17 @@ def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, 
         if not suit or all(c == "JOKER" or suit_of(c) == suit for c in cards):
             return None
         sign = SUIT_SIGNS.get(suit, suit)
-        return "SH-V6", f"After the 9{under} the next card must be of its suit ({sign}), or a 2, 3 or 10."
+        return "SH-V6", f"After the 9{under} the next card must be of its suit ({sign}), or {anywhere}."
     value = VALUES[rank]
     if top.rank == "7":
         if value <= 7:
             return None
-        return "SH-33", f"A 7{under} is on top: the next card must be a 7 or lower, or a 2, 3 or 10."
+        return "SH-33", f"A 7{under} is on top: the next card must be a 7 or lower, or {anywhere}."
     if value >= VALUES[top.rank]:
         return None
     rule = "SH-31" if through else "SH-34" if top.rank == "8" else "SH-12"
     return rule, (f"The card to beat is the {top.rank}{under}: {a_rank(rank)} is lower "
-                  f"(play {a_rank(top.rank)} or higher, or a 2, 3 or 10).")
+                  f"(play {a_rank(top.rank)} or higher, or {anywhere}).")
 
 
 def quartet_ranks(state: State, pile: tuple[PileCard, ...]) -> list[str]:
@@ -147,8 +153,8 @@ def describe_top(state: State) -> str:
     if top.rank == "2":
         return "anything (a 2 is on top)"
     if top.rank == "7":
-        return "a 7 or lower, or a 2, 3 or 10"
-    return f"{a_rank(top.rank)} or higher, or a 2, 3 or 10"
+        return f"a 7 or lower, or {goes_anywhere(state.rules)}"
+    return f"{a_rank(top.rank)} or higher, or {goes_anywhere(state.rules)}"
 
 
 def pile_words(cards: Any) -> str:

@@ -11,7 +11,7 @@ from .shithead_rules import FACE_UP, VARIANTS, deck, say_card
 from .shithead_state import State
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 2  # 2: reminders and outcomes say cards as the table does (7♣)
+ENGINE_VERSION = 3  # 2: reminders and outcomes say cards as the table does (7♣); 3: SH-V1 and SH-40 words
 TEMPLATES = "shithead"
 #: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
 PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add")

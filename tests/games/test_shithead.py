@@ -226,6 +226,14 @@ def _h5():
     return table(plays=[(BEA, "QS QH")], turn=CAL)
 
 
+def test_SH_V1_with_an_ordinary_3_the_referee_never_says_a_3_goes_on_anything():
+    s = table({"three_is_normal": True}, plays=[(BEA, "5C")], turn=CAL)
+    assert sh.view(s, CAL)["beat"] == "a 5 or higher, or a 2 or 10"
+    ruling = refused(s, P(CAL, cards("3D")))
+    assert ruling.rule == "SH-12" and ruling.message.endswith("(play a 5 or higher, or a 2 or 10).")
+    assert sh.view(table(plays=[(BEA, "5C")], turn=CAL), CAL)["beat"] == "a 5 or higher, or a 2, 3 or 10"
+
+
 def test_SH_T23_interrupt_completes_four_and_burns():
     s = go(_h5(), I(DOV, cards("QD QC")))
     assert s.pile == () and s.turn == DOV and "Cal's turn is lost" in reminders(s)
@@ -236,6 +244,12 @@ def test_SH_T24_interrupt_after_the_next_play_is_too_late():
     s = go(_h5(), P(CAL, cards("KH")))
     ruling = refused(s, I(DOV, cards("QD QC")))
     assert ruling.rule == "SH-43" and "Too late" in ruling.message
+
+
+def test_SH_40_an_interrupt_of_a_rank_not_on_top_is_not_too_late_but_wrong():
+    """Nothing came first: the pile's top is a queen, and fives complete nothing (SH-40, not SH-43)."""
+    ruling = refused(_h5(), I(DOV, cards("5D 5C")))
+    assert ruling.rule == "SH-40" and "Too late" not in ruling.message and "not a 5" in ruling.message
 
 
 def test_SH_T24_two_phones_at_once_the_first_entry_wins():

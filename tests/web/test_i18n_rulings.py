@@ -31,6 +31,7 @@ CLAUSES = {("shithead_logic.py", "illegal"): "rule_and_words", ("spite_malice_ru
            ("cabo_scoring.py", "match_outcome"): "words"}
 # Samples for the variable parts, by the expression's source text (the first key found in it wins).
 SAMPLES = (
+    ("goes_anywhere(", ["a 2, 3 or 10", "a 2 or 10"]), ("anywhere", ["a 2, 3 or 10", "a 2 or 10"]),
     ("a_rank(last.rank)", ["a 7"]), ("a_rank(", ["a 7", "an 8"]), ("', '.join((t.value", ["6, 9"]), ("join", ["Ana, Ben"]), ("say_cards(", ["6♦ 6♥"]), ("say_card(", ["7♣"]),
     ("sentence_card(", ["A 5", "A K♥"]), ("card_words(r.power)[2:]", ["Peek", "Draw 2"]),
     ("card_words(", ["a Swap", "an 8"]), ("POWER_WORDS[r.step][2:]", ["Spy"]),
