@@ -14,7 +14,7 @@ from .shithead_state import State
 ENGINE_VERSION = 3  # 2: reminders and outcomes say cards as the table does (7♣); 3: SH-V1 and SH-40 words
 TEMPLATES = "shithead"
 #: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
-PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add")
+PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add", "play_any")  # play_any: cards that do not fit
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

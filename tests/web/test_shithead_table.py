@@ -3,6 +3,7 @@ by rank, pick-ups, burns and skips as reminders, an interrupt race between two p
 correction page, and hostile fields — every screen a phone gets."""
 from __future__ import annotations
 
+import html
 import re
 import threading
 
@@ -237,3 +238,24 @@ def test_one_phone_for_everyone_sets_up_plays_and_interrupts_for_each_player(app
     log = store.entries(database, match.id)
     assert [e["entry"]["seat"] for e in log[-4:]] == ["Ana", "Ben", "Cy", "Ben"]
     assert all(e["seat"] is None for e in log)  # made on the shared phone, for each player
+
+
+def test_cards_that_do_not_fit_are_entered_refused_and_let_stand(table, database):
+    """GEN-5 at the table: Ben put a 5 on Ana's king. His phone offers the entry (every card), the referee
+    refuses it with its rule (SH-12), and the override lets it stand, recorded with why."""
+    match, ana, ben, cy = table
+    set_up(ana, ben, cy)
+    assert ana.post_cards(["4C"], move="play").status_code == 200
+    assert ben.post_cards(["KS"], move="play").status_code == 200
+    assert "A card went on the pile where it does not fit…" in text(cy.client.get(f"{cy.url}/screen", headers=HX))
+    assert "A card went on the pile where it does not fit…" not in text(ben.client.get(f"{ben.url}/screen", headers=HX))
+    picker = cy.pick(move="play_any", seat="Cy")
+    assert 'name="cards" value="5S"' in picker and 'name="cards" value="KH"' in picker
+    refused = cy.post_cards(["5S"], move="play")
+    assert refused.status_code == 422 and "REJECT SH-12" in text(refused)
+    entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
+    before = entry_count(database, match.id)
+    answer = cy.post(move="override", rule="SH-12", entry=html.unescape(entry), reason="we let the 5 stay")
+    assert answer.status_code == 200, text(answer)[:400]
+    assert entry_count(database, match.id) == before + 1
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["cards"] == ["5S"]
