@@ -10,7 +10,7 @@ from typing import Any
 from .base import changed_rules
 from .shithead_logic import advance, describe_top, effective_top, illegal, must_play_declared, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
-from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, rank_of
+from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, natural, rank_of
 from .shithead_state import NAME, TITLE, PileCard, State
 
 
@@ -264,5 +264,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "may_act": [players[i] for i in may_act(state)],
         "legal": [move_to_dict(m, players) for m in legal_moves(state, seat)],
         "ranks": [r for r in RANKS],
+        "natural_ranks": [r for r in RANKS if natural(r, state.rules)],  # what a starter may show (SH-4)
         "choices": {players[i]: choices(state, i) for i in may_act(state)} if state.phase == "play" else {},
     }

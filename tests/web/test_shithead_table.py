@@ -259,3 +259,15 @@ def test_cards_that_do_not_fit_are_entered_refused_and_let_stand(table, database
     assert answer.status_code == 200, text(answer)[:400]
     assert entry_count(database, match.id) == before + 1
     assert store.entries(database, match.id)[-1]["entry"]["entry"]["cards"] == ["5S"]
+
+
+def test_the_starters_picker_offers_natural_cards_not_yet_face_up(table):
+    """SH-4: the lowest natural card is shown to start; a 2, 3 or 10 is not natural, and a card lying face
+    up on the table (one deck) is not in anyone's hand."""
+    match, ana, ben, cy = table
+    for phone, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        assert phone.post_cards(FACEUP[name], move="faceup").status_code == 200
+    picker = ana.pick(move="start", seat="Ana")
+    assert 'value="4C"' in picker and 'value="KS"' in picker
+    for card in ("2C", "3D", "10D", "5H", "QD", "JOKER"):
+        assert f'value="{card}"' not in picker, card
