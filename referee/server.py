@@ -63,7 +63,8 @@ STREAM_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cac
     (name.lower().encode(), value.encode()) for name, value in security.SECURITY_HEADERS.items()]
 DEFAULT_THREADS = 16
 DEFAULT_CONNECTION_LIMIT = 5000
-BUFFERED_BODY = 256 * 1024  # request bodies up to this size are read whole before Flask runs
+BUFFERED_BODY = 256 * 1024  # request bodies up to this size are read whole in memory before Flask runs
+BODY_STALL_SECONDS = 30.0  # a request body that sends nothing for this long is given up (408)
 
 
 class RefereeASGI:
@@ -87,10 +88,51 @@ class RefereeASGI:
         if found and scope["method"] == "GET" and await self.stream(found.group(1), scope, receive, send):
             return
         length = _content_length(scope)
-        if found or length is None or length > BUFFERED_BODY:
-            await self.wsgi(scope, receive, send)  # big uploads and live streams: streamed
-        else:
+        if found:
+            await self.wsgi(scope, receive, send)  # a stream Flask answers (refused, or not a GET)
+        elif length is not None and length <= BUFFERED_BODY:
             await self.buffered(scope, receive, send)
+        elif length is not None and length > (self.app.config.get("MAX_CONTENT_LENGTH") or float("inf")):
+            await self.wsgi(scope, receive, send)  # refused (413) before a byte of it is read
+        else:
+            await self.spooled(scope, receive, send, length)
+
+    async def spooled(self, scope, receive, send, length: int | None) -> None:
+        """A big body (an upload, or one of unknown length) read on the loop into a temporary file before
+        Flask runs: a slow or stalled sender holds a socket, never a worker thread (sixteen phones
+        trickling uploads would otherwise block every page). A body that stops coming for
+        BODY_STALL_SECONDS is answered 408; one of unknown length past the upload limit, 413."""
+        limit = self.app.config.get("MAX_CONTENT_LENGTH") or (1 << 62)
+        body = tempfile.SpooledTemporaryFile(max_size=BUFFERED_BODY)
+        try:
+            size = 0
+            while True:
+                try:
+                    message = await asyncio.wait_for(receive(), BODY_STALL_SECONDS)
+                except asyncio.TimeoutError:
+                    await _plain_answer(send, 408, "The upload stopped coming: send it again.")
+                    return
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    await _plain_answer(send, 413, "The upload is too large.")
+                    return
+                body.write(chunk)
+                if not message.get("more_body"):
+                    break
+            body.seek(0)
+            environ = build_environ(scope, body)  # type: ignore[arg-type]
+            if length is None:  # chunked: Flask reads the body it was given, whole
+                environ["CONTENT_LENGTH"] = str(size)
+                environ["wsgi.input_terminated"] = True
+            status, headers, content = await asyncio.get_running_loop().run_in_executor(
+                self.executor, _run_wsgi, self.app, environ)
+        finally:
+            body.close()
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content, "more_body": False})
 
     async def buffered(self, scope, receive, send) -> None:
         """Most requests: the body read whole, Flask run in a worker thread (or, for ON_LOOP_PATHS,
@@ -222,6 +264,16 @@ def speed_up(app: Flask) -> None:
         return found
 
     app.ensure_sync = ensure_sync_
+
+
+async def _plain_answer(send, status: int, words: str) -> None:
+    """A short plain-text answer from the loop (the request never reached Flask)."""
+    body = words.encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"), *((name.lower().encode(), value.encode())
+                                    for name, value in security.SECURITY_HEADERS.items())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _content_length(scope) -> int | None:

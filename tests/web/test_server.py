@@ -243,6 +243,53 @@ def test_stopping_the_server_closes_its_database_connections(app, database):
     assert db.close_idle(app.config["DATABASE"]) == 0  # none left open by the stopped server's threads
 
 
+def _trickle(port: int, path: str, length: int) -> socket.socket:
+    """A phone that starts a big upload and sends a few bytes of it (then nothing)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall((f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                  f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {length}\r\n\r\n"
+                  "version=0&").encode())
+    return sock
+
+
+def test_slow_uploads_hold_no_worker_thread_and_a_stalled_one_is_given_up(app, database, monkeypatch):
+    """Big bodies are read on the loop before Flask runs: phones trickling uploads (more of them than the
+    server has threads) leave every page answering; a body that stops coming is answered 408."""
+    from referee import server
+
+    monkeypatch.setattr(server, "BODY_STALL_SECONDS", 2.0)
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=2)
+    slow = []
+    try:
+        slow = [_trickle(background.port, f"/m/{match.id}/seat", 300_000) for _ in range(6)]  # read before any check
+        started = time.monotonic()
+        status, _, body = _ask(background.port, "GET", f"/m/{match.id}/history")
+        assert status == 200 and b"History" in body and time.monotonic() - started < 1.5
+        status, _, _ = _ask(background.port, "POST", f"/m/{match.id}/seat", body="seat=0",
+                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 303
+        slow[0].settimeout(10)
+        answer = slow[0].recv(4096)  # two seconds of nothing: given up
+        assert answer.startswith(b"HTTP/1.1 408")
+        conn = http.client.HTTPConnection("127.0.0.1", background.port, timeout=10)
+        conn.putrequest("POST", f"/m/{match.id}/seat", skip_host=True)  # a body of unknown length reaches Flask whole
+        for name, value in (("Host", f"127.0.0.1:{background.port}"), ("Origin", f"http://127.0.0.1:{background.port}"),
+                            ("Content-Type", "application/x-www-form-urlencoded"), ("Transfer-Encoding", "chunked")):
+            conn.putheader(name, value)
+        conn.endheaders()
+        data = b"seat=1"
+        conn.send(b"%x\r\n%s\r\n0\r\n\r\n" % (len(data), data))
+        response = conn.getresponse()
+        assert response.status == 303, response.status  # the seat was read from the body
+        response.read()
+        conn.close()
+    finally:
+        for sock in slow:
+            sock.close()
+        background.stop()
+
+
 def _post(port: int, path: str) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("POST", path, body=b"", headers={"Origin": f"http://127.0.0.1:{port}"})
