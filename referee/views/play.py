@@ -28,7 +28,7 @@ from ..i18n_rules import describe_move
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
 from ..games.redaction import entry_seat
-from ..seats import can_enter, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
+from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
 from .screen_parts import card_labels_for, table_url
 
@@ -46,14 +46,6 @@ def game_not_installed(err: tables.GameNotInstalled):
 
 
 # --- Who is this phone? ----------------------------------------------------------------------
-
-
-def acting_seat(match_id: str, log) -> int | None:
-    """The seat this phone enters for: its own, or, on the shared phone, whoever is to act."""
-    seat = phone_seat(match_id)
-    if seat is not None or not is_shared(match_id):
-        return seat
-    return log.game.to_act(log.state)
 
 
 # --- Loading ---------------------------------------------------------------------------------
@@ -115,7 +107,10 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     seat = phone_seat(match.id)
     shared = is_shared(match.id)
     acting = seat if seat is not None else (game.to_act(log.state) if shared else None)
-    view = game.view(log.state, acting)
+    viewer = acting
+    if seat is None and acting is not None and holder_of(match.id, acting) is not None:
+        viewer = None  # that player plays on their own phone: the shared phone shows none of their notes
+    view = game.view(log.state, viewer)
     if shared:
         moves = _moves_for_shared(log)
     else:

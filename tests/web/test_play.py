@@ -645,6 +645,25 @@ def test_the_shared_phone_never_promises_privacy(app, database):
     assert "only you" in seated.client.get(f"{seated.url}/screen").get_data(as_text=True).lower()
 
 
+def test_the_shared_phone_never_shows_the_notes_of_a_player_on_their_own_phone(app, database):
+    """A table of phones and one shared phone (for those without one): in Ana's turn the shared phone
+    enters for her but shows nothing of what she noted on her own phone; in Ben's turn, Ben having no
+    phone, it shows what he noted on it."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    ana = Phone(app, match.id, "0")
+    shared = Phone(app, match.id, "shared")
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    assert ana.post(move="initial_peek", slots="1,4", seen1="7", seen2="SWAP").status_code == 200
+    assert shared.post(move="initial_peek", **{"for": "Ben"}, slots="1,4", seen1="9", seen2="2").status_code == 200
+    screen = shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
+    assert "Ana" in screen and 'class="mine"' not in screen  # Ana's turn: her notes stay on her phone
+    assert ana.post(move="draw").status_code == 200 and ana.post(move="discard", card="8").status_code == 200
+    screen = shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
+    row = screen.split('data-player="Ben"', 1)[1]
+    assert ">9</small>" in row and ">2</small>" in row  # Ben's turn: his own notes, on the phone he uses
+    assert ">7</small>" not in screen
+
+
 def test_parts_drawn_once_per_version_never_carry_one_phones_notes_to_another(table):
     """The rows are drawn once per version for the phones that know the same: whichever phone asks
     first, a private note shows on its own phone only."""
