@@ -162,6 +162,8 @@ class RefereeASGI:
         """Serve a live stream; False (nothing sent) leaves the request to Flask."""
         headers = {}
         for name, value in scope["headers"]:
+            if name == b"host" and "host" in headers:
+                return False  # two Host headers: Flask refuses the request (400), as on every other path
             headers.setdefault(name.decode("latin-1"), value.decode("latin-1"))
         server = scope.get("server")
         if not hosts.host_allowed(headers.get("host"), security.allow_list(self.app), server and server[0]):

@@ -14,7 +14,7 @@ from .transcript import TranscriptError, check_stream, json_chunks, open_spill, 
 
 
 @click.command("check")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("file", type=click.File("r", encoding="utf-8-sig"))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
 @click.option("--lang", type=click.Choice(["en", "he", "it"]), default="en", show_default=True,
               help="The language of the text report's words (rule IDs, cards and the JSON stay as they are).")

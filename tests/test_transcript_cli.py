@@ -48,6 +48,14 @@ def test_bad_files_exit_2_with_the_place_at_fault(tmp_path, content, message):
     assert message in result.output
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """Some editors save UTF-8 with a BOM; the import on the web reads such a file, and so does check."""
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (ROOT / "docs/examples/tie.json").read_bytes())
+    result = CliRunner().invoke(check_command, [str(path), "--json"])
+    assert result.exit_code == 0 and json.loads(result.output.strip().splitlines()[-1])["ok"] is not None
+
+
 def test_missing_file_exits_2(tmp_path):
     result = CliRunner().invoke(check_command, [str(tmp_path / "nope.json")])
     assert result.exit_code == 2

@@ -135,6 +135,17 @@ def test_foreign_host_is_refused_over_the_wire(live_server):
     assert b"--allow-host" in refused.value.read()
 
 
+def test_a_second_host_header_is_refused_on_a_live_stream_as_everywhere(live_server, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=10)
+    try:
+        sock.sendall((f"GET /m/{match.id}/events HTTP/1.1\r\nHost: 127.0.0.1:{live_server.port}\r\n"
+                      "Host: rebound.attacker.example\r\nConnection: close\r\n\r\n").encode())
+        assert sock.recv(64).startswith(b"HTTP/1.1 400")
+    finally:
+        sock.close()
+
+
 def test_connection_limit_answers_503_past_it(app, database):
     match = store.create_match(database, "tally", ["Ann"])
     background = Background(app, "127.0.0.1", threads=2, connection_limit=10)
