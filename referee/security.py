@@ -37,7 +37,9 @@ TRUSTED_FETCH_SITES = frozenset({"same-origin", "none"})
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+    # img-src blob:: the phone decodes a chosen photo as a blob image to scale it before upload (camera.js)
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' blob:; base-uri 'self'; form-action 'self'; "
+                               "frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from playwright.sync_api import expect
 
@@ -124,3 +125,41 @@ def test_one_scan_and_one_tap_reveal_a_player(live_server, phone, database, tmp_
     expect(page.locator("#reveal-Ana button.confirm-reveal")).to_have_count(0)
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
                                                              "cards": ["5", "SWAP", "2", "4"]}
+
+
+def test_a_big_photo_is_scaled_on_the_phone_before_upload(live_server, phone, database, tmp_path):
+    """camera.js decodes the chosen photo as a blob image (which the page's CSP must allow) and sends it
+    at most 1600 px long as a JPEG: a phone's 12-megapixel photo is not uploaded whole."""
+    import cv2
+
+    from tests.web.test_scan import at_reveal, gap_row_photo
+
+    big = cv2.resize(cv2.imdecode(np.frombuffer(gap_row_photo(["5", "SWAP", "2", "4"]), np.uint8),
+                                  cv2.IMREAD_COLOR), (4000, 2250))
+    path = tmp_path / "big.png"
+    cv2.imwrite(str(path), big)
+    match = at_reveal(database)
+    page = phone()
+    violations = []
+    page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+    page.add_init_script("""document.addEventListener("htmx:beforeRequest", function (e) {
+        var input = e.detail.elt.querySelector && e.detail.elt.querySelector("input[type=file]");
+        var file = input && input.files && input.files[0];
+        if (!file) return;
+        createImageBitmap(file).then(function (b) {
+          window.sentPhoto = {name: file.name, type: file.type, size: file.size, width: b.width, height: b.height};
+        });
+    }, true);""")
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ben')")
+    page.click("summary:has-text(\"Enter Ana's cards\")")
+    page.set_input_files("#reveal-Ana .scan-form input[type=file]", str(path))
+    sent = None
+    for _ in range(200):  # (wait_for_function evaluates a string: the page's CSP forbids that)
+        sent = page.evaluate("window.sentPhoto || null")
+        if sent:
+            break
+        page.wait_for_timeout(100)
+    assert sent["name"] == "photo.jpg" and sent["type"] == "image/jpeg", sent
+    assert max(sent["width"], sent["height"]) == 1600 and sent["size"] < path.stat().st_size / 4, sent
+    assert violations == []
