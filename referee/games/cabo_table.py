@@ -18,6 +18,9 @@ TEMPLATES = "cabo"
 #: Entries whose second step is a picker (a card, a place, a target).
 PICK_MOVES = ("turn_up", "take_discard", "replace", "match", "discard", "power", "peek", "swap", "look_swap",
               "snap", "give")
+#: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
+#: one made at a version another seat's such entry has moved on is still applied (server).
+SIMULTANEOUS = ("reveal", "initial_peek")
 #: Entries a photo can fill in: one card, or a player's layout at the reveal.
 SCAN_MOVES = ("turn_up", "take_discard", "replace", "discard", "power", "peek", "snap", "reveal")
 #: The Cabo deck is taught once on the home page and read by the taught-deck recogniser (vision's

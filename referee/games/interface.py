@@ -74,6 +74,7 @@ class Game(Protocol):
     TEMPLATES: str                     # the folder of its screens under templates/games/
     DECK_KINDS: tuple[str, ...]        # the decks (recognisers) its cards are read from, preferred first
     PICK_MOVES: tuple[str, ...]        # entries whose second step is a picker (a card, a target)
+    SIMULTANEOUS: tuple[str, ...]      # entries each seat may make at the same moment (a reveal)
 
     # --- rules ---------------------------------------------------------------------------------
     def new_match(self, players: Any, rules: Mapping[str, Any] | None = None, dealer: Any = None) -> Any: ...

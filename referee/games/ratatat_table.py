@@ -15,6 +15,9 @@ ENGINE_VERSION = 1
 TEMPLATES = "ratatat"
 #: Entries whose second step is a picker (a card, or a swap target).
 PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
+#: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
+#: one made at a version another seat's such entry has moved on is still applied (server).
+SIMULTANEOUS = ("reveal", "initial_peek")
 #: Entries a photo can fill in.
 SCAN_MOVES = ("turn_up", "replace", "discard", "take_discard", "reveal_draw", "reveal", "peek")
 #: The decks a Rat-a-Tat Cat table's cards are read from (taught once, on the home page), by edition.

@@ -15,6 +15,9 @@ ENGINE_VERSION = 3  # 2: reminders and outcomes say cards as the table does (7â™
 TEMPLATES = "shithead"
 #: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
 PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add", "play_any")  # play_any: cards that do not fit
+#: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
+#: one made at a version another seat's such entry has moved on is still applied (server).
+SIMULTANEOUS = ("faceup",)
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

@@ -15,6 +15,9 @@ ENGINE_VERSION = 2
 TEMPLATES = "spite_malice"
 #: Entries whose second step is a picker: the card of a pay-off top, a build (source, card, pile), a discard.
 PICK_MOVES = ("top", "build", "discard", "build_any")  # build_any: a build that fits no pile, to be ruled on
+#: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
+#: one made at a version another seat's such entry has moved on is still applied (server).
+SIMULTANEOUS = ("top",)
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

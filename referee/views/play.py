@@ -623,16 +623,21 @@ def post_entry(match_id: str):
                               phone_seat(match_id))
         if hidden:
             return render_screen(match, log, 403, notice=hidden)
-    try:
-        done = _append(db, match_id, expected, entry, key)
-    except store.StaleVersion:
-        match = store.get_match(db, match_id)
-        log = store.state_at(db, match, tables.replay)
-        return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
-    except Ruling as ruling:
-        return render_screen(match, log, 422, ruling=ruling, entry=entry)
-    except EntryError as err:
-        return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
+    for attempt in range(4):
+        try:
+            done = _append(db, match_id, expected, entry, key)
+            break
+        except store.StaleVersion:
+            match = store.get_match(db, match_id)
+            log = store.state_at(db, match, tables.replay)
+            if attempt < 3 and _alongside(db, log.game, match_id, expected, entry):
+                expected = match.version  # only other seats' reveals came first: this one stands beside them
+                continue
+            return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+        except Ruling as ruling:
+            return render_screen(match, log, 422, ruling=ruling, entry=entry)
+        except EntryError as err:
+            return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"])
     then = request.form.get("then", "")
@@ -645,6 +650,19 @@ def post_entry(match_id: str):
             return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state, notice=set_aside)
+
+
+def _alongside(db, game, match_id: str, expected: int, entry: dict) -> bool:
+    """Whether an entry made at version ``expected`` may still be applied now: it is one every player makes
+    at the same moment for their own seat (a reveal, a first look: ``game.SIMULTANEOUS``), and so is every
+    entry made since, each for another seat. The whole family reveals at once; only the first would
+    otherwise be saved. The engine still checks it against the table as it is now."""
+    moves = getattr(game, "SIMULTANEOUS", ())
+    if entry.get("move") not in moves or not isinstance(entry.get("seat"), str):
+        return False
+    since = store.entries(db, match_id, after=expected)
+    return bool(since) and all(isinstance(row["entry"], dict) and row["entry"].get("move") in moves
+                               and row["entry"].get("seat") != entry["seat"] for row in since)
 
 
 def _set_aside_now(before, after) -> str:

@@ -219,6 +219,26 @@ def test_correcting_a_scored_reveal_redraws_the_rounds_result(app, database):
         assert "<td class=\"num\">22</td>" in result and ">14<" not in result
 
 
+def test_reveals_made_at_the_same_moment_are_all_saved(app, database):
+    """The whole table reveals at once: each phone's reveal was made at the version before the others', yet
+    each stands (other seats' reveals came first, nothing of its own). Any other entry that late is 409."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 2})
+    ana, ben, cy = (Phone(app, match.id, str(i)) for i in range(3))
+    for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
+                          (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
+                          (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+                          (cy, {"move": "draw"}), (cy, {"move": "discard", "card": "7"})]:
+        assert phone.post(**fields).status_code == 200, fields
+    version = ana.version()
+    for phone, cards in [(ana, ("1", "0", "2", "3")), (ben, ("4", "4", "5", "1")), (cy, ("9", "9", "5", "5"))]:
+        answer = phone.post(version=version, move="reveal", card1=cards[0], card2=cards[1], card3=cards[2],
+                            card4=cards[3])
+        assert answer.status_code == 200, text(answer)[:300]
+    assert [e["entry"]["move"] for e in store.entries(database, match.id)][-3:] == ["reveal"] * 3
+    late = ana.post(version=version, move="undo")  # not a reveal: made before the reveals, refused as stale
+    assert late.status_code == 409
+
+
 def test_flag_at_reveal_then_accepted(app, database):
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
     ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
