@@ -129,7 +129,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
-        "key": secrets.token_urlsafe(12), "can_undo": bool(log.head.parent) and (seat is not None or shared),
+        "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared),
         "undo_words": _undo_words(match, log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
         "labels": card_labels_for(game, game.cards(log.state)),
@@ -140,6 +140,16 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
         "standings_url": _standings_url(match.id) if view.get("over") else "",
     }
+
+
+def may_undo(log, seat: int | None, shared: bool) -> bool:
+    """Whether this phone may undo the last entry that stands: the shared phone any; a seated phone the
+    table's own entries and its seat's (not another player's turn in the middle, which that player's
+    screen would lose without a word: they undo it, or it is corrected from the history)."""
+    if log.head.parent is None or (seat is None and not shared):
+        return False
+    owner = getattr(log.head.move, "seat", None)
+    return shared or owner is None or owner == seat
 
 
 def _standings_url(match_id: str) -> str:
@@ -618,6 +628,12 @@ def post_entry(match_id: str):
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
         return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
+    if (entry.get("move") == "undo" and expected == match.version and log.head.parent is not None
+            and not may_undo(log, phone_seat(match_id), is_shared(match_id))):
+        owner = getattr(log.head.move, "seat", None)
+        name = match.players[owner] if isinstance(owner, int) and 0 <= owner < len(match.players) else "?"
+        return render_screen(match, log, 403, notice=gettext(
+            "Only %(name)s's phone can undo %(name)s's entry: ask them, or correct it from the history.", name=name))
     if entry.get("move") == "correct" and isinstance(entry.get("target"), int):
         hidden = _hidden_from(log, [item["entry"] for item in store.entries(db, match_id)], entry["target"],
                               phone_seat(match_id))

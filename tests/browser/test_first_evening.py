@@ -288,9 +288,13 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     cy2.page.locator(".row[data-player=Ana] .face", has_text="6").wait_for()
     assert cy2.page.locator("#override-reason").input_value() == "a 0 from the old deck"
     assert cy2.entry(cy2.page.get_by_role("button", name="Let it stand: override GEN-3 (recorded)")) == 200
-    # 8. the override undone reads as undone in the history, with its number
-    ana.page.locator("#actions .undo button", has_text="overrides GEN-3").wait_for()
-    assert ana.entry(ana.page.locator("#actions .undo button")) == 200
+    # 8. the override undone (by Cy's phone: another seat's phone is not offered it) reads as undone in the
+    # history, with its number
+    cy2.page.locator("#actions .undo button", has_text="overrides GEN-3").wait_for()
+    shown = cy2.page.locator("#screen [data-version]").get_attribute("data-version")
+    ana.page.locator(f"#screen [data-version='{shown}']").wait_for()
+    assert ana.page.locator("#actions .undo button", has_text="overrides GEN-3").count() == 0
+    assert cy2.entry(cy2.page.locator("#actions .undo button")) == 200
     history = ana.get(f"/m/{match.id}/history").text()
     override_row = re.search(r'<li class="(\w+)" id="e(\d+)">\s*<span class="num">#\d+</span>\s*'
                              r'<span class="words">Cy overrides GEN-3', history)

@@ -423,8 +423,8 @@ MOVES = ["turn_up", "draw", "take_discard", "replace", "discard", "power", "peek
 
 
 def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
-    """Random forms from a seated phone: every answer is 200/400/409/422, and the log only grows by
-    entries that were accepted."""
+    """Random forms from a seated phone: every answer is 200/400/403/409/422 (403: an undo of another seat's
+    entry), and the log only grows by entries that were accepted."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -441,7 +441,7 @@ def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
         before = entry_count(database, match.id)
         version = phone.version() - (1 if stale else 0)
         response = phone.post(version=version, **{**fields, "move": move})
-        assert response.status_code in (200, 400, 409, 422), (move, fields, response.status_code)
+        assert response.status_code in (200, 400, 403, 409, 422), (move, fields, response.status_code)
         grew = entry_count(database, match.id) - before
         assert grew == (1 if response.status_code == 200 else 0)
 
@@ -961,3 +961,19 @@ def test_every_standard_deck_screen_drawn_from_what_is_kept_is_the_screen_drawn_
     assert len(seen_moves) >= 3, seen_moves
     if game == "cabo":
         assert "reveal" in seen_moves  # the kept reveal forms were drawn and checked
+
+
+def test_a_phone_undoes_its_own_seats_entries_not_another_players_turn(table, database):
+    """Ana is in the middle of her turn: Ben's phone is not offered Undo, and an undo posted from it is
+    refused (403, nothing stored): Ana's screen would lose her draw without a word. Her own phone undoes it;
+    the table's own entries (the turn-up) any seated phone may undo."""
+    match, ana, ben, _ = table
+    assert ben.post(move="turn_up", card="5").status_code == 200
+    assert 'value="undo"' in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)  # the table's entry
+    assert ana.post(move="draw").status_code == 200
+    assert 'value="undo"' not in ben.client.get(f"{ben.url}/screen").get_data(as_text=True)
+    before = entry_count(database, match.id)
+    refused = ben.post(move="undo")
+    assert refused.status_code == 403 and "Only Ana&#39;s phone can undo Ana&#39;s entry" in text(refused)
+    assert entry_count(database, match.id) == before
+    assert ana.post(move="undo").status_code == 200
