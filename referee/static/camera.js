@@ -74,13 +74,19 @@
     box.remove();
   }
 
+  // The page's words (templates/base.html, #camera-words), in its language; English where missing.
+  function words(key, english) {
+    var box = document.getElementById("camera-words");
+    return (box && box.dataset[key]) || english;
+  }
+
   var REASONS = {
-    NotAllowedError: "the browser was not allowed to use the camera",
-    SecurityError: "the browser was not allowed to use the camera",
-    NotFoundError: "no camera was found",
-    OverconstrainedError: "no camera was found",
-    NotReadableError: "another app is using the camera",
-    AbortError: "the camera stopped"
+    NotAllowedError: ["notAllowed", "the browser was not allowed to use the camera"],
+    SecurityError: ["notAllowed", "the browser was not allowed to use the camera"],
+    NotFoundError: ["notFound", "no camera was found"],
+    OverconstrainedError: ["notFound", "no camera was found"],
+    NotReadableError: ["busy", "another app is using the camera"],
+    AbortError: ["stopped", "the camera stopped"]
   };
 
   // After a camera error: say so in words, and offer the phone's camera app (the file input).
@@ -89,12 +95,13 @@
     box.querySelectorAll("video, .camera-take").forEach(function (el) { el.remove(); });
     var status = box.querySelector(".camera-status");
     status.setAttribute("role", "alert");
-    status.textContent = "The live camera could not start: " + (REASONS[err && err.name] || "the camera is not available") +
-      ". Take the photo with your phone's camera app instead.";
+    var reason = REASONS[err && err.name] || ["unavailable", "the camera is not available"];
+    status.textContent = words("failed", "The live camera could not start: %s. Take the photo with your phone’s camera app instead.")
+      .replace("%s", words(reason[0], reason[1]));
     var app = document.createElement("button");
     app.type = "button";
     app.className = "big camera-app";
-    app.textContent = "Open the camera app";
+    app.textContent = words("app", "Open the camera app");
     app.addEventListener("click", function () { closePreview(box, stream); input.click(); });
     box.insertBefore(app, box.querySelector(".camera-cancel"));
   }
@@ -104,18 +111,18 @@
     var box = document.createElement("div");
     box.className = "camera";
     box.setAttribute("role", "dialog");
-    box.setAttribute("aria-label", "Camera");
+    box.setAttribute("aria-label", words("camera", "Camera"));
     var video = document.createElement("video");
     video.setAttribute("playsinline", "");
     video.muted = true;
     var take = document.createElement("button");
     take.type = "button";
     take.className = "big camera-take";
-    take.textContent = "Take photo";
+    take.textContent = words("take", "Take photo");
     var cancel = document.createElement("button");
     cancel.type = "button";
     cancel.className = "secondary camera-cancel";
-    cancel.textContent = "Cancel";
+    cancel.textContent = words("cancel", "Cancel");
     var status = document.createElement("p");
     status.className = "muted camera-status";
     box.append(video, take, cancel, status);
@@ -142,7 +149,7 @@
       var open = document.createElement("button");
       open.type = "button";
       open.className = "secondary camera-open";
-      open.textContent = "Live camera";
+      open.textContent = words("live", "Live camera");
       open.addEventListener("click", function () { openPreview(form); });
       form.append(open);
     });
@@ -157,7 +164,7 @@
       var picked = form.querySelector("input[name=card" + i + "]:checked");
       return picked ? picked.parentElement.textContent.trim() : "?";
     });
-    button.textContent = "Reveal " + form.dataset.revealFor + ": " + names.join(" ");
+    button.textContent = (form.dataset.revealWords || "Reveal " + form.dataset.revealFor) + ": " + names.join(" ");
   });
 
   document.addEventListener("DOMContentLoaded", function () { addButtons(document); });

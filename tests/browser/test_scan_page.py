@@ -163,3 +163,17 @@ def test_a_big_photo_is_scaled_on_the_phone_before_upload(live_server, phone, da
     assert sent["name"] == "photo.jpg" and sent["type"] == "image/jpeg", sent
     assert max(sent["width"], sent["height"]) == 1600 and sent["size"] < path.stat().st_size / 4, sent
     assert violations == []
+
+
+def test_the_camera_buttons_and_errors_speak_the_phones_language(live_server, phone):
+    """camera.js adds its buttons and says a camera error in the page's language (Hebrew here)."""
+    page = phone("he-IL")
+    page.goto(live_server.url + "/decks")
+    page.fill("input[name=name]", "החפיסה שלנו")
+    page.locator("input[name=name]").press("Enter")
+    expect(page.locator("#teach .camera-open")).to_have_text("מצלמה חיה")
+    page.click("#teach .camera-open")
+    status = page.locator(".camera .camera-status")
+    expect(status).to_contain_text("המצלמה החיה לא הצליחה להתחיל")
+    expect(page.locator(".camera .camera-app")).to_have_text("פתחו את אפליקציית המצלמה")
+    assert "camera" not in status.inner_text()
