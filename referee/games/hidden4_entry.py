@@ -137,7 +137,8 @@ class Entry:
         else:
             self.check_supply(value)
         for seat, noted, at in token.notes:
-            if noted != value:
+            # a note that says what the whole table knew is the same mismatch the public flag names
+            if noted != value and noted != token.value:
                 self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid),)
         return Token(value, self.eid, token.notes, token.origin, token.origin_entry, token.face_up)
 

@@ -217,6 +217,20 @@ def test_RTC_T16_reveal_contradicting_public_knowledge_is_flagged():
     assert state.round.rows[ANA][2].value == "7"
 
 
+def test_RTC_T16_one_card_one_mismatch_one_flag_even_when_it_was_also_noted_privately():
+    """Ana peeked her 6, then discarded it and Ben took it: the table knows it as a 6, and Ana's note
+    says the same. Revealed as a 9, it is one mismatch: one GEN-4 flag, not a second for the note."""
+    state = play(match(2), TurnUp("2"), InitialPeek(ANA, (1, 4), ("6", "3")), Draw(ANA), Replace(ANA, 1, "6"),
+                 TakeDiscard(BEN), Replace(BEN, 2, "5"))
+    state = play(plain_turn(state, ANA), Call(ANA))
+    state = plain_turn(state, BEN)
+    state = play(state, Reveal(ANA, ("0", "1", "7", "3")))
+    state, events = R.apply(state, Reveal(BEN, ("4", "9", "8", "8")), entry_id=30)
+    flags = [e for e in events if e["kind"] == "flag"]
+    assert [f["rule"] for f in flags] == ["GEN-4"] and "known to be 6" in flags[0]["message"]
+    assert len(state.flags) == 1
+
+
 def test_RTC_T17_one_sighting_too_many_breaks_conservation():
     state = play(match(2), TurnUp("8"))
     for seat, slot in ((ANA, 1), (BEN, 1), (ANA, 2)):
