@@ -164,6 +164,15 @@
     xhr.addEventListener("loadend", answered);
   });
 
+  // An error answer is put in #flash (security.py); a later post that succeeds (a scan that reads, an
+  // entry saved) makes it stale, and it goes.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var d = event.detail, flash = document.getElementById("flash");
+    if (!flash || !d.successful || !d.requestConfig || d.requestConfig.verb !== "post") return;
+    if (d.target && d.target.id === "flash") return;
+    flash.textContent = "";
+  });
+
   function answered() {  // after htmx has put the answer on the screen (its own load handler ran first)
     posting = Math.max(0, posting - 1);
     if (posting > 0) return;

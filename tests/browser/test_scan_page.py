@@ -177,3 +177,18 @@ def test_the_camera_buttons_and_errors_speak_the_phones_language(live_server, ph
     expect(status).to_contain_text("המצלמה החיה לא הצליחה להתחיל")
     expect(page.locator(".camera .camera-app")).to_have_text("פתחו את אפליקציית המצלמה")
     assert "camera" not in status.inner_text()
+
+
+def test_an_error_said_for_one_photo_goes_when_the_next_is_read(live_server, phone, database, tmp_path):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    page = phone()
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ana')")
+    page.click("a:has-text('Turn up the top card')")
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(row_photo(["5"], seed=2)[:3000])  # a photo cut off in the middle
+    page.set_input_files("#pick .scan-form input[type=file]", str(broken))
+    expect(page.locator("#flash")).to_contain_text("damaged or incomplete", timeout=20_000)
+    page.set_input_files("#pick .scan-form input[type=file]", photo_file(tmp_path, ["5"]))
+    expect(page.locator("#scan-result")).not_to_be_empty(timeout=20_000)
+    expect(page.locator("#flash")).to_have_text("")
