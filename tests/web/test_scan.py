@@ -114,6 +114,18 @@ def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
     assert checked(response.get_data(as_text=True)) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
 
 
+def test_a_read_that_differs_from_what_the_table_knew_is_marked_before_the_reveal(client, taught, database):
+    """Ana's slot 3 is the 2 she took from the discard pile (known to all): a photo read of 9 there is
+    shown beside what was known, for the player to check before confirming (a misread photo must not
+    turn into a dispute without a word)."""
+    match = at_reveal(database)
+    client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=HX)
+    html = reveal_scan(client, match, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
+    slot3 = html.split("<legend>Slot 3")[1].split("</legend>")[0]
+    assert "the photo says 9; known as 2" in slot3
+    assert "known as" not in html.split("<legend>Slot 1")[1].split("</legend>")[0]
+
+
 def test_a_card_not_found_leaves_its_own_slot_empty_to_tap(client, taught, seated):
     """2, Swap, (a card not in the photo), 2: the last 2 stays in slot 4, slot 3 is "not found"."""
     html = reveal_scan(client, seated, ["2", "SWAP", None, "2"]).get_data(as_text=True)
