@@ -38,10 +38,15 @@ def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int 
     """For each slot, left to right, the index (into ``outlines``) of the card lying there, or None.
 
     ``frame`` is the photo's (width, height). With more cards than slots, the largest are placed.
+    Four cards laid in a square (two rows of two, as Cambio deals them) are placed row by row: the
+    far row's left and right, then the near row's.
     """
     if not outlines:
         return [None] * slots
     quads = [np.asarray(q, float).reshape(4, 2) for q in outlines]
+    square = _square_of_four(quads) if slots == 4 else None
+    if square is not None:
+        return square
     chosen = sorted(range(len(quads)), key=lambda i: -abs(_area(quads[i])))[:slots]
     centres = np.array([quads[i].mean(axis=0) for i in chosen])
     u = _axis(centres)
@@ -94,3 +99,19 @@ def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int 
 def _area(quad: np.ndarray) -> float:
     x, y = quad[:, 0], quad[:, 1]
     return 0.5 * float(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))
+
+
+def _square_of_four(quads: list[np.ndarray]) -> list[int] | None:
+    """Four cards in two rows of two (the photo upright, the far row at its top), in reading order; None
+    when they do not lie so (a row, a fan, more or fewer cards)."""
+    if len(quads) != 4:
+        return None
+    centres = [q.mean(axis=0) for q in quads]
+    height = float(np.median([np.ptp(q[:, 1]) for q in quads]))
+    width = float(np.median([np.ptp(q[:, 0]) for q in quads]))
+    by_y = sorted(range(4), key=lambda i: centres[i][1])
+    top, bottom = sorted(by_y[:2], key=lambda i: centres[i][0]), sorted(by_y[2:], key=lambda i: centres[i][0])
+    rows_apart = min(centres[i][1] for i in bottom) - max(centres[i][1] for i in top) > 0.6 * height
+    level = all(abs(centres[a][1] - centres[b][1]) < 0.4 * height for a, b in (top, bottom))
+    side_by_side = all(abs(centres[a][0] - centres[b][0]) > 0.6 * width for a, b in (top, bottom))
+    return [*top, *bottom] if rows_apart and level and side_by_side else None

@@ -67,3 +67,19 @@ def test_two_outlines_in_one_place_are_placed_without_hanging():
     assert sorted(i for i in slots if i is not None) == sorted(set(i for i in slots if i is not None))
     assert 0 in slots and 3 in slots
     assert place_in_row([card + (300, 100)] * 3, (800, 400)).count(None) >= 1
+
+
+def test_four_cards_in_a_square_are_placed_row_by_row():
+    """Cambio's square (CAB-1: places 1 2 far, 3 4 near): read across the far row, then the near one."""
+    frame = (1200, 1000)
+    far, near = 280, 720
+    outlines = [card(350, near), card(800, far), card(350, far), card(810, near + 20)]
+    assert place_in_row(outlines, frame) == [2, 1, 0, 3]
+
+
+def test_a_row_at_an_angle_is_not_taken_for_a_square():
+    angle = np.radians(25)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    centres = [np.array([800, 450]) + along * 330 * (i - 1.5) for i in range(4)]
+    outlines = [card(*c, angle=angle) for c in centres]
+    assert place_in_row(outlines, FRAME) == [0, 1, 2, 3]
