@@ -126,6 +126,23 @@ def test_a_read_that_differs_from_what_the_table_knew_is_marked_before_the_revea
     assert "known as" not in html.split("<legend>Slot 1")[1].split("</legend>")[0]
 
 
+def test_a_photo_of_more_cards_than_the_row_says_so(client, taught, seated):
+    """Five cards in the photo of a four-card reveal: the largest four are taken, and the player is told
+    to check them (not picked silently)."""
+    from tests.web.cardphotos import face
+
+    rng = np.random.default_rng(2)
+    scene = synth.background("wood", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    for i, label in enumerate(["3", "PEEK", "9", "0", "5"]):
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([60 + i * 305, 260])
+        scene = synth.paste_card(scene, face(label), corners)
+    photo = cv2.imencode(".jpg", scene)[1].tobytes()
+    response = upload(client, f"/m/{seated.id}/scan", photo, move="reveal", **{"for": "Ana"})
+    html = response.get_data(as_text=True)
+    assert "The photo shows 5 cards, more than 4: the largest were taken; check they are the right ones." in html
+
+
 def test_a_card_not_found_leaves_its_own_slot_empty_to_tap(client, taught, seated):
     """2, Swap, (a card not in the photo), 2: the last 2 stays in slot 4, slot 3 is "not found"."""
     html = reveal_scan(client, seated, ["2", "SWAP", None, "2"]).get_data(as_text=True)
