@@ -187,12 +187,29 @@ def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None
         _give_back_memory()
 
 
-def attach(db: Any, match_id: str, version: int, token: str) -> bool:
-    """Keep a scanned photo (with its outlines) with the match — only when the player asks to."""
-    scan = scans.get(token)
+def attach(db: Any, match_id: str, version: int, token: str, owner: str | None = None) -> bool:
+    """Keep a scanned photo (with its outlines) with the match — only when the player asks to, and
+    only a photo that phone (``owner``) took."""
+    scan = scans.get(token, owner=owner)
     if scan is None:
         return False
     with db.atomic():
         db.conn.execute("INSERT INTO photos (match_id, version, jpeg, created_at) VALUES (?, ?, ?, ?)",
                         (match_id, version, scan.overlay, now()))
     return True
+
+
+def kept_photos(db: Any, match_id: str) -> dict[int, list[int]]:
+    """The photos kept with a match, by the entry (its seq) each was confirmed with: seq -> photo ids."""
+    out: dict[int, list[int]] = {}
+    for photo_id, version in db.conn.execute(
+            "SELECT id, version FROM photos WHERE match_id = ? ORDER BY id", (match_id,)):
+        out.setdefault(version, []).append(photo_id)
+    return out
+
+
+def kept_photo(db: Any, match_id: str, photo_id: int) -> tuple[int, bytes] | None:
+    """One kept photo of a match: (the seq of its entry, the JPEG with outlines drawn), or None."""
+    row = db.conn.execute("SELECT version, jpeg FROM photos WHERE match_id = ? AND id = ?",
+                          (match_id, photo_id)).fetchone()
+    return None if row is None else (row[0], bytes(row[1]))

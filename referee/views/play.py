@@ -481,6 +481,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     seen = log.game.redact(log.state, whole, seat)
     replaced_by = _corrections_standing(whole, log)
     undone_by = _undone_by(whole, set_aside)
+    photos = scans.kept_photos(db, match.id)
     rows = []
     for item, visible in zip(stored, seen):
         position = item["seq"] - 1
@@ -488,7 +489,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
         move = entry.get("move") if isinstance(entry, dict) else None
         target = entry.get("target") if move == "correct" else None
         row = {**item, "words": entry_words(log, entry), "position": position, "kind": "entry", "status": "stands",
-               "correct_number": None}
+               "correct_number": None, "photos": photos.get(item["seq"], []) if visible == entry else []}
         if position in set_aside:
             row.update(status="set_aside", rule=set_aside[position][0], why=set_aside[position][1])
         elif move == "undo":
@@ -595,6 +596,21 @@ def _hidden_from(log, history: list, number: int, seat: int | None) -> str | Non
     return gettext("Only %(name)s's phone can correct this entry: it holds what only %(name)s saw.", name=name)
 
 
+@bp.get("/photo/<int:photo_id>.jpg")
+def kept_photo(match_id: str, photo_id: int):
+    """A photo kept with the match, outlines drawn, shown to every phone that may see its entry: a
+    photo of a card only one seat saw (a peek, a first look) only to that seat's phone."""
+    db, match, log = load(match_id)
+    found = scans.kept_photo(db, match_id, photo_id)
+    if found is None:
+        abort(404, description=gettext("There is no such photo at this table."))
+    seq, jpeg = found
+    whole = [item["entry"] for item in store.entries(db, match_id)]
+    if not 0 < seq <= len(whole) or log.game.redact(log.state, whole, phone_seat(match_id))[seq - 1] != whole[seq - 1]:
+        abort(403, description=gettext("That photo shows what only another player saw."))
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "private, no-store"})
+
+
 @bp.get("/transcript.json")
 def download(match_id: str):
     """The match as a transcript: ``referee check`` on it gives the same rulings and scores. Mid-round,
@@ -655,7 +671,7 @@ def post_entry(match_id: str):
         except EntryError as err:
             return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
     if request.form.get("attach") and not done.duplicate:
-        scans.attach(db, match_id, done.seq, request.form["attach"])
+        scans.attach(db, match_id, done.seq, request.form["attach"], owner=device_id())
     then = request.form.get("then", "")
     if then and not done.duplicate:
         done = _then(db, match, log.game, done, entry, then, key)

@@ -351,3 +351,39 @@ def test_photos_are_shown_only_to_the_phone_that_took_them(app, client, taught, 
     refused = other.post(f"{taught}/teach", data={"token": token, "label0": "1"}, headers=HX)
     assert refused.status_code == 410
     assert upload(other, f"{taught}/photo", row_photo(["1"], seed=2)).status_code == 200
+
+
+def test_a_kept_photo_is_shown_in_the_history_to_the_phones_that_may_see_its_entry(app, client, taught, seated,
+                                                                                database):
+    def scan_token() -> str:
+        html = upload(client, f"/m/{seated.id}/scan", row_photo(["5"], seed=9), move="turn_up",
+                      field="card").get_data(as_text=True)
+        return re.search(r'name="attach" value="([^"]+)"', html).group(1)
+
+    ben = app.test_client()
+    ben.post(f"/m/{seated.id}/seat", data={"seat": "1"}, headers=HX)
+    watcher = app.test_client()
+    # A phone may keep only a photo it took itself.
+    assert ben.post(f"/m/{seated.id}/entry", data={"version": "0", "move": "turn_up", "card": "5",
+                                                   "attach": scan_token()}, headers=HX).status_code == 200
+    assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 0
+    assert client.post(f"/m/{seated.id}/entry", data={
+        "version": "1", "move": "correct", "target_entry": "0", "c_move": "turn_up", "c_card": "5",
+        "reason": "the photo shows it", "attach": scan_token()}, headers=HX).status_code == 200
+    assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 1
+    # A first look is Ana's alone: so is its photo.
+    version = store.get_match(database, seated.id).version
+    assert client.post(f"/m/{seated.id}/entry", data={"version": str(version), "move": "initial_peek", "slots": "1,4",
+                                                      "seen1": "3", "seen2": "8", "attach": scan_token()},
+                       headers=HX).status_code == 200
+    public, private = [row[0] for row in database.conn.execute("SELECT id FROM photos ORDER BY id")]
+    for phone, sees_private in ((client, True), (ben, False), (watcher, False)):
+        history = phone.get(f"/m/{seated.id}/history").get_data(as_text=True)
+        assert f"/photo/{public}.jpg" in history
+        assert (f"/photo/{private}.jpg" in history) is sees_private
+        shown = phone.get(f"/m/{seated.id}/photo/{public}.jpg")
+        assert shown.status_code == 200 and shown.mimetype == "image/jpeg" and shown.data[:2] == b"\xff\xd8"
+        assert phone.get(f"/m/{seated.id}/photo/{private}.jpg").status_code == (200 if sees_private else 403)
+    assert client.get(f"/m/{seated.id}/photo/{private + 1}.jpg").status_code == 404
+    other = store.create_match(database, "ratatat", ["Cy", "Di"])
+    assert client.get(f"/m/{other.id}/photo/{public}.jpg").status_code == 404  # another table's photo
