@@ -24,6 +24,7 @@ from flask_babel import Domain, lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from .i18n import RTL, TRANSLATIONS, lang
+from .i18n_rulings import and_joined
 
 DOMAIN = "rules"
 _domain = Domain(translation_directories=str(TRANSLATIONS), domain=DOMAIN)
@@ -290,9 +291,8 @@ def names_words(names: list[str]) -> str:
     from flask_babel import gettext as _
 
     if len(names) <= 2:
-        return _(" and ").join(names)
-    return ", ".join(names[:-1]) + _(" and ") + names[-1]
-
+        return and_joined(names, _(" and "))
+    return ", ".join(names[:-1]) + and_joined(["", names[-1]], _(" and "))
 
 
 def game_words(game: str | None) -> Any:

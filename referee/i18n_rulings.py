@@ -521,13 +521,27 @@ def _card_phrase(phrase: str | None, gettext: Callable[[str], str]) -> str:
     return word
 
 
+MAQAF = "\u05be"  # Hebrew hyphen: the prefix "and" (ו) joins a name in Latin letters or digits by it
+
+
+def and_joined(names: list[str], word: str) -> str:
+    """``names`` joined by the language's "and" (``word``); a prefix "and" (Hebrew "ו", which ends
+    without a space) takes a maqaf before a name that does not start with a Hebrew letter: "ו־Ana"."""
+    if word.endswith(" ") or not word.strip():
+        return word.join(names)
+    out = names[0] if names else ""
+    for name in names[1:]:
+        out += word + (MAQAF if name and not "\u05d0" <= name[0] <= "\u05ea" else "") + name
+    return out
+
+
 def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool) -> str:
     if value is None:
         return ""
     if key.startswith(("card", "need", "code")):
         value = _card_phrase(value, gettext)
     elif key.startswith("names"):  # "Ana and Ben", "Ana, Ben and Cy"
-        value = value.replace(" and ", gettext(" and "))
+        value = and_joined(value.split(" and "), gettext(" and "))
     elif key.startswith("ranks"):  # "kings", "7s"
         singular = _PLURAL_RANKS.get(value, value[:-1] if value.endswith("s") else value)
         value = _card_phrase(singular, gettext)

@@ -265,3 +265,18 @@ def test_a_spite_and_malice_refusal_on_the_table_screen_is_in_the_phones_languag
     ruling = re.search(r'<div class="ruling reject"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
     assert ruling is not None and "SM-15" in ruling.group(1)
     assert words in ruling.group(1).replace("&#39;", "'") and 'lang="en"' not in ruling.group(1)
+
+
+def test_the_hebrew_and_takes_a_maqaf_before_a_name_in_latin_letters():
+    he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
+    said = i18n_rulings.say("Ana and Ben tie on 12.", he.gettext, he.ngettext, rtl=True)
+    assert "Ana ו\u05beBen" in said
+    assert i18n_rulings.and_joined(["אנה", "בן"], " ו") == "אנה ובן"  # a Hebrew name takes the ו directly
+    assert i18n_rulings.and_joined(["Ana", "Ben", "Cy"], " e ") == "Ana e Ben e Cy"
+
+
+def test_names_in_words_join_with_the_phones_and(app):
+    from referee.i18n_rules import names_words
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        assert names_words(["Ana", "Ben", "Cy"]) == "Ana, Ben ו\u05beCy"
+        assert names_words(["Ana", "דנה"]) == "Ana ודנה"
