@@ -23,6 +23,7 @@ USUAL_ASPECT = (1.18, 1.8)  # a card's outline seen from above, perspective and 
 PAPER_CHECK_SIDE = 320  # px, the copy on which paper outside the cards found is looked for
 PAPER_ELSEWHERE = 0.05  # ... and more than this share of a card's area of it means: search for indices
 PAPER_SLACK = 0.04  # ... outside the outlines grown this much (a found outline can fall short of the card)
+PANELS_SHARE = 0.03  # unread outlines covering less of a photo whose edges are card margin: panels of its face
 FIND_INDICES_LEARNT = True  # the index finder network's proposals are read too (vision.index_finder)
 
 
@@ -153,7 +154,8 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
             label, conf = decide(cands, allowed)
         if label is not None:
             return [CardRead(label, conf, quad, cands)]  # read at both corners: surer than any index alone
-        if frame_is_card and (len(reads) == 1 or (not reads and (cands or deck != "standard"))):
+        if frame_is_card and (len(reads) == 1 or (reads and _panels(image, reads))
+                              or (not reads and (cands or deck != "standard"))):
             close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
             reads = []
     if deck == "standard":
@@ -303,6 +305,14 @@ def _paper_elsewhere(image: np.ndarray, outlines: list[np.ndarray]) -> bool:
 def _grow(quad: np.ndarray, share: float) -> np.ndarray:
     centre = quad.mean(axis=0)
     return centre + (quad - centre) * (1 + share)
+
+
+def _panels(image: np.ndarray, reads: list[CardRead]) -> bool:
+    """True when the unread outlines of a close-up are small details of its face (a flat scan of a
+    Rat-a-Tat Cat 7 shows two), not cards: together under ``PANELS_SHARE`` of the photo."""
+    h, w = image.shape[:2]
+    covered = sum(abs(cv2.contourArea(np.asarray(r.outline, np.float32))) for r in reads)
+    return covered < PANELS_SHARE * h * w
 
 
 def _frame_is_card(image: np.ndarray) -> bool:

@@ -182,6 +182,18 @@ def test_a_flat_scan_is_outlined_whole_not_by_its_index_panel(quad_iou):
     assert quad_iou(reads[0].outline, frame) > 0.95
 
 
+def test_a_flat_scan_with_two_small_panels_is_outlined_whole(quad_iou):
+    """Two small card-shaped panels on one face (a Rat-a-Tat Cat 7's scan shows two): not two cards."""
+    scan = _flat_scan(11, "7")
+    cv2.rectangle(scan, (560, 240), (640, 350), (90, 30, 120), 6)
+    cv2.rectangle(scan, (566, 246), (634, 344), (245, 245, 245), -1)
+    assert len(vision.detect.find_cards(scan)) >= 2  # the detector sees both panels
+    h, w = scan.shape[:2]
+    reads = vision.recognise(scan, deck="ratatat")
+    assert len(reads) == 1 and reads[0].label is None
+    assert quad_iou(reads[0].outline, np.float32([[0, 0], [w, 0], [w, h], [0, h]])) > 0.95
+
+
 def test_a_taught_close_up_is_read_when_scanned_at_the_table():
     faces = {"7": _flat_scan(11, "7"), "PEEK": _flat_scan(12, "P"), "2": _flat_scan(14, "2")}
     refs = None
