@@ -23,7 +23,10 @@
       result: text(root, "#last-round h2, #last-game h2"),
     };
     var said = [];
+    var focused = document.activeElement;
     ["status", "banner", "ruling", "result"].forEach(function (key) {
+      // the ruling the keyboard was just moved to is read out by the move (screen.js): not twice
+      if (key === "ruling" && focused && focused.closest && focused.closest("#ruling")) return;
       if (now[key] && now[key] !== last[key]) said.push(now[key]);
     });
     last = now;

@@ -17,6 +17,12 @@
   if (home && window.history && location.pathname !== home.dataset.tablePath) {
     history.replaceState(null, "", home.dataset.tablePath);
   }
+  // ... and that refusal is where the keyboard (and a screen reader) starts
+  var refusal = document.querySelector("#screen #ruling");
+  if (refusal) {
+    refusal.setAttribute("tabindex", "-1");
+    refusal.focus();
+  }
 
   document.addEventListener("input", touch, true);
   document.addEventListener("change", touch, true);
@@ -50,7 +56,63 @@
       out.focused = pick.contains(document.activeElement);  // the keyboard is in the picker: it stays there
     }
     out.ruling = screen.querySelector("#ruling");  // a refusal this phone is still reading
+    out.focus = focusKey(screen);
     return out;
+  }
+
+  // Where the keyboard is on the screen, said so that the redrawn screen's own element can be found
+  // again: its id; else its name (and value, for a choice) in its draft box; else its address; else,
+  // for a button, its words. A text field's caret goes back where it was.
+  function focusKey(screen) {
+    var el = document.activeElement;
+    if (!el || el === document.body || !screen.contains(el)) return null;
+    var box = el.closest("[data-draft]");
+    var key = { id: el.id, name: el.getAttribute("name"), value: el.value, type: el.type, tag: el.tagName,
+                box: box ? box.dataset.draft : null, href: el.getAttribute("href"),
+                get: el.getAttribute("hx-get"), words: el.textContent.replace(/\s+/g, " ").trim() };
+    try {
+      if (typeof el.selectionStart === "number") { key.start = el.selectionStart; key.end = el.selectionEnd; }
+    } catch (e) { /* an input type without a caret */ }
+    return key;
+  }
+
+  function findKey(screen, key) {
+    var scope = key.box && screen.querySelector('[data-draft="' + CSS.escape(key.box) + '"]') || screen;
+    var candidates = [];
+    if (key.id && document.getElementById(key.id)) candidates.push(document.getElementById(key.id));
+    if (key.name) {
+      var sel = '[name="' + CSS.escape(key.name) + '"]';
+      if (key.type === "radio" || key.type === "checkbox") sel += '[value="' + CSS.escape(key.value || "") + '"]';
+      candidates.push(scope.querySelector(sel));
+    }
+    if (key.href) candidates.push(screen.querySelector('a[href="' + CSS.escape(key.href) + '"]'));
+    if (key.get) candidates.push(screen.querySelector('[hx-get="' + CSS.escape(key.get) + '"]'));
+    if (key.tag === "BUTTON" || key.tag === "SUMMARY") {
+      candidates.push(Array.prototype.find.call(scope.querySelectorAll(key.tag), function (b) {
+        return b.textContent.replace(/\s+/g, " ").trim() === key.words;
+      }));
+    }
+    return candidates.find(function (el) { return el && screen.contains(el) && el.type !== "hidden"; }) || null;
+  }
+
+  function refocus(screen, key) {
+    var el = key && findKey(screen, key);
+    if (!el) return;
+    el.focus({ preventScroll: true });
+    if (typeof key.start === "number") {
+      try { el.setSelectionRange(key.start, key.end); } catch (e) { /* no caret here */ }
+    }
+  }
+
+  // After this phone's own entry the keyboard goes to what it needs to read next: the ruling or the
+  // notice of a refusal, else the turn heading.
+  function focusAfterEntry(detail) {
+    var refused = detail.xhr && [400, 409, 422].indexOf(detail.xhr.status) >= 0;
+    var el = refused ? document.querySelector("#ruling, #screen .notice") : document.getElementById("status");
+    if (!el) return;
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: !refused });
+    if (refused && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
   }
 
   function put(screen, saved) {
@@ -78,7 +140,9 @@
       if (still && window.htmx) {
         htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" }).then(function () {
           restore(screen, later);
-          if (saved.focused) focusOn(document.getElementById("pick"));
+          var pick = document.getElementById("pick"), was = saved.focus && findKey(screen, saved.focus);
+          if (saved.focused && was && pick && pick.contains(was)) refocus(screen, saved.focus);
+          else if (saved.focused) focusOn(pick);
         });
       }
     }
@@ -191,9 +255,16 @@
     draft = keepsDraft(event.detail) ? take(event.detail.target) : null;
   });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (draft && isScreen(event.detail.target)) put(event.detail.target, draft);
+    var d = event.detail;
+    if (draft && isScreen(d.target)) {
+      put(d.target, draft);
+      if (entryPost(d)) focusAfterEntry(d);
+      else if (!(draft.pick && draft.focused)) refocus(d.target, draft.focus);  // the picker takes it back itself
+    } else if (entryPost(d)) {
+      focusAfterEntry(d);
+    }
     draft = null;
-    focusPicker(event.detail);
+    focusPicker(d);
   });
 
   // A picker opened by a tap replaces the actions, the link that was tapped with them: the keyboard's
@@ -205,7 +276,8 @@
   }
   function focusOn(pick) {
     if (!pick) return;
-    if (!pick.hasAttribute("tabindex")) pick.setAttribute("tabindex", "-1");
-    pick.focus();
+    var question = pick.querySelector("p, legend, h2, h3") || pick;  // its question is read, not every card
+    if (!question.hasAttribute("tabindex")) question.setAttribute("tabindex", "-1");
+    question.focus();
   }
 })();

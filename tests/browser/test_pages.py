@@ -231,13 +231,13 @@ def test_a_picker_opened_from_the_keyboard_takes_the_focus(live_server, phone, d
     link.focus()
     page.keyboard.press("Enter")
     page.locator("#pick").wait_for()
-    page.locator("#pick:focus").wait_for()
+    page.locator("#pick p:focus").wait_for()  # the question is read, not every card of the picker
     # a live update redraws the screen (here: the screen had been drawn for a watcher, so the server
     # sends a fresh one): the picker is fetched again and the keyboard stays in it
     page.evaluate("document.getElementById('pick').dataset.before = '1';"
                   "document.getElementById('seen-version').value = '0-w';"
                   "htmx.trigger('#screen', 'sse:changed', {data: '0 seats'})")
-    page.locator("#pick:not([data-before]):focus").wait_for()
+    page.locator("#pick:not([data-before]) p:focus").wait_for()
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#pick') !== null")
     # the language buttons show where the keyboard is, the chosen one too
@@ -246,6 +246,51 @@ def test_a_picker_opened_from_the_keyboard_takes_the_focus(live_server, phone, d
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true" and outline == "solid"
+
+
+def test_the_keyboard_keeps_its_place_through_live_updates_and_goes_to_what_to_read_after_an_entry(
+        live_server, phone, database):
+    """Another phone's entry redraws the screen: the keyboard stays on the same link, or in the reason a
+    player is typing with the caret where it was. After this phone's own entry it goes to the turn heading;
+    after a refusal to the ruling."""
+    match = store.create_match(database, "ratatat", PLAYERS)
+    page = phone()
+    page.goto(f"{live_server.url}/j/{match.join_code}")
+    page.locator("#seat-picker").get_by_role("button", name="Ben", exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    page.wait_for_load_state("load")
+    wait_for_subscribers(match.id, 1)
+    page.get_by_role("link", name="History").focus()
+    tables.append(database, match.id, 0, {"move": "turn_up", "card": "5"}, "other-phone", seat=0)
+    page.locator("#screen [data-version='1']").wait_for(timeout=10_000)
+    assert page.evaluate("document.activeElement.textContent.trim()") == "History"
+    # a refusal (Ben draws on Ana's turn, from a screen drawn before: a stale form a phone can send)
+    page.evaluate("""() => {
+        const form = document.createElement('form');
+        form.setAttribute('hx-post', document.querySelector('[hx-post*="/entry"]')?.getAttribute('hx-post')
+                          || location.pathname + '/entry');
+        form.setAttribute('hx-target', '#screen');
+        form.innerHTML = '<input type="hidden" name="version" value="1"><input type="hidden" name="move" value="draw">'
+                       + '<input type="hidden" name="for" value="Ben"><button id="stale-draw">Draw</button>';
+        document.querySelector('#screen-body').appendChild(form);
+        htmx.process(form);
+    }""")
+    page.locator("#stale-draw").click()
+    page.locator("#ruling:focus").wait_for()
+    reason = page.locator("#override-reason")
+    reason.fill("we agreed")
+    page.evaluate("document.getElementById('override-reason').setSelectionRange(3, 3)")
+    tables.append(database, match.id, 1, {"move": "draw", "seat": "Ana"}, "other-phone-2", seat=0)
+    page.locator("#screen [data-version='2']").wait_for(timeout=10_000)
+    assert page.evaluate("document.activeElement.id") == "override-reason"
+    assert page.evaluate("[document.activeElement.value, document.activeElement.selectionStart]") == ["we agreed", 3]
+    page.keyboard.type("all ")
+    assert reason.input_value() == "we all agreed"  # the keystrokes after the redraw land in the field
+    tables.append(database, match.id, 2, {"move": "discard", "card": "9", "seat": "Ana"}, "other-phone-3", seat=0)
+    page.locator("#screen [data-version='3']").wait_for(timeout=10_000)
+    page.locator("#actions").get_by_role("button", name="Draw from the pile").click()
+    page.locator("#screen [data-version='4']").wait_for()
+    page.locator("#status:focus").wait_for()
 
 
 def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_override(live_server, phone, database):
@@ -268,7 +313,7 @@ def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_overri
     page.locator("#correct-form input[name='c_card'][value='5']").check(force=True)
     page.locator("#correct-form input[name='reason']").fill("it was a 5")
     page.locator("#correct-form button[type=submit]").click()
-    page.locator("#ruling").wait_for()
+    page.locator("#ruling:focus").wait_for()  # where the keyboard and a screen reader start
     assert "GEN-3" in page.locator("#ruling").inner_text()
     assert page.url == f"{live_server.url}/m/{match.id}"
     assert page.locator("#ruling form.override").count() == 1
