@@ -18,7 +18,7 @@ from .games.log import BeyondSnapshot, Log
 
 logger = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 2
+SNAPSHOT_FORMAT = 3
 """Bump when the snapshot body below changes; the game's ``ENGINE_VERSION`` (every game has one, see
 games/interface.py) is part of the tag too, so snapshots made by another engine are ignored and rebuilt
 from the log. Format 2 is the body in ``marshal``'s format, whose version is in the tag as well (a
@@ -127,7 +127,8 @@ class Replay:
         except Exception:  # noqa: BLE001 - the head's move only serves corrections; they can rebuild
             move = None
         return marshal.dumps({"state": game.state_to_dict(log.state), "positions": _runs(log.positions()),
-                              "fed": log.fed, "move": move, "refused": [list(r) for r in log.refused]})
+                              "fed": log.fed, "move": move, "refused": [list(r) for r in log.refused],
+                              "undone": [list(u) for u in log.undone]})
 
     def resume(self, match: store.Match, body: bytes, rest: list[dict]) -> Log:
         """The log restored from a snapshot ``body``, then fed the stored entries after it.
@@ -143,7 +144,8 @@ class Replay:
                 move = None  # only needed to correct further back: that rebuilds from the log
         positions = [p for start_, stop in data["positions"] for p in range(start_, stop)]
         log = Log.restore(game, state, positions, int(data["fed"]), move,
-                          tuple((int(p), str(r), str(m)) for p, r, m in data["refused"]))
+                          tuple((int(p), str(r), str(m)) for p, r, m in data["refused"]),
+                          tuple((int(u), int(p)) for u, p in data["undone"]))
         for item in rest:
             log = _replay_one(log, item["entry"], item["seq"] - 1)
         return log

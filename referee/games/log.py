@@ -29,6 +29,10 @@ class Node:
     position: int = -1
     parent: Node | None = None
     behind: tuple[int, ...] = ()
+    # On the head a correction left: that correction's position, the position it corrected, the log
+    # before it and how many set-aside entries the log held after it. An undo while this is the head
+    # takes the correction back.
+    correction: tuple[int, int, Log, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +60,9 @@ class Log:
     # (position, rule, message) of the stored entries that do not stand for want of the rules: skipped
     # on replay, or set aside by a correction (they no longer fit what it changed)
     refused: tuple[tuple[int, str, str], ...] = ()
+    # (undo's position, the position of the entry it took back: an entry, or a correction) of the undos
+    # that stand
+    undone: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def start(cls, game: Any, state: Any) -> Log:
@@ -63,20 +70,27 @@ class Log:
 
     @classmethod
     def restore(cls, game: Any, state: Any, positions: list[int], fed: int, move: Any = None,
-                refused: tuple[tuple[int, str, str], ...] = ()) -> Log:
+                refused: tuple[tuple[int, str, str], ...] = (), undone: tuple[tuple[int, int], ...] = ()) -> Log:
         """A log rebuilt from a snapshot: ``state`` after the entries at ``positions`` (those that
         stand, the last one's ``move`` if known). Undo and corrections within the entries fed after
         it work as usual; reaching further back raises :class:`BeyondSnapshot`."""
         if not positions:
-            return cls(game, Node(state), fed, tuple(refused))
+            return cls(game, Node(state), fed, tuple(refused), tuple(undone))
         root = Node(None, behind=tuple(positions[:-1]))
-        return cls(game, Node(state, move, positions[-1], root), fed, tuple(refused))
+        return cls(game, Node(state, move, positions[-1], root), fed, tuple(refused), tuple(undone))
 
     def refuse(self, position: int, rule: str, message: str) -> Log:
         """This log with the entry at ``position`` skipped (a stored entry that no longer applies):
         recorded, and counted so that the entries after it keep their positions."""
         return Log(self.game, self.head, max(self.fed, position + 1),
-                   (*self.refused, (position, rule, message)))
+                   (*self.refused, (position, rule, message)), self.undone)
+
+    def undo_target(self) -> int | None:
+        """The position of the entry an undo would take back now: the last correction, when it is what
+        the table did last among the entries that stand, else the last entry that stands."""
+        if self.head.correction is not None:
+            return self.head.correction[0]
+        return None if self.head.parent is None else self.head.position
 
     @property
     def state(self) -> Any:
@@ -97,17 +111,22 @@ class Log:
             position = self.fed
         fed = position + 1
         if isinstance(move, Undo):
+            if self.head.correction is not None:  # the correction goes, and what it set aside stands again
+                correction, _, before, mark = self.head.correction
+                return (Log(self.game, before.head, fed, before.refused + self.refused[mark:],
+                            (*self.undone, (position, correction))),
+                        Step(position, move, events=({"kind": "undone", "entry": correction},)))
             if self.head.parent is None:
                 raise Ruling("GEN-13", "There is no entry to undo.", (position,), overridable=False)
             if self.head.parent.state is None:
                 raise BeyondSnapshot(position)
             undone = self.head.position
-            return Log(self.game, self.head.parent, fed, self.refused), Step(position, move, events=(
-                {"kind": "undone", "entry": undone},))
+            return (Log(self.game, self.head.parent, fed, self.refused, (*self.undone, (position, undone))),
+                    Step(position, move, events=({"kind": "undone", "entry": undone},)))
         if isinstance(move, Correct):
             return self._correct(move, position)
         state, events = self.game.apply(self.head.state, move, position)
-        return (Log(self.game, Node(state, move, position, self.head), fed, self.refused),
+        return (Log(self.game, Node(state, move, position, self.head), fed, self.refused, self.undone),
                 Step(position, move, events=tuple(events)))
 
     def _correct(self, move: Correct, position: int) -> tuple[Log, Step]:
@@ -138,8 +157,9 @@ class Log:
             head = Node(state, old.move, old.position, head)
         events = (*events, {"kind": "corrected", "entry": move.target, "reason": move.reason})
         refused = tuple(refused)
-        return Log(self.game, head, position + 1, refused), Step(position, move, events=tuple(events),
-                                                   later=tuple(dropped))
+        head = Node(head.state, head.move, head.position, head.parent, head.behind, (position, move.target, self, len(refused)))
+        return (Log(self.game, head, position + 1, refused, self.undone),
+                Step(position, move, events=tuple(events), later=tuple(dropped)))
 
 
 def replay(game: Any, state: Any, moves: list[Any]) -> tuple[Log, list[Step]]:

@@ -78,6 +78,8 @@ def _moves_for_shared(log) -> list[dict]:
 def last_standing(log) -> str:
     """The entry an undo would take back, in words ("" when there is none)."""
     head = log.head
+    if head.correction is not None:  # a correction was the table's last entry: the undo takes it back
+        return gettext("the correction of entry %(number)s", number=head.correction[1])
     if head.parent is None or head.move is None:
         return ""
     try:
@@ -129,7 +131,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
-        "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared),
+        "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match.id, log)),
         "undo_words": _undo_words(match, log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
         "labels": card_labels_for(game, game.cards(log.state)),
@@ -142,14 +144,28 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     }
 
 
-def may_undo(log, seat: int | None, shared: bool) -> bool:
-    """Whether this phone may undo the last entry that stands: the shared phone any; a seated phone the
-    table's own entries and its seat's (not another player's turn in the middle, which that player's
-    screen would lose without a word: they undo it, or it is corrected from the history)."""
-    if log.head.parent is None or (seat is None and not shared):
+def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bool:
+    """Whether this phone may undo what an undo would take back now (``log.undo_target()``): the shared
+    phone anything; a seated phone the table's own entries, its seat's, and any entry or correction it
+    made itself (``made_here``), but not another player's turn in the middle, which that player's screen
+    would lose without a word: they undo it, or it is corrected from the history."""
+    if log.undo_target() is None or (seat is None and not shared):
         return False
+    if shared or made_here:
+        return True
+    if log.head.correction is not None:
+        return False  # another phone's correction: that phone takes it back, or it is corrected again
     owner = getattr(log.head.move, "seat", None)
-    return shared or owner is None or owner == seat
+    return owner is None or owner == seat
+
+
+def _made_here(db, match_id: str, log) -> bool:
+    """Whether this phone entered what an undo would take back now."""
+    target = log.undo_target()
+    if target is None:
+        return False
+    rows = store.entries(db, match_id, after=target, upto=target + 1)
+    return bool(rows) and rows[0].get("device") == device_id() and bool(device_id())
 
 
 def _standings_url(match_id: str) -> str:
@@ -480,7 +496,8 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
     replaced_by = _corrections_standing(whole, log)
-    undone_by = _undone_by(whole, set_aside)
+    undone_by = dict(log.undone)
+    undone = set(undone_by.values())
     photos = scans.kept_photos(db, match.id)
     rows = []
     for item, visible in zip(stored, seen):
@@ -496,7 +513,9 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
             row.update(status="undo", undid=undone_by.get(position))
         elif move == "correct":
             last = replaced_by.get(target)
-            if last is not None and last != position:
+            if position in undone:
+                row["status"] = "undone"
+            elif last is not None and last != position:
                 row.update(status="corrected", by=last)
             elif target not in standing:
                 row["status"] = "undone"
@@ -513,30 +532,13 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     return rows
 
 
-def _undone_by(entries: list, set_aside) -> dict[int, int]:
-    """For each undo that stands, the position of the entry it stepped back over: the last entry that
-    still stood (GEN-13). Entries the rules set aside never stood, or stood until a correction and
-    so above every undo before it, and a correction keeps its target's place."""
-    standing: list[int] = []
-    out: dict[int, int] = {}
-    for position, entry in enumerate(entries):
-        if position in set_aside:
-            continue
-        move = entry.get("move") if isinstance(entry, dict) else None
-        if move == "undo":
-            if standing:
-                out[position] = standing.pop()
-        elif move != "correct":
-            standing.append(position)
-    return out
-
-
 def _corrections_standing(entries: list, log) -> dict[int, int]:
-    """For each corrected position, the number of the last correction of it the rules did not set aside."""
-    set_aside = {position for position, _, _ in log.refused}
+    """For each corrected position, the number of the last correction of it the rules did not set aside
+    and no undo took back."""
+    gone = {position for position, _, _ in log.refused} | {target for _, target in log.undone}
     out: dict[int, int] = {}
     for position, entry in enumerate(entries):
-        if isinstance(entry, dict) and entry.get("move") == "correct" and position not in set_aside \
+        if isinstance(entry, dict) and entry.get("move") == "correct" and position not in gone \
                 and isinstance(entry.get("target"), int):
             out[entry["target"]] = position
     return out
@@ -644,8 +646,12 @@ def post_entry(match_id: str):
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
         return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
-    if (entry.get("move") == "undo" and expected == match.version and log.head.parent is not None
-            and not may_undo(log, phone_seat(match_id), is_shared(match_id))):
+    if (entry.get("move") == "undo" and expected == match.version and log.undo_target() is not None
+            and not may_undo(log, phone_seat(match_id), is_shared(match_id), _made_here(db, match_id, log))):
+        if log.head.correction is not None:
+            return render_screen(match, log, 403, notice=gettext(
+                "Only the phone that made the correction of entry %(number)s can undo it: ask them, or correct "
+                "the entry again from the history.", number=log.head.correction[1]))
         owner = getattr(log.head.move, "seat", None)
         name = match.players[owner] if isinstance(owner, int) and 0 <= owner < len(match.players) else "?"
         return render_screen(match, log, 403, notice=gettext(

@@ -48,6 +48,29 @@ def test_correction_recomputes_and_reports_what_no_longer_fits():
     assert found[0]["event"] == 7 and found[0]["verdict"] == "flag"
 
 
+def test_undo_after_a_correction_takes_the_correction_back_and_what_it_set_aside_stands_again():
+    moves = [TurnUp("5"), Draw(ANA), UsePower(ANA, "DRAW2"), Draw(ANA), Replace(ANA, 1, "8"),
+             Draw(BEN), Discard(BEN, "2")]
+    before, _ = replay(R, match(2), moves)
+    log, _ = replay(R, match(2), [*moves, Correct(2, UsePower(ANA, "PEEK"), "it was a Peek", BEN)])
+    assert log.undo_target() == 7 and len(log.refused) == 4
+    log, step = log.feed(Undo(BEN), 8)
+    assert step.events == ({"kind": "undone", "entry": 7},)
+    assert log.positions() == before.positions() == [0, 1, 2, 3, 4, 5, 6]
+    assert log.refused == () and log.undone == ((8, 7),)
+    assert R.state_to_dict(log.state) == R.state_to_dict(before.state)
+    assert log.undo_target() == 6  # the next undo takes back the last entry, as before the correction
+
+
+def test_an_entry_after_a_correction_is_undone_first_then_the_correction():
+    moves = [TurnUp("5"), Draw(ANA), Discard(ANA, "3"), Draw(BEN), Discard(BEN, "4")]
+    log, _ = replay(R, match(2), [*moves, Correct(2, Discard(ANA, "6"), "a 6", ANA), Draw(ANA),
+                                  Undo(ANA), Undo(ANA)])
+    plain, _ = replay(R, match(2), moves)
+    assert log.undone == ((7, 6), (8, 5))
+    assert R.state_to_dict(log.state) == R.state_to_dict(plain.state)
+
+
 def test_correction_of_an_entry_that_does_not_stand_is_refused():
     log, _ = replay(R, match(2), [TurnUp("5")])
     with pytest.raises(Ruling) as info:

@@ -977,3 +977,40 @@ def test_a_phone_undoes_its_own_seats_entries_not_another_players_turn(table, da
     assert refused.status_code == 403 and "Only Ana&#39;s phone can undo Ana&#39;s entry" in text(refused)
     assert entry_count(database, match.id) == before
     assert ana.post(move="undo").status_code == 200
+
+
+def test_the_phone_that_made_a_correction_undoes_it_and_what_it_set_aside_stands_again(table, database):
+    match, ana, ben, cy = table
+    for phone, fields in [(ana, {"move": "turn_up", "card": "5"}), (ana, {"move": "draw"}),
+                          (ana, {"move": "discard", "card": "3"}), (ben, {"move": "take_discard"}),
+                          (ben, {"move": "replace", "slot": "2", "out": "7"})]:
+        assert phone.post(**fields).status_code == 200, fields
+    # Ana's discard was a 9, Cy says: Ben's taking it then holds, but his slot-2 card must now be re-entered
+    assert cy.post(move="correct", target_entry="2", c_move="discard", c_for="Ana", c_card="9",
+                   reason="it was a 9").status_code == 200
+    assert "Undo: the correction of entry 2" in text(cy.client.get(f"{cy.url}/screen"))
+    assert "Undo:" not in text(ben.client.get(f"{ben.url}/screen"))
+    refused = ben.post(move="undo")
+    assert refused.status_code == 403 and "correction of entry 2" in text(refused)
+    assert cy.post(move="undo").status_code == 200
+    entries = [e["entry"] for e in store.entries(database, match.id)]
+    assert entries[-1]["move"] == "undo" and len(entries) == 7
+    history = text(ana.client.get(f"{ana.url}/history"))
+    row = lambda n: history.split(f'id="e{n}"', 1)[1].split("</li>", 1)[0]  # noqa: E731
+    assert "undone" in row(5) and "undid #5" in row(6)
+    assert "corrected" not in row(2) and "undone" not in row(2) and "no longer fits" not in row(4)
+    # the table is as before the correction: Ben's turn is over, his phone may undo it again
+    assert "Undo: Ben" in text(ben.client.get(f"{ben.url}/screen"))
+
+
+def test_a_phone_may_undo_what_it_entered_for_another_player(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
+                          (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
+                          (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+                          (ana, {"move": "reveal", "for": "Ben", "card1": "4", "card2": "4", "card3": "5",
+                                 "card4": "1"})]:
+        assert phone.post(**fields).status_code == 200, fields
+    assert "Undo: Ben reveals" in text(ana.client.get(f"{ana.url}/screen"))  # Ana's phone entered it
+    assert ana.post(move="undo").status_code == 200
