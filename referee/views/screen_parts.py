@@ -75,8 +75,16 @@ def table_url(endpoint: str, **values: str) -> str:
     return found if found is not None else _remember(_urls, key, url_for(endpoint, **values))
 
 
+def dom_id(name: str) -> str:
+    """A player's name as a part of an element id and a CSS selector: letters and digits of ASCII as
+    they are, every other character as its code (``D'Angelo`` → ``D-27-Angelo``), so that no two names
+    give the same id ("Grandma Ruth", "Grandma_Ruth") and none needs escaping."""
+    return "".join(c if c.isascii() and c.isalnum() else f"-{ord(c):x}-" for c in str(name))
+
+
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
+    app.jinja_env.filters["dom_id"] = dom_id
     app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word, face=standard_face,
                                  table_url=table_url, private_notes=private_notes)
 

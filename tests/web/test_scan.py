@@ -387,3 +387,20 @@ def test_a_kept_photo_is_shown_in_the_history_to_the_phones_that_may_see_its_ent
     assert client.get(f"/m/{seated.id}/photo/{private + 1}.jpg").status_code == 404
     other = store.create_match(database, "ratatat", ["Cy", "Di"])
     assert client.get(f"/m/{other.id}/photo/{public}.jpg").status_code == 404  # another table's photo
+
+
+def test_a_name_with_an_apostrophe_gets_its_photo_reveal(client, taught, database):
+    """A reveal scanned for D'Angelo replaces his reveal block: its id works as a CSS selector."""
+    match = store.create_match(database, "ratatat", ["D'Angelo", "Zoe"])
+    moves = [{"move": "turn_up", "card": "2"}, {"seat": "D'Angelo", "move": "take_discard"},
+             {"seat": "D'Angelo", "move": "replace", "slot": 3, "out": "6"}, {"seat": "D'Angelo", "move": "call"},
+             {"seat": "Zoe", "move": "draw"}, {"seat": "Zoe", "move": "discard", "card": "8"}]
+    for i, entry in enumerate(moves):
+        store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    screen = client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    assert 'id="reveal-D-27-Angelo"' in screen and 'hx-target="#reveal-D-27-Angelo"' in screen
+    html = upload(client, f"/m/{match.id}/scan", gap_row_photo(["3", "PEEK", "9", "0"], 4), move="reveal",
+                  **{"for": "D'Angelo"}).get_data(as_text=True)
+    assert html.lstrip().startswith('<div class="reveal-block scan-reveal" id="reveal-D-27-Angelo">')
+    assert checked(html) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}

@@ -95,3 +95,11 @@ def test_a_rank_in_words_is_said_in_each_requests_language(app):
         with app.test_request_context(headers={"Cookie": f"{i18n.COOKIE}={language}"}):
             said.setdefault(language, set()).add(template.render())
     assert said == {"en": {"Jack|7"}, "it": {"Fante|7"}}
+
+
+def test_a_name_in_an_element_id_needs_no_escaping_and_no_two_names_share_one():
+    names = ["D'Angelo", "ג'ני", "Grandma Ruth", "Grandma_Ruth", "Ana", "a.b#c"]
+    ids = [screen_parts.dom_id(n) for n in names]
+    assert ids[0] == "D-27-Angelo" and ids[4] == "Ana"
+    assert len(set(ids)) == len(ids)
+    assert all(re.fullmatch(r"[A-Za-z0-9-]+", i) for i in ids)  # a CSS selector as it stands
