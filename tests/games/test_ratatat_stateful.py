@@ -385,7 +385,9 @@ class RatATatCatMachine(RuleBasedStateMachine):
         for i in data.draw(st.sets(st.integers(0, SLOTS - 1), min_size=1)):
             claims[i] = data.draw(st.sampled_from([v for v in numbers if v != truths[i]]))
         tokens = r.rows[seat]
-        notes = sum(len(tok.notes) for tok, a, b in zip(tokens, truths, claims) if a != b)
+        # a note saying what the whole table knew is the same mismatch as the public flag (one flag)
+        notes = sum(1 for tok, a, b in zip(tokens, truths, claims) if a != b
+                    for _, noted, _ in tok.notes if noted != b and noted != tok.value)
         self.check_side(Reveal(seat, tuple(claims)), tokens, truths, claims, notes)
 
     @injection(lambda self: not self.state.over and self.state.round.step == "holding")
