@@ -196,6 +196,8 @@ class _Turn(Entry):
         self.events.append({"kind": "turned_up", "card": move.card})
 
     def do_InitialPeek(self, move: InitialPeek) -> None:
+        """RTC-6: the two cards a player looked at when they were dealt, noted (privately) on those cards,
+        wherever Swaps made since have taken them."""
         r = self.round()
         mode = self.state.rules["initial_peek"]
         if move.seat not in r.seats:
@@ -211,14 +213,18 @@ class _Turn(Entry):
             self.refuse("RTC-6", "Give one card for each slot looked at, or none.")
         row = r.rows[move.seat]
         for slot, value in zip(move.slots, move.seen):
-            token = row[slot - 1]
             if value is None:
                 continue
             if mode == "outer_face_up":
-                row[slot - 1] = self.observe(token, value)
-            else:
-                row[slot - 1] = Token(token.value, token.seen, token.notes + ((move.seat, value, self.eid),),
-                                      token.origin, token.origin_entry, token.face_up)
+                row[slot - 1] = self.observe(row[slot - 1], value)
+                continue
+            # the note is about the card dealt there, which a Swap may have taken to another row (RTC-K4)
+            seat, place = dealt_card_now(r.swaps, move.seat, slot)
+            token = r.rows[seat][place - 1]
+            if token.origin != "deal":
+                continue  # that card has left the rows since (replaced, face up on the discard pile)
+            r.rows[seat][place - 1] = Token(token.value, token.seen, token.notes + ((move.seat, value, self.eid),),
+                                            token.origin, token.origin_entry, token.face_up)
         r.peeked = r.peeked | {move.seat}
         self.events.append({"kind": "initial_peek", "seat": move.seat})
 
@@ -391,6 +397,7 @@ class _Turn(Entry):
         self.check(not (a.face_up or b.face_up), "RTC-33",
                    "With the outer cards face up (RTC-V8 outer_face_up) only face-down cards may be swapped.")
         mine[move.slot - 1], theirs[move.target_slot - 1] = b, a  # knowledge follows the cards (RTC-K4)
+        r.swaps = r.swaps + ((move.seat, move.slot, move.target, move.target_slot),)
         self.events.append({"kind": "swapped", "seat": move.seat, "slot": move.slot, "target": move.target,
                             "target_slot": move.target_slot})
         self.end_turn(move.seat)
@@ -635,3 +642,15 @@ class _Turn(Entry):
         s.over, s.winners, s.round, self.r = True, tuple(winners), None, None
         s.outcome = match_winners_sentence(winners, s.totals, s.players, why)
         self.events.append({"kind": "match_over", "winners": list(winners), "explanation": s.outcome})
+
+
+def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:
+    """Where the card dealt to ``seat``'s ``slot`` lies after ``swaps`` (seat, slot), if it is still in a
+    row: its place followed through each Swap in order."""
+    place = (seat, slot)
+    for a_seat, a_slot, b_seat, b_slot in swaps:
+        if place == (a_seat, a_slot):
+            place = (b_seat, b_slot)
+        elif place == (b_seat, b_slot):
+            place = (a_seat, a_slot)
+    return place

@@ -32,6 +32,7 @@ class Table(TrueTable):
     that does not end a round is checked against the true cards (``check_all``)."""
 
     game = game
+    FIRST_LOOK_AT_DEAL = True  # RTC-6, RTC-K4: a first peek noted late lands on the dealt card
 
     def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None, rng: Any, dealer: Any = None,
                  *, call_rotations: tuple[int, int] = (1, 3), p_unknown: float = 0.1, p_time_up: float = 0.01,
@@ -54,13 +55,14 @@ class Table(TrueTable):
     def snapshot(self) -> tuple:
         return (self.state, [list(x) for x in self.rows], list(self.draw), list(self.discard), self.pending,
                 set(self.public), set(self.notes), list(self.totals), self.rounds_scored, self.round_no,
-                self.round_entries, self.call_at)
+                self.round_entries, self.call_at, {s: list(r) for s, r in self.dealt.items()}, set(self.left_rows))
 
     def restore(self, snap: tuple) -> None:
         (self.state, rows, draw, discard, self.pending, public, notes, totals, self.rounds_scored,
-         self.round_no, self.round_entries, self.call_at) = snap
+         self.round_no, self.round_entries, self.call_at, dealt, left_rows) = snap
         self.rows, self.draw, self.discard = [list(x) for x in rows], list(draw), list(discard)
         self.public, self.notes, self.totals = set(public), set(notes), list(totals)
+        self.dealt, self.left_rows = {s: list(r) for s, r in dealt.items()}, set(left_rows)
 
     def top_draw(self) -> str:
         return self.values[self.draw[-1]]
@@ -165,7 +167,7 @@ class Table(TrueTable):
         if t is Discard:
             return Discard(seat, self.maybe(self.pending))
         if t is InitialPeek:
-            return InitialPeek(seat, m.slots, tuple(self.maybe(self.rows[seat][s - 1]) for s in m.slots))
+            return InitialPeek(seat, m.slots, tuple(self.maybe(self.dealt[seat][s - 1]) for s in m.slots))
         if t is Peek:
             target = seat if m.target is None else m.target
             return Peek(seat, m.slot, m.target, self.maybe(self.rows[target][m.slot - 1], 0.15))

@@ -75,6 +75,8 @@ class TrueTable:
         self.rows: list[list[int | None]] = [[] for _ in self.players]
         for s in seats:
             self.rows[s] = [ids.pop() for _ in range(SLOTS)]
+        self.dealt = {s: list(self.rows[s]) for s in seats}  # what each seat saw at its first look
+        self.left_rows: set[int] = set()  # dealt cards replaced out of a row since
         self.draw: list[int] = ids  # the top is the end of the list
         self.discard: list[int] = []
         self.pending: int | None = None
@@ -139,6 +141,7 @@ class TrueTable:
         row = self.rows[move.seat]
         out = row[move.slot - 1]
         row[move.slot - 1], self.pending = self.pending, None
+        self.left_rows.add(out)
         self.discard.append(out)
         if move.out is not None:
             self.public.add(out)
@@ -169,12 +172,23 @@ class TrueTable:
         """Whether the cards of a first look are turned up for everyone (else each seat notes its own)."""
         return False
 
+    FIRST_LOOK_AT_DEAL = False
+    """Whether a first look noted late is about the cards dealt (followed through Swaps since, and lost
+    once replaced out of the rows), else about the cards in those places now."""
+
+    def first_look(self, seat: int, slot: int) -> int | None:
+        """The card a first look at ``seat``'s ``slot`` is about (None: it has left the rows)."""
+        if not self.FIRST_LOOK_AT_DEAL:
+            return self.rows[seat][slot - 1]
+        c = self.dealt[seat][slot - 1]
+        return None if c in self.left_rows else c
+
     def _on_InitialPeek(self, move: Any, r: Any) -> None:
         public = self._initial_peek_public()
         for slot, val in zip(move.slots, move.seen):
-            if val is None:
+            c = self.first_look(move.seat, slot)
+            if val is None or c is None:
                 continue
-            c = self.rows[move.seat][slot - 1]
             if public:
                 self.public.add(c)
             else:

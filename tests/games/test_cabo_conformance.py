@@ -41,8 +41,9 @@ def test_the_module_has_the_shape_of_a_game():
 
 
 def test_rat_a_tat_cat_is_unchanged_by_the_family_core():
-    # 2: the shared core no longer flags a private note that agrees with the public value (GEN-4, GEN-6)
-    assert ratatat.ENGINE_VERSION == 2 and ratatat.NAME == "ratatat"
+    # 2: the shared core no longer flags a private note that agrees with the public value (GEN-4, GEN-6);
+    # 3: the round keeps its Swaps, so a first peek noted late lands on the dealt card (RTC-6, RTC-K4)
+    assert ratatat.ENGINE_VERSION == 3 and ratatat.NAME == "ratatat"
     from referee.games.hidden4_entry import Entry
     from referee.games.ratatat_apply import _Turn
     from referee.games.cabo_apply import _Entry

@@ -482,6 +482,22 @@ def test_RTC_6_initial_peek_outer_cards_once():
     assert R.view(state, BEN)["round"]["rows"]["Ana"]["slots"][3]["mine"] is None
 
 
+def test_RTC_6_a_first_peek_noted_after_a_swap_lands_on_the_dealt_card():
+    """Ana swaps her slot 2 with Ben's slot 1 before Ben notes his first peek: the 8 he saw at the deal
+    is now Ana's slot 2 (RTC-K4), and revealing it there raises no dispute."""
+    state = play(match(2), TurnUp("5"), Draw(ANA), UsePower(ANA, "SWAP"), Swap(ANA, 2, BEN, 1),
+                 InitialPeek(BEN, (1, 4), ("8", "2")))
+    rows = R.view(state, BEN)["round"]["rows"]
+    assert rows["Ana"]["slots"][1]["mine"] == "8" and rows["Ben"]["slots"][0]["mine"] is None
+    assert rows["Ben"]["slots"][3]["mine"] == "2"
+    state = play(state, Draw(BEN), Discard(BEN, "3"))
+    state = play(plain_turn(state, ANA), Call(ANA), Draw(BEN), Discard(BEN, "4"))
+    state = play(state, Reveal(ANA, ("1", "8", "1", "2")), Reveal(BEN, ("0", "3", "9", "2")))
+    assert state.flags == () and state.history[-1].scores == {ANA: 12, BEN: 14}
+    from referee.games.ratatat_apply import dealt_card_now
+    assert dealt_card_now(((0, 2, 1, 1), (1, 4, 0, 2)), 1, 1) == (1, 4)  # followed through two Swaps
+
+
 def test_RTC_V8_outer_face_up_makes_them_public_and_unswappable():
     state = play(match(2, initial_peek="outer_face_up"), TurnUp("5"), InitialPeek(BEN, (1, 4), ("3", "9")))
     assert R.view(state, ANA)["round"]["rows"]["Ben"]["slots"][0]["card"] == "3"

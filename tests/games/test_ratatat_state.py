@@ -109,22 +109,22 @@ def test_the_json_form_keeps_its_field_order_and_shapes():
     assert list(d) == ["game", "players", "rules", "version", "round", "totals", "history", "eliminated",
                        "over", "winners", "outcome", "flags", "time_up", "overrides"]
     r = d["round"]
-    assert list(r)[:3] == ["number", "dealer", "seats"] and list(r)[-2:] == ["first_entry", "reveal_flags_from"]
+    assert list(r)[:3] == ["number", "dealer", "seats"] and list(r)[-3:] == ["first_entry", "reveal_flags_from", "swaps"]
     assert r["discard"] == [["5", 0, [], "discard", 0, False]]
     assert r["pending"] == [None, None, [[ANA, "PEEK", 1]], "draw", 1, False]
     assert r["revealed"] == [] and r["to_replace"] == [] and isinstance(d["rules"], dict)
 
 
 def test_snapshots_written_before_later_fields_still_read():
-    """Older snapshots lack a round's first entry and reveal start, and an override's message and
+    """Older snapshots lack a round's first entry, reveal start and Swaps, and an override's message and
     entries: they read with the defaults the engine used then."""
     state = play(match(2, power_use_optional=False), TurnUp("5"), Draw(ANA))
     state, _ = R.apply(state, Override(Discard(ANA, "PEEK"), "RTC-30", "house custom", BEN))
     d = json.loads(json.dumps(R.state_to_dict(state)))
-    del d["round"]["first_entry"], d["round"]["reveal_flags_from"]
+    del d["round"]["first_entry"], d["round"]["reveal_flags_from"], d["round"]["swaps"]
     d["overrides"] = [o[:4] for o in d["overrides"]]
     old = R.state_from_dict(d)
-    assert old.round.first_entry == 0 and old.round.reveal_flags_from is None
+    assert old.round.first_entry == 0 and old.round.reveal_flags_from is None and old.round.swaps == ()
     assert old.overrides == ((2, "RTC-30", "house custom", BEN, "", (2,)),)
     assert R.state_to_dict(dataclasses.replace(old, overrides=state.overrides, round=state.round)) == R.state_to_dict(state)
 
