@@ -24,7 +24,7 @@ from flask_babel import Domain, lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from .i18n import RTL, TRANSLATIONS, lang
-from .i18n_rulings import and_joined
+from .i18n_rulings import and_joined, isolated
 
 DOMAIN = "rules"
 _domain = Domain(translation_directories=str(TRANSLATIONS), domain=DOMAIN)
@@ -310,11 +310,13 @@ def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Marku
     module = game_words(getattr(game, "TEMPLATES", ""))
     if lang() == "en" or module is None:
         english = game.describe(move, players)
-        return english if lang() == "en" else engine_words(english)
-    try:
-        return module.entry(move, players)
-    except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
-        return engine_words(game.describe(move, players))
+        said = english if lang() == "en" else engine_words(english)
+    else:
+        try:
+            said = module.entry(move, players)
+        except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
+            said = engine_words(game.describe(move, players))
+    return isolated(said) if lang() in RTL and isinstance(said, str) and not isinstance(said, Markup) else said
 
 
 def round_words(view: dict, last: dict) -> str | Markup:

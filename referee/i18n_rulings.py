@@ -521,6 +521,16 @@ def _card_phrase(phrase: str | None, gettext: Callable[[str], str]) -> str:
     return word
 
 
+_LTR_RUNS = re.compile(r"(?<![\w\u2066])(?:(?:10|[2-9AKQJ])[♠♥♦♣]|[A-Z]{2,3}-[A-Z]?\d+)(?![\w\u2069])")
+
+
+def isolated(text: str) -> str:
+    """``text`` (a sentence of a right-to-left language) with each card with a suit ("4♠") and each rule
+    id ("SH-12") in a left-to-right isolate, so that the suit stays after the rank and the id in one
+    piece; what is isolated already is left as it is."""
+    return _LTR_RUNS.sub(lambda m: LRI + m.group(0) + PDI, text)
+
+
 MAQAF = "\u05be"  # Hebrew hyphen: the prefix "and" (ו) joins a name in Latin letters or digits by it
 
 

@@ -13,6 +13,7 @@ from .base import Correct, EntryError, Override, ResolveFlag, Undo
 from .cards import card_name, sentence_start
 from .ratatat_cards import card_words
 from .ratatat_rules import SLOTS
+from .ratatat_table import card_label
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +217,7 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
         case Reshuffle():
             return "The discard pile is shuffled into a new draw pile."
         case Reveal(cards=cards):
-            return f"{who} reveals {', '.join(card_name(c) for c in cards)}."
+            return f"{who} reveals {', '.join(card_label(c) for c in cards)}."
         case RevealDraw(slot=slot, card=card):
             return f"{who}'s slot {slot} power card is replaced by {card_words(card)}."
         case TimeUp():

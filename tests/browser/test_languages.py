@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import store
+from referee import store, tables
 
 from .conftest import wait_for_subscribers
 from .test_round import Phone
@@ -223,3 +223,22 @@ def test_a_scored_round_fits_a_small_phone_in_large_type(live_server, phone, dat
                          " return c.scrollWidth <= c.clientWidth + 1; })()")
     score = card.locator("td.num").first
     assert box(score)["x"] + box(score)["width"] <= 360
+
+
+@pytest.mark.parametrize("locale", ["he-IL", "en-US"])
+def test_the_four_slot_buttons_fit_the_narrowest_phone(live_server, phone, database, locale):
+    """Holding a card at 320 px: the four "Slot 1–4" buttons (Hebrew "מקום 4" the widest) stay on the page."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    for version, entry in enumerate([{"move": "turn_up", "card": "5"}, {"move": "draw", "seat": "Ana"}]):
+        tables.append(database, match.id, version, entry, None, seat=0)
+    player = seated(phone, live_server, match, "Ana", locale)
+    page = player.page
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.reload()
+    buttons = page.locator("#actions .slots-grid .button, #actions .slots-grid button")
+    buttons.first.wait_for()
+    assert buttons.count() >= 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    for i in range(buttons.count()):
+        b = box(buttons.nth(i))
+        assert b["x"] >= 0 and b["x"] + b["width"] <= 320

@@ -280,3 +280,19 @@ def test_names_in_words_join_with_the_phones_and(app):
     with app.test_request_context(headers={"Accept-Language": "he"}):
         assert names_words(["Ana", "Ben", "Cy"]) == "Ana, Ben ו\u05beCy"
         assert names_words(["Ana", "דנה"]) == "Ana ודנה"
+
+
+def test_cards_and_rule_ids_in_a_hebrew_sentence_are_isolated_once():
+    said = i18n_rulings.isolated("Ana משחק/ת 4♠ ו־10♥ (SH-12).")
+    assert said == "Ana משחק/ת \u20664♠\u2069 ו־\u206610♥\u2069 (\u2066SH-12\u2069)."
+    assert i18n_rulings.isolated(said) == said  # already isolated: unchanged
+    assert i18n_rulings.isolated("K♥ and Q♣") == "\u2066K♥\u2069 and \u2066Q♣\u2069"
+
+
+def test_an_entry_in_hebrew_keeps_its_card_in_order(app):
+    from referee.games import get_game
+    from referee.games.shithead_moves import Play
+    from referee.i18n_rules import describe_move
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        said = describe_move(get_game("shithead"), Play(0, ("4S",)), ("Ana", "Ben"))
+    assert "\u20664♠\u2069" in said
