@@ -271,3 +271,14 @@ def test_the_starters_picker_offers_natural_cards_not_yet_face_up(table):
     assert 'value="4C"' in picker and 'value="KS"' in picker
     for card in ("2C", "3D", "10D", "5H", "QD", "JOKER"):
         assert f'value="{card}"' not in picker, card
+
+
+def test_only_the_player_who_drew_is_offered_to_add_the_card(table, database):
+    """SH-41: after Ana's 4, only Ana's phone (or the shared phone) offers "I drew another 4: add it"; Ben's
+    phone offers nothing that would be entered as Ben's."""
+    match, ana, ben, cy = table
+    set_up(ana, ben, cy)
+    assert ana.post_cards(["4C"], move="play", rank="4").status_code == 200
+    assert "I drew another 4: add it" in ana.screen()
+    for phone in (ben, cy):
+        assert "drew another" not in phone.screen()

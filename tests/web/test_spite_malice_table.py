@@ -131,3 +131,21 @@ def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, datab
     assert store.entries(database, match.id)[-1]["entry"]["entry"]["card"] == "7"
     assert "the 7 stays" in text(bob.client.get(f"{bob.url}/history"))
     assert "A card went on a pile" not in html.unescape(ann.screen())  # only the player in turn is offered it
+
+
+def test_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
+    """Bob starts two piles and builds pile 1 up to Q (drawing five whenever his hand empties, SM-10): it is
+    completed and leaves the table (SM-14), pile 2 stays; the screen says pile 1 is empty (never "needs None"),
+    and an ace starts a new pile in its place."""
+    match, ann, bob = table
+    tops(ann, bob, "A", "4")
+    builds = [("A", "1"), ("A", "2")] + [(c, "1") for c in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]]
+    for i, (card, pile) in enumerate(builds):
+        if i and i % 5 == 0:
+            assert bob.post(move="draw").status_code == 200
+        response = bob.post(move="build", source="hand", card=card, pile=pile)
+        assert response.status_code == 200, text(response)[:300]
+    building = text(response).split('id="building"', 1)[1].split("</ul>", 1)[0]
+    assert "None" not in building and "?" not in building, building
+    picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
+    assert "(on ?)" not in picker and "Start a new pile" in picker
