@@ -184,6 +184,7 @@ class _Turn(Entry):
             self.refuse("RTC-18", "The draw pile is empty: reshuffle the discard pile first.")
         if is_power(move.card):
             self.check_supply(move.card)  # GEN-3: seen face up, even if it goes back into the draw pile
+            r.returned = move.card
             self.events.append({"kind": "returned", "card": move.card, "rule": "RTC-5",
                                 "message": f"{sentence_start(card_words(move.card))} cannot start the discard "
                                            "pile: it goes back into the draw pile, which is shuffled; "
@@ -192,7 +193,7 @@ class _Turn(Entry):
         self.check_supply(move.card)
         r.draw -= 1
         r.discard.append(Token(move.card, self.eid if move.card else None, (), "discard", self.eid))
-        r.awaiting_turn_up = False
+        r.awaiting_turn_up, r.returned = False, None
         self.events.append({"kind": "turned_up", "card": move.card})
 
     def do_InitialPeek(self, move: InitialPeek) -> None:

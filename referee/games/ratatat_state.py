@@ -110,6 +110,7 @@ class Round:
     first_entry: int = 0                   # the round's first entry (what a transcript download redacts)
     reveal_flags_from: int | None = None   # len(state.flags) when the reveal began: later flags hold it
     swaps: tuple[tuple[int, int, int, int], ...] = ()  # (seat, slot, target, target slot) of each Swap, in order
+    returned: str | None = None            # a power card just turned up, back into the draw pile (RTC-5)
 
     def to_dict(self) -> dict[str, Any]:
         return FORM.to_dict(self)

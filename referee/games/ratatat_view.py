@@ -152,7 +152,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "awaiting_turn_up": r.awaiting_turn_up, "draw2_draws_left": r.d2_left if r.d2_active else None,
         "extra_turns": r.extra_turns, "power": r.power, "holding": holding, "rows": rows,
         "to_replace": [[players[s], slot] for s, slot in r.to_replace], "tiebreak": r.tiebreak,
-        "turns_done": r.turns_done, "awaiting_flags": list(awaiting_flags(state)),
+        "turns_done": r.turns_done, "awaiting_flags": list(awaiting_flags(state)), "returned": r.returned,
     }
     return out
 

@@ -109,7 +109,7 @@ def test_the_json_form_keeps_its_field_order_and_shapes():
     assert list(d) == ["game", "players", "rules", "version", "round", "totals", "history", "eliminated",
                        "over", "winners", "outcome", "flags", "time_up", "overrides"]
     r = d["round"]
-    assert list(r)[:3] == ["number", "dealer", "seats"] and list(r)[-3:] == ["first_entry", "reveal_flags_from", "swaps"]
+    assert list(r)[:3] == ["number", "dealer", "seats"] and list(r)[-4:] == ["first_entry", "reveal_flags_from", "swaps", "returned"]
     assert r["discard"] == [["5", 0, [], "discard", 0, False]]
     assert r["pending"] == [None, None, [[ANA, "PEEK", 1]], "draw", 1, False]
     assert r["revealed"] == [] and r["to_replace"] == [] and isinstance(d["rules"], dict)
@@ -121,7 +121,7 @@ def test_snapshots_written_before_later_fields_still_read():
     state = play(match(2, power_use_optional=False), TurnUp("5"), Draw(ANA))
     state, _ = R.apply(state, Override(Discard(ANA, "PEEK"), "RTC-30", "house custom", BEN))
     d = json.loads(json.dumps(R.state_to_dict(state)))
-    del d["round"]["first_entry"], d["round"]["reveal_flags_from"], d["round"]["swaps"]
+    del d["round"]["first_entry"], d["round"]["reveal_flags_from"], d["round"]["swaps"], d["round"]["returned"]
     d["overrides"] = [o[:4] for o in d["overrides"]]
     old = R.state_from_dict(d)
     assert old.round.first_entry == 0 and old.round.reveal_flags_from is None and old.round.swaps == ()

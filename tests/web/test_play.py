@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from referee import create_app, store
+from referee import create_app, store, tables
 from referee.transcript import check, loads
 
 HX = {"Origin": "http://localhost", "HX-Request": "true"}
@@ -1014,3 +1014,25 @@ def test_a_phone_may_undo_what_it_entered_for_another_player(app, database):
         assert phone.post(**fields).status_code == 200, fields
     assert "Undo: Ben reveals" in text(ana.client.get(f"{ana.url}/screen"))  # Ana's phone entered it
     assert ana.post(move="undo").status_code == 200
+
+
+def test_a_power_card_turned_up_and_a_new_draw_pile_are_explained(app, database):
+    """RTC-5: a Draw 2 turned up to start the discard pile goes back, and the screen says why; RTC-18: once
+    the discards are shuffled into a new draw pile, the screen asks for its top card, not for a new deal."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    screen = text(ana.post(move="turn_up", card="DRAW2"))
+    assert "Draw 2 cannot start the discard pile (RTC-5)" in screen and "Turn up the top card" in screen
+    screen = text(ana.post(move="turn_up", card="5"))
+    assert "RTC-5" not in screen
+    log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    seat = 0
+    while log.state.round.draw:
+        for entry in ({"move": "draw", "seat": match.players[seat]},
+                      {"move": "discard", "seat": match.players[seat]}):
+            tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
+        seat = 1 - seat
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    phone = ana if seat == 0 else ben
+    screen = text(phone.post(move="reshuffle"))
+    assert "shuffled into a new draw pile: turn up its top card" in screen and "deals four cards" not in screen
