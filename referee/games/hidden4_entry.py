@@ -136,7 +136,8 @@ class Entry:
                 return token
         else:
             self.check_supply(value)
-        for seat, noted, at in token.notes:
+        latest = {seat: (noted, at) for seat, noted, at in token.notes}  # a seat's last word on the card
+        for seat, (noted, at) in latest.items():
             # a note that says what the whole table knew is the same mismatch the public flag names
             if noted != value and noted != token.value:
                 self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid),)

@@ -452,6 +452,18 @@ def test_GEN_6_private_note_contradicted_is_flagged_only_at_the_end_of_the_round
     assert flags and flags[0]["rule"] == "GEN-4" and "Ana noted a 3" in flags[0]["message"]
 
 
+def test_GEN_6_a_card_noted_twice_by_one_player_is_one_dispute():
+    """Ana notes her slot 1 as a 3 at her first peek and again with a Peek: revealed as a 7, it is one
+    mismatch of one player's knowledge, one GEN-4 flag (her last note), not two."""
+    state = play(match(2, rounds_n=1), TurnUp("5"), InitialPeek(ANA, (1, 4), ("3", "9")), Draw(ANA),
+                 UsePower(ANA, "PEEK"), Peek(ANA, 1, seen="3"), Draw(BEN), Discard(BEN, "2"))
+    state = play(plain_turn(state, ANA), Call(ANA), Draw(BEN), Discard(BEN, "4"))
+    state, _ = R.apply(state, Reveal(ANA, ("7", "1", "1", "9")))
+    state, events = R.apply(state, Reveal(BEN, ("6", "6", "8", "8")))
+    flags = [e for e in events if e["kind"] == "flag"]
+    assert len(flags) == 1 and "Ana noted a 3 at entry 4" in flags[0]["message"], flags  # the Peek, her last
+
+
 def test_GEN_5_flag_can_be_accepted_or_overridden_once():
     state = play(match(2), TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA))
     state = plain_turn(state, BEN)

@@ -386,8 +386,8 @@ class RatATatCatMachine(RuleBasedStateMachine):
             claims[i] = data.draw(st.sampled_from([v for v in numbers if v != truths[i]]))
         tokens = r.rows[seat]
         # a note saying what the whole table knew is the same mismatch as the public flag (one flag)
-        notes = sum(1 for tok, a, b in zip(tokens, truths, claims) if a != b
-                    for _, noted, _ in tok.notes if noted != b and noted != tok.value)
+        notes = sum(1 for tok, a, b in zip(tokens, truths, claims) if a != b  # each seat's last note only
+                    for noted, _ in {s: (n, at) for s, n, at in tok.notes}.values() if noted != b and noted != tok.value)
         self.check_side(Reveal(seat, tuple(claims)), tokens, truths, claims, notes)
 
     @injection(lambda self: not self.state.over and self.state.round.step == "holding")
