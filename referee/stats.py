@@ -16,7 +16,8 @@ hold, so a game added later is counted without new code here:
   round scores (for the average), the best (lowest) round, calls and calls that won their round;
 * rounds with ``shithead`` (Shithead): games, times Shithead, the sum of finishing places;
 * rounds with ``winner`` and ``points`` (Spite & Malice): games and games won;
-* any game whose state keeps flags: disputes raised on the player's own entries.
+* any game whose state keeps flags: disputes that name the player's own entries (a note and the card
+  that contradicted it: both players), each once.
 
 Matches are only counted once finished, and never across house rules: every table of standings is
 for one game under one set of house rules (``rules_key``), and the screens say which.
@@ -149,6 +150,18 @@ def _round_counters(name: str, rounds: list[dict]) -> dict[str, int]:
     return dict(x)
 
 
+def _entry_player(entry: Any, players: list[str]) -> str | None:
+    """Whose entry this is (an override or a correction: the entry inside it), or None (the table's)."""
+    if isinstance(entry, dict) and entry.get("move") in ("override", "correct") and isinstance(entry.get("entry"), dict):
+        entry = entry["entry"]
+    who = entry.get("seat") if isinstance(entry, dict) else None
+    if isinstance(who, str):
+        return who if who in players else None
+    if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(players):
+        return players[who]
+    return None
+
+
 def summarise(match: store.Match, log: Any, stored: list[dict] | None = None) -> MatchSummary:
     """The summary of a match from its replayed log (``stored``: its entries, to say whose entry
     raised each dispute)."""
@@ -162,13 +175,10 @@ def summarise(match: store.Match, log: Any, stored: list[dict] | None = None) ->
     flags = getattr(log.state, "flags", ()) or ()
     if flags and stored is not None:
         by_position = {row["seq"] - 1: row["entry"] for row in stored}
-        for flag in flags:
-            entry = by_position.get(getattr(flag, "at", None))
-            who = entry.get("seat") if isinstance(entry, dict) else None
-            if isinstance(who, str):
+        for flag in flags:  # each player whose entries the dispute names, once
+            named = tuple(getattr(flag, "entries", ()) or ()) or (getattr(flag, "at", None),)
+            for who in {_entry_player(by_position.get(p), players) for p in named} - {None}:
                 disputes[who] += 1
-            elif isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(players):
-                disputes[players[who]] += 1
     rounds = res.get("rounds") or []
     seats = []
     for seat, name in enumerate(players):

@@ -188,3 +188,25 @@ def test_shithead_times_shithead_and_average_finish_from_a_whole_match(database)
         assert rows[name]["shitheads"] == (name == game["shithead"])
         assert rows[name]["avg_game_place"] == places[name]
     assert sum(r["won"] + r["tied"] for r in rows.values()) == len(result["winners"])
+
+
+def test_a_dispute_counts_for_each_player_whose_entries_it_names(database):
+    """Ben noted his slot 1 as an 8; Ana swapped it into her row and revealed it as a 3 (GEN-4 names Ben's
+    note and Ana's reveal): one dispute each, whoever made the entry that scored the round."""
+    g = people.find_or_create_group(database, "Club")
+    transcript = {"game": "ratatat", "players": ["Ana", "Ben"], "rules": {"rounds_n": 1}, "entries": [
+        {"move": "turn_up", "card": "5"},
+        {"move": "initial_peek", "seat": "Ben", "slots": [1, 4], "seen": ["8", "2"]},
+        {"move": "draw", "seat": "Ana"}, {"move": "power", "seat": "Ana", "card": "SWAP"},
+        {"move": "swap", "seat": "Ana", "slot": 2, "target": "Ben", "target_slot": 1},
+        {"move": "draw", "seat": "Ben"}, {"move": "discard", "seat": "Ben", "card": "4"},
+        {"move": "draw", "seat": "Ana"}, {"move": "discard", "seat": "Ana", "card": "6"},
+        {"move": "call", "seat": "Ana"}, {"move": "draw", "seat": "Ben"}, {"move": "discard", "seat": "Ben", "card": "7"},
+        {"move": "reveal", "seat": "Ana", "cards": ["1", "3", "1", "0"]},
+        {"move": "reveal", "seat": "Ben", "cards": ["0", "9", "9", "2"]},
+        {"move": "resolve_flag", "flag": 0, "decision": "accept", "reason": "it was a 3"}]}
+    match = play(database, transcript, g.id)
+    log = store.state_at(database, match, tables.replay)
+    assert [f.rule for f in log.state.flags] == ["GEN-4"] and log.state.over
+    rows = _rows(database, stats.Scope(g.id))
+    assert (rows["Ana"]["disputes"], rows["Ben"]["disputes"]) == (1, 1)
