@@ -317,6 +317,7 @@ def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_overri
     assert "GEN-3" in page.locator("#ruling").inner_text()
     assert page.url == f"{live_server.url}/m/{match.id}"
     assert page.locator("#ruling form.override").count() == 1
+    assert page.locator("#override-reason").input_value() == "it was a 5"  # the reason typed is kept
     assert page.reload().status == 200
     assert page.locator("#ruling").count() == 0  # nothing was saved: the table as it is
     assert csp_violations(page) == []

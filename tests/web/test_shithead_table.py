@@ -173,6 +173,9 @@ def test_a_play_corrected_to_another_rank_and_one_more_card(table, database):
     assert response.status_code == 200, text(response)[:400]
     assert store.entries(database, match.id)[-1]["entry"]["entry"] == {"move": "play", "seat": "Ben",
                                                                        "cards": ["9H", "9D"]}
+    # corrected again from the page: the second nine now offers to be left out (only the first card cannot)
+    page = ben.client.get(f"{ben.url}/correct/5").get_data(as_text=True)
+    assert 'name="c_card2" value="none"' in page and 'name="c_card1" value="none"' not in page
     response = ben.post(move="correct", target_entry="5", reason="just the nine", c_move="play", c_for="Ben",
                         c_card1="9H", c_card2="none")
     assert response.status_code == 200, text(response)[:400]
