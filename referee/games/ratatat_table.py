@@ -16,7 +16,7 @@ ENGINE_VERSION = 4  # 2: a private note that agrees with the public value is not
 # 4: a seat's notes on one card are one claim at the reveal (its last)
 TEMPLATES = "ratatat"
 #: Entries whose second step is a picker (a card, or a swap target).
-PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard")
+PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard", "draw")
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
 #: one made at a version another seat's such entry has moved on is still applied (server).
 SIMULTANEOUS = ("reveal", "initial_peek")

@@ -1036,3 +1036,20 @@ def test_a_power_card_turned_up_and_a_new_draw_pile_are_explained(app, database)
     phone = ana if seat == 0 else ben
     screen = text(phone.post(move="reshuffle"))
     assert "shuffled into a new draw pile: turn up its top card" in screen and "deals four cards" not in screen
+
+
+def test_under_the_literal_reading_a_drawn_card_is_named_and_known_to_all(app, database):
+    """RTC-V20 (the game as told on Hebrew Wikipedia): the card drawn is turned face up, so Draw asks which
+    card it is, and every phone sees it."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"seed_reveal_then_choose": True})
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    screen = text(ana.client.get(f"{ana.url}/screen"))
+    assert "move=draw&amp;field=card" in screen
+    picker = text(ana.client.get(f"{ana.url}/pick?move=draw&field=card"))
+    assert "everyone sees it, RTC-V20" in picker and 'name="card" value="7"' in picker
+    assert ana.post(move="draw", card="7").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "draw", "seat": "Ana", "card": "7"}
+    assert ana.post(move="replace", slot="2", out="3").status_code == 200
+    row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
+    assert ">7<" in row  # Ben's phone shows Ana's slot 2 as the 7 everyone saw
