@@ -1053,3 +1053,21 @@ def test_under_the_literal_reading_a_drawn_card_is_named_and_known_to_all(app, d
     assert ana.post(move="replace", slot="2", out="3").status_code == 200
     row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
     assert ">7<" in row  # Ben's phone shows Ana's slot 2 as the 7 everyone saw
+
+
+def test_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_phone(app, database):
+    """RTC-V8 outer_face_up (the preset for younger players): the outer cards are public, so the form says so,
+    and the shared phone enters them for each player (on their turn, before their first play)."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"initial_peek": "outer_face_up"})
+    ana = Phone(app, match.id, "0")
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    screen = text(ana.client.get(f"{ana.url}/screen"))
+    assert "Enter your face-up outer cards (everyone sees them)" in screen and "only you see it" not in screen
+    shared = Phone(app, match.id, "shared")
+    screen = html.unescape(text(shared.client.get(f"{shared.url}/screen")))
+    assert "Enter Ana's face-up outer cards (everyone sees them)" in screen  # the player to act's
+    answer = shared.post(move="initial_peek", slots="1,4", seen1="3", seen2="9", **{"for": "Ana"})
+    assert answer.status_code == 200, text(answer)[:300]
+    ben = Phone(app, match.id, "1")
+    row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
+    assert ">3<" in row and ">9<" in row  # public: Ben's phone shows Ana's outer cards
