@@ -504,3 +504,21 @@ def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, data
     assert response.status_code == 200, text(response)[:400]
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ben",
                                                               "cards": ["9S", "KD", "2C"]}
+
+
+def test_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_to_50(app):
+    """CAB-43: a round that brought Ana to exactly 100 says so in its cell, so that the column adds up."""
+    from flask import render_template
+
+    from referee.games import cabo as C
+    from tests.games.cabo_helpers import ANA, BEN, match, score_round, with_totals
+
+    high = {0: ("1", "2", "3", "4"), 1: ("0", "0", "1", "1"), 2: ("2", "3", "3", "4")}
+    state = score_round(with_totals(match(3), (90, 20, 20)), high, caller=BEN)
+    state = score_round(state, high, caller=BEN)
+    view = C.view(state, ANA)
+    with app.test_request_context("/"):
+        html = render_template("games/cabo/_results.html", view=view, play_again_url="", face=lambda c, small=False: c,
+                               explanation_words=lambda e: e)
+    first = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    assert "100 → 50" in first and "CAB-43" in first
