@@ -285,3 +285,15 @@ def test_only_the_player_who_drew_is_offered_to_add_the_card(table, database):
     assert "I drew another 4: add it" in ana.screen()
     for phone in (ben, cy):
         assert "drew another" not in phone.screen()
+
+
+def test_the_house_rules_count_only_the_switches_it_lists(app, database):
+    """A face-up card that cannot go (SH-V21) does not apply when face-up cards of one rank go together: it is
+    neither listed nor counted among the switches that differ."""
+    match = store.create_match(database, "shithead", ["Ana", "Ben"],
+                               {"faceup_play": "same_rank_set", "faceup_fail_takes_card": False})
+    phone = ShPhone(app, match.id, "0")
+    summary = html.unescape(phone.screen()).split('class="rules-summary"', 1)[1].split("</details>", 1)[0]
+    listed = summary.count('class="changed"')
+    assert f"House rules: {listed} differ" in summary or f"House rules: {listed} differs" in summary
+    assert "A face-up card that cannot go" not in summary
