@@ -131,7 +131,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
-        "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match.id, log)),
+        "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
         "undo_words": _undo_words(match, log),
         "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
         "labels": card_labels_for(game, game.cards(log.state)),
@@ -159,13 +159,22 @@ def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bo
     return owner is None or owner == seat
 
 
-def _made_here(db, match_id: str, log) -> bool:
-    """Whether this phone entered what an undo would take back now."""
+_undo_devices: dict[tuple, str | None] = {}
+
+
+def _made_here(db, match, log) -> bool:
+    """Whether this phone entered what an undo would take back now (the device that did is read once
+    per version of a table: every phone's screen asks)."""
     target = log.undo_target()
-    if target is None:
+    if target is None or not device_id():
         return False
-    rows = store.entries(db, match_id, after=target, upto=target + 1)
-    return bool(rows) and rows[0].get("device") == device_id() and bool(device_id())
+    key = (current_app.config["DATABASE"], match.id, match.version)
+    if key not in _undo_devices:
+        if len(_undo_devices) >= 4096:
+            _undo_devices.clear()
+        rows = store.entries(db, match.id, after=target, upto=target + 1)
+        _undo_devices[key] = rows[0].get("device") if rows else None
+    return _undo_devices[key] == device_id()
 
 
 def _standings_url(match_id: str) -> str:
@@ -647,7 +656,7 @@ def post_entry(match_id: str):
     except EntryError as err:
         return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
     if (entry.get("move") == "undo" and expected == match.version and log.undo_target() is not None
-            and not may_undo(log, phone_seat(match_id), is_shared(match_id), _made_here(db, match_id, log))):
+            and not may_undo(log, phone_seat(match_id), is_shared(match_id), _made_here(db, match, log))):
         if log.head.correction is not None:
             return render_screen(match, log, 403, notice=gettext(
                 "Only the phone that made the correction of entry %(number)s can undo it: ask them, or correct "
