@@ -90,12 +90,12 @@ def gap_row_photo(labels: list[str | None], seed: int = 4) -> bytes:
     return cv2.imencode(".jpg", synth.photo_effects(scene, rng, blur=0.8, glare=False))[1].tobytes()
 
 
-def at_reveal(database):
+def at_reveal(database, ana: str = "Ana", ben: str = "Ben"):
     """A match at the reveal: Ana called after taking the turned-up 2 into slot 3 (RTC-31)."""
-    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
-    moves = [{"move": "turn_up", "card": "2"}, {"seat": "Ana", "move": "take_discard"},
-             {"seat": "Ana", "move": "replace", "slot": 3, "out": "6"}, {"seat": "Ana", "move": "call"},
-             {"seat": "Ben", "move": "draw"}, {"seat": "Ben", "move": "discard", "card": "8"}]
+    match = store.create_match(database, "ratatat", [ana, ben])
+    moves = [{"move": "turn_up", "card": "2"}, {"seat": ana, "move": "take_discard"},
+             {"seat": ana, "move": "replace", "slot": 3, "out": "6"}, {"seat": ana, "move": "call"},
+             {"seat": ben, "move": "draw"}, {"seat": ben, "move": "discard", "card": "8"}]
     for i, entry in enumerate(moves):
         store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
     return store.get_match(database, match.id)
@@ -391,12 +391,7 @@ def test_a_kept_photo_is_shown_in_the_history_to_the_phones_that_may_see_its_ent
 
 def test_a_name_with_an_apostrophe_gets_its_photo_reveal(client, taught, database):
     """A reveal scanned for D'Angelo replaces his reveal block: its id works as a CSS selector."""
-    match = store.create_match(database, "ratatat", ["D'Angelo", "Zoe"])
-    moves = [{"move": "turn_up", "card": "2"}, {"seat": "D'Angelo", "move": "take_discard"},
-             {"seat": "D'Angelo", "move": "replace", "slot": 3, "out": "6"}, {"seat": "D'Angelo", "move": "call"},
-             {"seat": "Zoe", "move": "draw"}, {"seat": "Zoe", "move": "discard", "card": "8"}]
-    for i, entry in enumerate(moves):
-        store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
+    match = at_reveal(database, "D'Angelo", "Zoe")
     client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
     screen = client.get(f"/m/{match.id}/screen").get_data(as_text=True)
     assert 'id="reveal-D-27-Angelo"' in screen and 'hx-target="#reveal-D-27-Angelo"' in screen
