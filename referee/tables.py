@@ -128,13 +128,16 @@ class Replay:
             move = None
         return marshal.dumps({"state": game.state_to_dict(log.state), "positions": _runs(log.positions()),
                               "fed": log.fed, "move": move, "refused": [list(r) for r in log.refused],
-                              "undone": [list(u) for u in log.undone]})
+                              "undone": [list(u) for u in log.undone],
+                              "corrected": log.head.correction is not None})
 
     def resume(self, match: store.Match, body: bytes, rest: list[dict]) -> Log:
         """The log restored from a snapshot ``body``, then fed the stored entries after it.
         Raises (any exception) if the snapshot cannot serve: the store replays the whole log then."""
         game = _game(match)
         data = marshal.loads(body)
+        if data["corrected"]:  # the log before that correction is not in the snapshot: the undo needs it
+            raise BeyondSnapshot(int(data["fed"]))
         state = game.state_from_dict(data["state"])
         move = None
         if data["move"] is not None:

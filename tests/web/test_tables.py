@@ -175,3 +175,21 @@ def test_an_entry_the_engine_cannot_read_is_refused_not_an_error(database):
         entry = {"move": "override", "rule": "RTC-13", "entry": entry, "reason": "x", "seat": "Ana"}
     with pytest.raises(EntryError):
         tables.checked_feed(log, entry)
+
+
+def test_a_snapshot_taken_just_after_a_correction_still_lets_undo_take_it_back(database, long_match):
+    """The 48th entry (a snapshot's) is a correction: a freshly started server still knows the next undo
+    takes the correction back (the snapshot is not used for it: the whole log is)."""
+    match = long_match
+    for _ in range(2):
+        tables.append(database, match.id, match.version, game.move_to_dict(Undo(), PLAYERS), None)
+        match = store.get_match(database, match.id)
+    entries = [e["entry"] for e in store.entries(database, match.id)]
+    fixed = game.parse_move(entries[3], PLAYERS, {"rounds_n": 1000})
+    tables.append(database, match.id, match.version,
+                  game.move_to_dict(Correct(3, fixed, "as it was, to check", 0), PLAYERS), None)
+    match = store.get_match(database, match.id)
+    assert match.version == 48 and whole(database, match.id).undo_target() == 47
+    assert opened(database, match.id).undo_target() == 47
+    done = tables.append(database, match.id, match.version, game.move_to_dict(Undo(), PLAYERS), None)
+    assert same_log(done.state, whole(database, match.id)) and done.state.undone[-1] == (48, 47)
