@@ -227,7 +227,7 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
         case Override(entry=entry, rule=rule):
             return f"{who} overrides {rule}: {describe(entry, players)}"
         case ResolveFlag(flag=flag, decision=decision):
-            return f"{who} {'accepts' if decision == 'accept' else 'overrides'} flag {flag}."
+            return f"{who} {'accepts' if decision == 'accept' else 'dismisses'} the dispute (flag {flag})."
         case Undo():
             return f"{who} undoes the last entry."
         case Correct(target=target, entry=entry):

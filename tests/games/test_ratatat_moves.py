@@ -34,6 +34,10 @@ def test_names_in_the_json_form():
     assert move_to_dict(Swap(0, 1, 1, 4), PLAYERS) == {"move": "swap", "seat": "Ana", "slot": 1,
                                                       "target": "Ben", "target_slot": 4}
     assert describe(Swap(0, 1, 1, 4), PLAYERS) == "Ana swaps slot 1 with Ben's slot 4."
+    # the words of the buttons that decide a dispute (Accept, Dismiss), and the cards as the table names them
+    assert describe(ResolveFlag(0, "override", "", 1), PLAYERS) == "Ben dismisses the dispute (flag 0)."
+    assert describe(ResolveFlag(0, "accept", "", 1), PLAYERS) == "Ben accepts the dispute (flag 0)."
+    assert describe(Reveal(1, ("DRAW2", "3", "PEEK", "1")), PLAYERS) == "Ben reveals Draw 2, 3, Peek, 1."
 
 
 @pytest.mark.parametrize("data,field", [
