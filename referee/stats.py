@@ -54,14 +54,18 @@ def rules_key(rules: dict) -> str:
 
 
 def rules_words(game_name: str, key: str) -> str:
-    """The house rules of a ``rules_key`` in words: "the default rules" or each switch off its default."""
+    """The house rules of a ``rules_key`` in words: each switch off its default, or the name of the rules
+    the game plays by default ("The publisher's rules")."""
     try:
         rules = json.loads(key)
         variants = {v.key: v for v in get_game(game_name).VARIANTS}
         said = [f"{variants[k].label}: {describe_switch(variants[k], v)}" for k, v in rules.items() if k in variants]
     except (KeyError, ValueError, AttributeError, TypeError):
         return key
-    return "; ".join(said) if said else "the default house rules"
+    if said:
+        return "; ".join(said)
+    default = next((p for p in get_game(game_name).PRESETS if not dict(p.rules)), None)
+    return default.name if default is not None else "the default house rules"
 
 
 # --- One match ----------------------------------------------------------------------------------

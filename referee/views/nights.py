@@ -13,7 +13,7 @@ from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..i18n import lang
-from ..i18n_rules import game_title, switch_label, switch_value
+from ..i18n_rules import game_title, preset_name, switch_label, switch_value
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
@@ -22,7 +22,8 @@ MAX_KEY = 2000  # characters of a house-rules filter
 
 def rules_words(game: str, key: str) -> str | Markup:
     """The house rules of a ``rules_key`` in the phone's language, as the rules pages say them: each
-    switch off its default, its name and its value translated ("the default house rules" when none)."""
+    switch off its default, its name and its value translated; none: the name of the rules the game
+    plays by default ("The publisher's rules"), as the new-table form offers them."""
     try:
         rules = json.loads(key)
         variants = {v.key: v for v in get_game(game).VARIANTS}
@@ -30,7 +31,10 @@ def rules_words(game: str, key: str) -> str | Markup:
                 for k, v in rules.items() if k in variants]
     except (KeyError, ValueError, AttributeError, TypeError):
         return key
-    return Markup("; ").join(said) if said else _("the default house rules")
+    if said:
+        return Markup("; ").join(said)
+    default = next((p for p in get_game(game).PRESETS if not dict(p.rules)), None)  # the rules set by default
+    return preset_name(game, default) if default is not None else _("the default house rules")
 
 
 @bp.app_template_global()

@@ -24,7 +24,7 @@ def club(app, database):
 def test_standings_page_shows_each_rule_set_apart_with_a_chart_and_its_table(client, club):
     page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
     assert page.count('<table class="standings"') == 2  # rounds_n 1, and the default rules
-    assert "Number of rounds: 1 round" in page and "the default house rules" in page
+    assert "Number of rounds: 1 round" in page and "The publisher&#39;s rules" in page
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page and "<title id=\"wins-by-night-title\">" in page
     assert '<table class="chart-data">' in page
     assert "<script" not in page.split("<main", 1)[1]
@@ -260,7 +260,7 @@ def test_house_rules_on_the_nights_screens_are_said_in_the_phones_language(clien
         assert "Numero di giri: 1 giro" in page, path  # the switch and its value as the rules page says them
         assert "Number of rounds" not in page and "1 round" not in page, path
     page = client.get(f"/nights/g/{club.id}", headers=it).get_data(as_text=True)
-    assert "le regole standard" in page and "default house rules" not in page
+    assert "Le regole dell&#39;editore" in page and "default house rules" not in page
     from datetime import date
 
     from babel.dates import format_date
@@ -270,6 +270,6 @@ def test_house_rules_on_the_nights_screens_are_said_in_the_phones_language(clien
     assert format_date(date.fromisoformat(day), "full", locale="it") in page  # the night's day in Italian too
     assert nights.night_title(day) not in page
     page = client.get(f"/nights/g/{club.id}", headers={"Accept-Language": "he"}).get_data(as_text=True)
-    assert "החוקים הרגילים" in page and "Number of rounds" not in page
+    assert "חוקי היצרן" in page and "Number of rounds" not in page
     page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
-    assert "Number of rounds: 1 round" in page and "the default house rules" in page
+    assert "Number of rounds: 1 round" in page and "The publisher&#39;s rules" in page

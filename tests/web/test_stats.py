@@ -53,7 +53,7 @@ def test_house_rules_are_never_mixed(database):
     assert sorted(t.rules_key for t in tables_) == ['{"rounds_n":1}', "{}"]
     assert all(row["matches"] == 1 for t in tables_ for row in t.rows)
     only = stats.standings(database, stats.Scope(g.id, game="ratatat", rules_key="{}"))
-    assert [t.rules_words for t in only] == ["the default house rules"]
+    assert [t.rules_words for t in only] == ["The publisher's rules"]  # as the table and the new-table form say
     assert {r["name"] for r in only[0].rows} == {"Ana", "Ben", "Cy"}
 
 
