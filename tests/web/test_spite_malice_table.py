@@ -49,6 +49,9 @@ def test_the_higher_pay_off_top_starts_and_builds_go_by_source_then_pile(table, 
     screen = text(response)
     assert re.search(r'data-pile="1">Pile 1: <span class="face small">A</span>', screen)
     assert "needs 2" in screen
+    # read aloud, the card and the count are apart ("A · 1 card, needs 2"), as is a pay-off's top from its count
+    assert re.search(r'Pile 1: <span class="face small">A</span> · <span class="muted">1 card, needs 2', screen)
+    assert re.search(r'</span> · <span class="muted">\d+ left</span>', screen)
     # A pay-off top that does not fit is refused with its rule, nothing saved
     response = bob.post(move="build", source="payoff", card="4", pile="1")
     assert response.status_code == 422 and "REJECT SM-12" in text(response)
