@@ -599,12 +599,18 @@ def _hidden_from(log, history: list, number: int, seat: int | None) -> str | Non
     "unknown" there, and a correction would put that over what the player noted."""
     last = _corrections_standing(history, log).get(number)
     shown = number if last is None else last
-    if not 0 <= shown < len(history) or log.game.redact(log.state, history, seat)[shown] == history[shown]:
+    if not 0 <= shown < len(history) or sees_whole(log, history, seat, shown):
         return None  # (a correction of no entry is the engine's to refuse, GEN-13)
     inner = history[shown].get("entry") if last is not None else history[shown]
     owner = entry_seat(log.state, inner if isinstance(inner, dict) else history[shown])
     name = log.state.players[owner] if owner is not None else "?"
     return gettext("Only %(name)s's phone can correct this entry: it holds what only %(name)s saw.", name=name)
+
+
+def sees_whole(log, entries: list, seat: int | None, position: int) -> bool:
+    """Whether seat ``seat`` sees stored entry ``position`` as it was entered (nothing in it is another
+    seat's alone: a first look, a peek): the test for correcting it and for seeing its photo."""
+    return log.game.redact(log.state, entries, seat)[position] == entries[position]
 
 
 @bp.get("/photo/<int:photo_id>.jpg")
@@ -617,7 +623,7 @@ def kept_photo(match_id: str, photo_id: int):
         abort(404, description=gettext("There is no such photo at this table."))
     seq, jpeg = found
     whole = [item["entry"] for item in store.entries(db, match_id)]
-    if not 0 < seq <= len(whole) or log.game.redact(log.state, whole, phone_seat(match_id))[seq - 1] != whole[seq - 1]:
+    if not 0 < seq <= len(whole) or not sees_whole(log, whole, phone_seat(match_id), seq - 1):
         abort(403, description=gettext("That photo shows what only another player saw."))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "private, no-store"})
 
