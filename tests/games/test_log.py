@@ -48,7 +48,7 @@ def test_correction_recomputes_and_reports_what_no_longer_fits():
     assert found[0]["event"] == 7 and found[0]["verdict"] == "flag"
 
 
-def test_undo_after_a_correction_takes_the_correction_back_and_what_it_set_aside_stands_again():
+def test_GEN_13_undo_after_a_correction_takes_the_correction_back_and_what_it_set_aside_stands_again():
     moves = [TurnUp("5"), Draw(ANA), UsePower(ANA, "DRAW2"), Draw(ANA), Replace(ANA, 1, "8"),
              Draw(BEN), Discard(BEN, "2")]
     before, _ = replay(R, match(2), moves)

@@ -506,7 +506,7 @@ def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, data
                                                               "cards": ["9S", "KD", "2C"]}
 
 
-def test_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_to_50(app):
+def test_CAB_43_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_to_50(app):
     """CAB-43: a round that brought Ana to exactly 100 says so in its cell, so that the column adds up."""
     from flask import render_template
 

@@ -979,7 +979,7 @@ def test_a_phone_undoes_its_own_seats_entries_not_another_players_turn(table, da
     assert ana.post(move="undo").status_code == 200
 
 
-def test_the_phone_that_made_a_correction_undoes_it_and_what_it_set_aside_stands_again(table, database):
+def test_GEN_13_the_phone_that_made_a_correction_undoes_it_and_what_it_set_aside_stands_again(table, database):
     match, ana, ben, cy = table
     for phone, fields in [(ana, {"move": "turn_up", "card": "5"}), (ana, {"move": "draw"}),
                           (ana, {"move": "discard", "card": "3"}), (ben, {"move": "take_discard"}),
@@ -1016,7 +1016,7 @@ def test_a_phone_may_undo_what_it_entered_for_another_player(app, database):
     assert ana.post(move="undo").status_code == 200
 
 
-def test_a_power_card_turned_up_and_a_new_draw_pile_are_explained(app, database):
+def test_RTC_5_RTC_18_a_power_card_turned_up_and_a_new_draw_pile_are_explained(app, database):
     """RTC-5: a Draw 2 turned up to start the discard pile goes back, and the screen says why; RTC-18: once
     the discards are shuffled into a new draw pile, the screen asks for its top card, not for a new deal."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
@@ -1038,7 +1038,7 @@ def test_a_power_card_turned_up_and_a_new_draw_pile_are_explained(app, database)
     assert "shuffled into a new draw pile: turn up its top card" in screen and "deals four cards" not in screen
 
 
-def test_under_the_literal_reading_a_drawn_card_is_named_and_known_to_all(app, database):
+def test_RTC_V20_under_the_literal_reading_a_drawn_card_is_named_and_known_to_all(app, database):
     """RTC-V20 (the game as told on Hebrew Wikipedia): the card drawn is turned face up, so Draw asks which
     card it is, and every phone sees it."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"seed_reveal_then_choose": True})
@@ -1055,7 +1055,7 @@ def test_under_the_literal_reading_a_drawn_card_is_named_and_known_to_all(app, d
     assert ">7<" in row  # Ben's phone shows Ana's slot 2 as the 7 everyone saw
 
 
-def test_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_phone(app, database):
+def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_phone(app, database):
     """RTC-V8 outer_face_up (the preset for younger players): the outer cards are public, so the form says so,
     and the shared phone enters them for each player (on their turn, before their first play)."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"initial_peek": "outer_face_up"})

@@ -276,7 +276,7 @@ def test_the_starters_picker_offers_natural_cards_not_yet_face_up(table):
         assert f'value="{card}"' not in picker, card
 
 
-def test_only_the_player_who_drew_is_offered_to_add_the_card(table, database):
+def test_SH_41_only_the_player_who_drew_is_offered_to_add_the_card(table, database):
     """SH-41: after Ana's 4, only Ana's phone (or the shared phone) offers "I drew another 4: add it"; Ben's
     phone offers nothing that would be entered as Ben's."""
     match, ana, ben, cy = table

@@ -136,7 +136,7 @@ def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, datab
     assert "A card went on a pile" not in html.unescape(ann.screen())  # only the player in turn is offered it
 
 
-def test_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
+def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
     """Bob starts two piles and builds pile 1 up to Q (drawing five whenever his hand empties, SM-10): it is
     completed and leaves the table (SM-14), pile 2 stays; the screen says pile 1 is empty (never "needs None"),
     and an ace starts a new pile in its place."""

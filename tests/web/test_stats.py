@@ -190,7 +190,7 @@ def test_shithead_times_shithead_and_average_finish_from_a_whole_match(database)
     assert sum(r["won"] + r["tied"] for r in rows.values()) == len(result["winners"])
 
 
-def test_a_dispute_counts_for_each_player_whose_entries_it_names(database):
+def test_GEN_4_a_dispute_counts_for_each_player_whose_entries_it_names(database):
     """Ben noted his slot 1 as an 8; Ana swapped it into her row and revealed it as a 3 (GEN-4 names Ben's
     note and Ana's reveal): one dispute each, whoever made the entry that scored the round."""
     g = people.find_or_create_group(database, "Club")
