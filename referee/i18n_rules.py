@@ -479,6 +479,8 @@ def messages() -> list[tuple[str, str, str]]:
             add("section", section.title, name)
             for rule, text in section.rules:
                 add(rule, text, name)
+        for (rule, _key, _value), text in getattr(game, "HOUSE_RULE_WORDS", {}).items():  # under a house rule
+            add(rule, text, name)
         for v in game.VARIANTS:
             add(f"{name}|switch|{v.key}", v.label, name)
             add(f"{name}|help|{v.key}", v.help, name)

@@ -134,8 +134,13 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
          "%(name)s has %(num)s cards: name each of them, place by place.", "num")),
     _same(N_("Name the card in %(name)s's place %(place)s: the round is scored from every card (a card the table "
              "already knows may stay unknown).")),
+    _same(N_("%(name)s noted %(card)s at entry %(at)s, but the card in %(owner)s's place %(place)s showed %(card2)s "
+             "at entry %(seen)s."), card="an? .+", owner=".+"),
+    _same(N_("%(name)s noted %(card)s at entry %(at)s, but the card in %(owner)s's slot %(slot)s showed %(card2)s "
+             "at entry %(seen)s."), card="an? .+", owner=".+"),
     _same(N_("%(name)s noted %(card)s at entry %(at)s, but the card showed %(card2)s at entry %(seen)s."),
           card="an? .+"),
+    _same(N_("The first look is at the cards dealt, places 1 to %(num)s.")),
     (r"(?P<name>.+)'s (?P<power>Peek|Spy|blind Swap|look-and-swap) has no card left to act on: the turn ends\.",
      N_("%(name)s's power has no card left to act on: the turn ends.")),
     # --- Shithead's rarer rulings -----------------------------------------------------------------------

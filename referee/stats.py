@@ -383,6 +383,12 @@ class Table:
     def columns(self) -> list[tuple[str, str]]:
         """(key, heading) of the figures this table's rows hold, in order."""
         keys = set().union(*(r.keys() for r in self.rows)) if self.rows else set()
+        if "shitheads" in keys:  # Shithead: a match's total is its tally of Shitheads (or of games won)
+            keys.discard("total")
+            if all(r.get("games") == r.get("matches") for r in self.rows):
+                keys -= {"avg_game_place", "games_won"}  # one game a match: its place and win are the match's
+            elif not any(r.get("games_won") for r in self.rows):
+                keys.discard("games_won")  # nobody wins a game where the last one left loses (SH-51)
         return [(k, h) for k, h in COLUMNS if k in keys]
 
 
@@ -427,6 +433,7 @@ def _figures(s: dict, kind: dict) -> dict:
     if kind["shitheads"]:
         row["shitheads"] = s["shitheads"] or 0
         row["avg_game_place"] = round(s["place_points"] / s["placed"], 2) if s["placed"] else None
+        row["games"] = s["games"] or 0
     if kind["games"]:
         row["games_won"] = s["games_won"] or 0
     return row

@@ -75,6 +75,18 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     return freeze(ctx.state), ctx.events
 
 
+def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:
+    """Where the card dealt to ``seat``'s place ``slot`` lies after ``swaps`` (seat, place), if it is still in
+    a layout: its place followed through each exchange in order (a Give is an exchange with an empty place)."""
+    place = (seat, slot)
+    for a_seat, a_slot, b_seat, b_slot in swaps:
+        if place == (a_seat, a_slot):
+            place = (b_seat, b_slot)
+        elif place == (b_seat, b_slot):
+            place = (a_seat, a_slot)
+    return place
+
+
 def _with(token: Token, *, face_up: bool | None = None, origin: str | None = None,
           origin_entry: int | None = None, notes: tuple | None = None) -> Token:
     return Token(token.value, token.seen, token.notes if notes is None else notes,
@@ -155,6 +167,34 @@ class _Entry(Entry):
                                 "message": f"The draw pile is empty: {self.name(seat)} takes {given} of the "
                                            f"{n} penalty card{'s' if n > 1 else ''}."})
         return given
+
+    def fits_deck(self, value: str | None) -> str | None:
+        """``value`` if one more sighting of it fits the deck (GEN-3), else None."""
+        if value is None or self.public_count(value) >= self.state.deck.get(value, 0):
+            return None
+        return value
+
+    def shown_as_noted(self, token: Token, seat: int) -> str | None:
+        """A card ``seat`` turns face up for everyone without its value entered: what ``seat`` noted for it
+        (its last word on the card), so the table knows what it sees; None when the table knows it already
+        or nobody can say."""
+        if token.value is not None:
+            return None
+        return self.fits_deck(token.noted_by(seat))
+
+    def snapped_as_known(self, token: Token, seat: int, top: Token, matched: bool | None) -> str | None:
+        """A snapped card entered without its value (CAB-6): what the snapper noted for it, if that agrees
+        with the outcome entered; else, when it matched a known discard whose rank only one card of the deck
+        has (the Cabo deck's numbers, a joker), that card."""
+        noted = self.shown_as_noted(token, seat)
+        if noted is not None and (top.value is None or matched is None
+                                  or (rank(noted) == rank(top.value)) == matched):
+            return noted
+        if token.value is None and matched and top.value is not None:
+            same = [v for v in self.state.deck if rank(v) == rank(top.value)]
+            if len(same) == 1:
+                return self.fits_deck(same[0])
+        return None
 
     def locked(self, seat: int | None) -> bool:
         """CAB-21: after the call nobody may change the caller's cards."""
@@ -313,13 +353,19 @@ class _Entry(Entry):
                                                  "and 4 (the bottom row of the square).")
         if move.seen and len(move.seen) != len(move.slots):
             self.refuse("CAB-2", "Give one card for each place looked at, or none.")
-        row = r.rows[move.seat]
         for slot in move.slots:
-            self.card_at(move.seat, slot, "CAB-2")
+            if not 1 <= slot <= START_SLOTS:
+                self.refuse("CAB-2", f"The first look is at the cards dealt, places 1 to {START_SLOTS}.")
         for slot, value in zip(move.slots, move.seen):
-            if value is not None:
-                t = row[slot - 1]
-                row[slot - 1] = _with(t, notes=t.notes + ((move.seat, value, self.eid),))
+            if value is None:
+                continue
+            # the note is about the card dealt there, which a Swap or a Give may have moved since (RTC-K4)
+            seat, place = dealt_card_now(r.swaps, move.seat, slot)
+            held = r.rows[seat]
+            t = held[place - 1] if place <= len(held) else None
+            if t is None or t.origin != "deal":
+                continue  # that card has left the layouts since (discarded, matched or snapped away)
+            held[place - 1] = _with(t, notes=t.notes + ((move.seat, value, self.eid),))
         r.peeked = r.peeked | {move.seat}
         self.events.append({"kind": "initial_peek", "seat": move.seat})
 
@@ -365,7 +411,7 @@ class _Entry(Entry):
 
     def do_Replace(self, move: Replace) -> None:
         r = self.holding(move.seat, "keep")
-        old = self.observe(self.card_at(move.seat, move.slot, "CAB-3"), move.out)
+        old = self.observe(self.card_at(move.seat, move.slot, "CAB-3"), move.out, (move.seat, move.slot))
         r.rows[move.seat][move.slot - 1] = self.incoming()
         r.discard.append(_with(old, face_up=False))
         r.pending = None
@@ -392,7 +438,7 @@ class _Entry(Entry):
         shown = []
         for i, slot in enumerate(slots):
             token = self.card_at(move.seat, slot, "CAB-5")
-            shown.append(self.observe(token, move.cards[i] if move.cards else None))  # turned up for all (CAB-K2)
+            shown.append(self.observe(token, move.cards[i] if move.cards else None, (move.seat, slot)))  # turned up for all (CAB-K2)
         ranks = {rank(t.value) for t in shown if t.value is not None}
         if all(t.value is not None for t in shown):
             same = len(ranks) == 1
@@ -430,7 +476,8 @@ class _Entry(Entry):
         else:  # 1st edition: no penalty; the cards go back face down and the card in hand is discarded
             for slot, token in zip(slots, shown):
                 row[slot - 1] = _with(token, face_up=False)
-            r.discard.append(_with(r.pending, face_up=False))
+            held = self.observe(r.pending, self.shown_as_noted(r.pending, move.seat))  # face up, for all
+            r.discard.append(_with(held, face_up=False))
             r.pending = None
             self.events.append({"kind": "match_failed", "seat": move.seat, "slots": list(slots), "cards": values,
                                 "rule": "CAB-5",
@@ -509,6 +556,7 @@ class _Entry(Entry):
         rows = self.r.rows
         x, y = rows[a][a_slot - 1], rows[b][b_slot - 1]
         rows[a][a_slot - 1], rows[b][b_slot - 1] = _with(y, face_up=False), _with(x, face_up=False)
+        self.r.swaps = self.r.swaps + ((a, a_slot, b, b_slot),)
 
     def do_Swap(self, move: Swap) -> None:
         r = self.resolving(move.seat, ("swap",), "Swap")
@@ -585,7 +633,8 @@ class _Entry(Entry):
             self.check(not self.locked(s), "CAB-21", f"{self.name(s)} called: nobody may snap the caller's cards "
                                                      "or change them.")
         top = r.discard[r.snap_top]
-        shown = self.observe(token, move.card)  # turned up for all (CAB-K2)
+        card = move.card if move.card is not None else self.snapped_as_known(token, move.seat, top, move.matched)
+        shown = self.observe(token, card, (owner, move.slot))  # turned up for all (CAB-K2)
         if top.value is not None and shown.value is not None:
             same = rank(top.value) == rank(shown.value)
             if move.matched is not None and move.matched != same:
@@ -640,6 +689,7 @@ class _Entry(Entry):
         token = self.card_at(move.seat, move.slot, "CAB-6")
         r.rows[move.seat][move.slot - 1] = None
         r.rows[owner][place - 1] = _with(token, face_up=False)
+        r.swaps = r.swaps + ((move.seat, move.slot, owner, place),)  # the card and the gap change places
         r.give_owed = None
         self.events.append({"kind": "given", "seat": move.seat, "slot": move.slot, "owner": owner, "place": place})
         self.refresh_revealed()
@@ -724,7 +774,7 @@ class _Entry(Entry):
             if card is None and token.value is None:
                 self.refuse("CAB-40", f"Name the card in {self.name(move.seat)}'s place {slot}: the round is "
                                       "scored from every card (a card the table already knows may stay unknown).")
-            row[slot - 1] = _with(self.observe(token, card), face_up=True)
+            row[slot - 1] = _with(self.observe(token, card, (move.seat, slot)), face_up=True)
         r.scoring = True
         self.close_snap()
         self.refresh_revealed()
@@ -741,7 +791,12 @@ class _Entry(Entry):
             return
         s = self.state
         players = s.players
-        for seat, noted, at, value, seen_at in r.conflicts:  # GEN-6: private notes, checked at the end
+        for seat, noted, at, value, seen_at, *lies in r.conflicts:  # GEN-6: private notes, checked at the end
+            if lies:  # whose place the card showed in (older snapshots do not say)
+                self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card in "
+                                   f"{players[lies[0]]}'s place {lies[1]} showed {card_words(value)} at entry "
+                                   f"{seen_at}.", (at, seen_at))
+                continue
             self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card showed "
                                f"{card_words(value)} at entry {seen_at}.", (at, seen_at))
         r.conflicts = ()

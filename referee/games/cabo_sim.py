@@ -55,6 +55,7 @@ class Table(TrueTable):
     that does not end a round is checked against the true cards (``check_all``)."""
 
     game = game
+    FIRST_LOOK_AT_DEAL = True  # CAB-2, RTC-K4: a first look noted late lands on the dealt card
 
     def __init__(self, players: tuple[str, ...], rules: dict[str, Any] | None, rng: Any, *,
                  call_turns: tuple[int, int] = (2, 10), p_unknown: float = 0.1, p_wrong: float = 0.05,
@@ -161,10 +162,11 @@ class Table(TrueTable):
         st, rng, rules = self.state, self.rng, self.rules
         r = st.round
         mine = self.held(seat)
-        if seat not in r.peeked and seat not in r.played and len(mine) >= 2 and rng.random() < 0.7:
-            slots = (3, 4) if rules["initial_look"] == "nearest_two" else tuple(sorted(rng.sample(mine, 2)))
-            if set(slots) <= set(mine):
-                return InitialPeek(seat, slots, tuple(self.maybe(self.rows[seat][s - 1]) for s in slots))
+        if seat not in r.peeked and seat not in r.played and rng.random() < 0.7:
+            # the cards dealt, wherever Swaps and Gives have taken them since (CAB-2, RTC-K4)
+            slots = (3, 4) if rules["initial_look"] == "nearest_two" else tuple(sorted(rng.sample(range(1, 5), 2)))
+            return InitialPeek(seat, slots, tuple(None if self.first_look(seat, s) is None else
+                                                  self.maybe(self.first_look(seat, s)) for s in slots))
         if r.step == "start":
             if r.caller is None and rules["call_timing"] == "instead_of_turn" and self._wants_call():
                 return Call(seat)
@@ -245,13 +247,16 @@ class Table(TrueTable):
         if same:
             for s in move.slots:
                 self.discard.append(row[s - 1])
+                self.left_rows.add(row[s - 1])
                 row[s - 1] = None
             row[(move.slot or move.slots[0]) - 1] = self.pending
         elif self.rules["matching_exchange"] == "penalty":
             self.add(move.seat, self.pending)
             for _ in range(min(len(move.slots) - 2, len(self.draw))):
                 self.add(move.seat, self.draw.pop())
-        else:
+        else:  # the card in hand goes face up onto the discard pile: known as its holder noted it
+            if (self.pending, move.seat) in self.notes:
+                self.public.add(self.pending)
             self.discard.append(self.pending)
         self.pending = None
 
@@ -267,10 +272,15 @@ class Table(TrueTable):
     def _on_Snap(self, move: Any, r: Any) -> None:
         owner = move.seat if move.owner is None else move.owner
         c = self.rows[owner][move.slot - 1]
-        if move.card is not None:
+        top = self.discard[-1]
+        same = rank(self.value(c)) == rank(self.value(top))
+        if move.card is not None or (c, move.seat) in self.notes:  # entered, or as the snapper noted it
             self.public.add(c)
-        if rank(self.value(c)) == rank(self.value(self.discard[-1])):
+        elif same and top in self.public and len({v for v in self.values if rank(v) == rank(self.value(c))}) == 1:
+            self.public.add(c)  # the only card of the deck with that rank
+        if same:
             self.discard.append(c)
+            self.left_rows.add(c)
             self.rows[owner][move.slot - 1] = None
         else:
             for _ in range(min(self.rules["snap_penalty"], len(self.draw))):

@@ -80,7 +80,7 @@ class Round:
     revealed: frozenset[int]
     peeked: frozenset[int]
     played: frozenset[int]
-    conflicts: tuple[tuple[int, str, int, str, int], ...]  # GEN-6: (seat, noted, at, value, seen at)
+    conflicts: tuple[tuple[Any, ...], ...]  # GEN-6: (seat, noted, at, value, seen at[, owner, slot])
     snap_top: int | None                          # the discard a snap may land on (its index), CAB-6
     snap_tried: frozenset[int]                    # seats that snapped wrongly onto it
     give_owed: tuple[int, int, int] | None        # (snapper, owner, place) after snapping another's card
@@ -88,6 +88,8 @@ class Round:
     scoring: bool                                 # a reveal was entered: no more snaps (CAB-6)
     first_entry: int = 0                          # the round's first entry (what a download redacts)
     reveal_flags_from: int | None = None          # len(state.flags) when the reveal began
+    swaps: tuple[tuple[int, int, int, int], ...] = ()  # (seat, place, seat, place) of each exchange of two
+    # places, in order: a Swap, a look-and-swap that swapped, a card given into a snapped gap (CAB-6)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,12 +73,8 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
     if seat is None:
         return moves
     mine = places(r.rows[seat]) if seat in r.seats else []
-    if seat in r.seats and seat not in r.peeked and seat not in r.played:
-        if rules["initial_look"] == "nearest_two":
-            if {3, 4} <= set(mine):
-                moves.append(InitialPeek(seat, (3, 4)))
-        elif len(mine) >= 2:
-            moves.append(InitialPeek(seat, tuple(mine[:2])))
+    if seat in r.seats and seat not in r.peeked and seat not in r.played:  # at the cards dealt (CAB-2)
+        moves.append(InitialPeek(seat, (3, 4) if rules["initial_look"] == "nearest_two" else (1, 2)))
     moves.extend(snap_moves(state, seat))
     if r.caller is None and rules["call_timing"] == "end_of_turn" and r.call_window == seat:
         moves.append(Call(seat))

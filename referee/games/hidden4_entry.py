@@ -121,9 +121,10 @@ class Entry:
                    f"The deck has only {copies} × {self.card_text(value)}, and {seen} are already known on the table: "
                    f"this sighting would be one too many (a misread or a wrong card?).")
 
-    def observe(self, token: Token, value: str | None) -> Token:
+    def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
         """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)
-        and keep the private notes it contradicts for the end-of-round check (GEN-6)."""
+        and keep the private notes it contradicts for the end-of-round check (GEN-6), with ``where`` the
+        card lies (its owner's seat and its slot or place) when it lies in a row."""
         if value is None:
             return token
         if token.value is not None:
@@ -140,7 +141,7 @@ class Entry:
         for seat, (noted, at) in latest.items():
             # a note that says what the whole table knew is the same mismatch the public flag names
             if noted != value and noted != token.value:
-                self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid),)
+                self.r.conflicts = self.r.conflicts + ((seat, noted, at, value, self.eid, *(where or ())),)
         return Token(value, self.eid, token.notes, token.origin, token.origin_entry, token.face_up)
 
     def maybe_score(self) -> None:  # pragma: no cover - every game provides it

@@ -47,8 +47,9 @@ from .ratatat_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMUL
                             result, scan_spec, to_act)
 
 
-def rule_text(rule: str) -> str:
-    """A rule this game can cite (its own or a general one), in plain words; "" if unknown."""
+def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
+    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. (Its words do
+    not change with the table's house rules, ``rules``.)"""
     import sys
 
     return _rulebook.rule_text(rule, sys.modules[__name__])

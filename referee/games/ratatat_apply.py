@@ -217,7 +217,7 @@ class _Turn(Entry):
             if value is None:
                 continue
             if mode == "outer_face_up":
-                row[slot - 1] = self.observe(row[slot - 1], value)
+                row[slot - 1] = self.observe(row[slot - 1], value, (move.seat, slot))
                 continue
             # the note is about the card dealt there, which a Swap may have taken to another row (RTC-K4)
             seat, place = dealt_card_now(r.swaps, move.seat, slot)
@@ -299,7 +299,7 @@ class _Turn(Entry):
             self.check(rules["power_use_optional"], "RTC-30",
                        "Under this table's rules (RTC-V6) a drawn power card must be used.", drawn_at)
         row = r.rows[move.seat]
-        old = self.observe(row[move.slot - 1], move.out)
+        old = self.observe(row[move.slot - 1], move.out, (move.seat, move.slot))
         incoming = r.pending
         row[move.slot - 1] = Token(incoming.value, incoming.seen, incoming.notes, r.pending_from,
                                    incoming.origin_entry)
@@ -490,7 +490,7 @@ class _Turn(Entry):
             self.refuse("RTC-50", f"Name all {SLOTS} cards: the round is scored from them.")
         row = r.rows[move.seat]
         for i, card in enumerate(move.cards):
-            token = self.observe(row[i], card)
+            token = self.observe(row[i], card, (move.seat, i + 1))
             row[i] = token
             if is_power(card) and token.origin == "draw":
                 if rules["power_into_row"] == "forbidden" and not self.allowed_when_placed(token, "RTC-15"):
@@ -558,7 +558,12 @@ class _Turn(Entry):
             return
         s = self.state
         players = s.players
-        for seat, noted, at, value, seen_at in r.conflicts:  # GEN-6: private notes, checked at the end
+        for seat, noted, at, value, seen_at, *lies in r.conflicts:  # GEN-6: private notes, checked at the end
+            if lies:  # whose slot the card showed in (older snapshots do not say)
+                self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card in "
+                                   f"{players[lies[0]]}'s slot {lies[1]} showed {value} at entry {seen_at}.",
+                          (at, seen_at))
+                continue
             self.flag("GEN-4", f"{players[seat]} noted {card_words(noted)} at entry {at}, but the card showed "
                                f"{value} at entry {seen_at}.", (at, seen_at))
         r.conflicts = ()

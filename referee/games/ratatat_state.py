@@ -105,7 +105,7 @@ class Round:
     to_replace: tuple[tuple[int, int], ...]  # (seat, slot) of revealed power cards
     peeked: frozenset[int]
     played: frozenset[int]
-    conflicts: tuple[tuple[int, str, int, str, int], ...]  # GEN-6: (seat, noted, at, value, seen at)
+    conflicts: tuple[tuple[Any, ...], ...]  # GEN-6: (seat, noted, at, value, seen at[, owner, slot])
     tiebreak: bool
     first_entry: int = 0                   # the round's first entry (what a transcript download redacts)
     reveal_flags_from: int | None = None   # len(state.flags) when the reveal began: later flags hold it

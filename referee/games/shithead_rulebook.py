@@ -2,6 +2,8 @@
 cite, grouped as RULES.md groups them, for the rules page and rulings."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from .rulebook import Section
 
 RULE_BOOK: tuple[Section, ...] = (
@@ -72,3 +74,24 @@ RULE_BOOK: tuple[Section, ...] = (
         ("SH-K11", "No card is lost or made up: stock, pile, burned and every player's cards add up to the deck."),
     )),
 )
+
+
+#: Rules whose words change under a house rule: (rule, switch, value) -> the words at such a table. With the
+#: 3 an ordinary card (SH-V1), it is the lowest card, not a card that goes on anything or is see-through.
+HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
+    ("SH-11", "three_is_normal", True): "The card to beat is the top card of the pile.",
+    ("SH-12", "three_is_normal", True): "A card must be equal to or higher than the card to beat (Ace high, 3 "
+                                        "lowest); a 2 or 10 goes on anything, and anything goes on a 2 or an "
+                                        "empty pile.",
+    ("SH-33", "three_is_normal", True): "After a 7 the next card must be a 7 or lower (or a 2 or 10).",
+}
+
+
+def rule_words_at(rule: str, rules: Mapping[str, Any] | None) -> str | None:
+    """The words of ``rule`` at a table with ``rules``, where a house rule changes them; else None."""
+    if not rules:
+        return None
+    for (rule_id, key, value), words in HOUSE_RULE_WORDS.items():
+        if rule_id == rule and rules.get(key) == value:
+            return words
+    return None

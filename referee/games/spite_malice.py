@@ -82,6 +82,7 @@ def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | N
     return _parse_move(data, players, where=where)
 
 
-def rule_text(rule: str) -> str:
-    """A rule this game can cite (its own or a general one), in plain words; "" if unknown."""
+def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
+    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. (Its words do
+    not change with the table's house rules, ``rules``.)"""
     return _rulebook.rule_text(rule, sys.modules[__name__])

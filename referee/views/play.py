@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask_babel import gettext, ngettext
 
 import dataclasses
+import functools
 import secrets
 from typing import Any
 from urllib.parse import urlencode
@@ -133,7 +134,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
         "undo_words": _undo_words(match, log),
-        "deck": game.cards(log.state), "rule_text": game.rule_text, "game_templates": game.TEMPLATES,
+        "deck": game.cards(log.state), "game_templates": game.TEMPLATES,
+        "rule_text": functools.partial(game.rule_text, rules=log.state.rules),  # as the table's house rules say
         "labels": card_labels_for(game, game.cards(log.state)),
         "join_link": join_link(match), "shown": shown_token(match, seat, shared),
         "entry_url": table_url("play.post_entry", match_id=match.id),

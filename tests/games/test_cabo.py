@@ -152,7 +152,8 @@ def test_a_wrong_claim_in_the_1st_edition_loses_the_card_kept():
     row = state.round.rows[ANA]
     assert len([t for t in row if t is not None]) == 4
     assert (row[0].value, row[0].face_up, row[2].value) == ("6", False, "9")  # back face down, known to all
-    assert state.round.discard[-1].value is None and len(state.round.discard) == 2  # the 2 went on the pile
+    assert state.round.discard[-1].value == "2" and len(state.round.discard) == 2  # the 2 went on the pile,
+    # face up: as Ana noted it when she drew it
 
 
 def test_a_claim_needs_its_cards_or_its_outcome():
@@ -744,3 +745,76 @@ def test_the_worked_examples_play_the_presets_as_documented():
     for name in ("cabo-peek-spy-swap.json", "cabo-scoring.json"):
         doc = json.loads((examples / name).read_text())
         assert doc["game"] == "cabo" and doc.get("rules", {}) == dict(BY_KEY["cabo_2e"].rules) == {}
+
+
+# --- Play-test fixes -------------------------------------------------------------------------------
+
+def test_CAB_2_first_look_after_swap_lands_on_the_dealt_card():
+    """Ana swaps her place 2 with Ben's place 1 before Ben notes his first look: the 8 he saw at the deal
+    is now Ana's place 2 (knowledge follows the cards, RTC-K4), and revealing it there raises no dispute."""
+    state = play(match(2), TurnUp("5"), Draw(ANA, "11"), UsePower(ANA, "11"), Swap(ANA, 2, BEN, 1),
+                 InitialPeek(BEN, (1, 4), ("8", "2")))
+    rows = state.round.rows
+    assert rows[ANA][1].noted_by(BEN) == "8" and rows[BEN][0].noted_by(BEN) is None
+    assert rows[BEN][3].noted_by(BEN) == "2"
+    assert C.view(state, BEN)["round"]["rows"]["Ana"]["slots"][1]["mine"] == "8"
+    state = play(state, Draw(BEN), Discard(BEN, "3"), Call(ANA), Draw(BEN), Discard(BEN, "4"))
+    state = play(state, Reveal(ANA, ("1", "8", "1", "2")), Reveal(BEN, ("0", "3", "9", "2")))
+    assert state.flags == () and len(state.history) == 1
+
+
+def test_CAB_2_first_look_after_a_snap_and_give_follows_the_dealt_cards():
+    """Cambio: Ben snaps his own place 3, then Cy snaps Ana's place 2 and gives her his place 4. Their first
+    looks, noted afterwards, land on the cards dealt to them: Ben's place-3 card has left the layouts (its
+    note is dropped), and Cy's place-4 card is now Ana's place 2."""
+    state = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"),
+                 Snap(BEN, 3, None, "5C"), InitialPeek(BEN, (3, 4), ("5C", "KS")))
+    rows = state.round.rows
+    assert rows[BEN][2] is None and rows[BEN][3].noted_by(BEN) == "KS"
+    assert not any(t is not None and t.noted_by(BEN) == "5C" for row in rows for t in row)
+    state = play(state, Draw(BEN, "9H"), Discard(BEN, "9H"), Snap(CY, 2, ANA, "9C"), Give(CY, 4),
+                 InitialPeek(CY, (3, 4), ("JD", "2C")))
+    rows = state.round.rows
+    assert rows[CY][3] is None and rows[ANA][1].noted_by(CY) == "2C" and rows[CY][2].noted_by(CY) == "JD"
+    from referee.games.cabo_apply import dealt_card_now
+    assert dealt_card_now(state.round.swaps, CY, 4) == (ANA, 2)
+    assert refused(state, InitialPeek(ANA, (4, 5))).rule == "CAB-2"
+
+
+def test_CAB_5_a_failed_1st_edition_claim_discards_the_card_in_hand_as_its_holder_noted_it():
+    """Cabo 1st edition: Ana drew a 2 (noted privately), claimed places 1 and 2 wrongly; the 2 goes face up
+    onto the discard pile, and the pile's top is that 2 for everyone, not an unknown card."""
+    state = play(match(2, "cabo_1e"), TurnUp("5"), Draw(ANA, "2"), Match(ANA, (1, 2), ("3", "4")))
+    assert state.round.discard[-1].value == "2" and state.round.rows[ANA][0].value == "3"
+    for seat in (ANA, BEN, None):
+        assert C.view(state, seat)["round"]["discard_top"] == "2"
+    nothing = play(match(2, "cabo_1e"), TurnUp("5"), Draw(ANA), Match(ANA, (1, 2), ("3", "4")))
+    assert C.view(nothing, BEN)["round"]["discard_top"] is None  # nobody entered it: it stays unknown
+
+
+def test_CAB_6_a_snap_entered_without_its_card_shows_the_known_card_on_the_discard_pile():
+    """Cambio: Ben noted his place 3 as the 5♣ at his first look, then snaps it onto Ana's 5♠ saying only
+    that it matched: the pile's top is his 5♣. With the Cabo deck a 7 matched onto a 7 can only be a 7."""
+    state = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"),
+                 InitialPeek(BEN, (3, 4), ("5C", "KS")), Snap(BEN, 3, matched=True))
+    assert state.round.discard[-1].value == "5C" and state.flags == ()
+    assert C.view(state, CY)["round"]["discard_top"] == "5C"
+    cabo = play(match(2, snap_enabled=True), TurnUp("5"), Draw(ANA, "7", True), Discard(ANA, "7"),
+                Snap(BEN, 1, matched=True))
+    assert C.view(cabo, ANA)["round"]["discard_top"] == "7"
+    wrong = play(match(3, "cambio_common"), TurnUp(None), Draw(ANA, "5S"), Discard(ANA, "5S"),
+                 InitialPeek(BEN, (3, 4), ("5C", "KS")), Snap(BEN, 4, matched=False))
+    assert C.view(wrong, CY)["round"]["discard_top"] == "5S" and wrong.round.rows[BEN][3].value == "KS"
+    assert len(wrong.round.rows[BEN]) == 5  # the penalty card (CAB-6)
+
+
+def test_GEN_4_the_dispute_says_whose_place_the_card_showed_in():
+    """Ben noted an 8 in his place 1; Ana swapped it into her place 2, where it shows a 3 at the reveal: the
+    dispute names Ben's note and Ana's place 2, not just 'the card'."""
+    state = play(match(2), TurnUp("5"), InitialPeek(BEN, (1, 4), ("8", "2")), Draw(ANA, "11"),
+                 UsePower(ANA, "11"), Swap(ANA, 2, BEN, 1), Draw(BEN), Discard(BEN, "4"), Call(ANA),
+                 Draw(BEN), Discard(BEN, "4"))
+    state = play(state, Reveal(ANA, ("1", "3", "1", "2")), Reveal(BEN, ("0", "6", "9", "2")))
+    (flag,) = state.flags
+    assert flag.rule == "GEN-4"
+    assert flag.message == "Ben noted an 8 at entry 1, but the card in Ana's place 2 showed a 3 at entry 10."

@@ -745,3 +745,15 @@ def test_the_round_results_in_a_view_follow_every_round_and_the_players_names():
     assert seen[0] == 0 and max(seen) == 3
     renamed = dataclasses.replace(table.state, players=("Xu", "Yo", "Zed"))
     assert R.view(renamed, 0)["history"][0]["seats"] == ["Xu", "Yo", "Zed"]
+
+
+def test_GEN_4_the_dispute_says_whose_slot_the_card_showed_in():
+    """Ben noted an 8 in his slot 1 at his first peek; Ana swapped it into her slot 2, where it shows a 3 at
+    the reveal: the dispute names Ben's note and Ana's slot 2."""
+    state = play(match(2), TurnUp("5"), InitialPeek(BEN, (1, 4), ("8", "2")), Draw(ANA), UsePower(ANA, "SWAP"),
+                 Swap(ANA, 2, BEN, 1), Draw(BEN), Discard(BEN, "3"))
+    state = play(plain_turn(state, ANA), Call(ANA), Draw(BEN), Discard(BEN, "4"))
+    state = play(state, Reveal(ANA, ("1", "3", "1", "2")), Reveal(BEN, ("0", "3", "9", "2")))
+    (flag,) = state.flags
+    assert flag.rule == "GEN-4" and flag.message.startswith("Ben noted an 8 at entry 1, but the card in Ana's "
+                                                            "slot 2 showed 3 at entry ")

@@ -518,3 +518,18 @@ def test_SH_K11_conservation_after_a_pickup_and_a_burn():
     start = total(s)
     s = go(s, P(ARI, c("10S")), P(ARI, c("5D")), U(BEA))
     assert total(s) == start
+
+
+def test_SH_12_rule_text_follows_the_tables_three():
+    """Where a 3 is an ordinary card (SH-V1), the rule text shown with an SH-12 ruling does not name it
+    among the cards that go on anything (nor SH-11 as see-through, nor SH-33 as allowed after a 7)."""
+    from referee.games import shithead as SH
+
+    plain = SH.rule_text("SH-12")
+    assert "a 2, 3 or 10 goes on anything" in plain
+    assert SH.rule_text("SH-12", {**SH.new_match(("Ana", "Ben")).rules}) == plain  # the default: 3 is special
+    normal = {**SH.new_match(("Ana", "Ben")).rules, "three_is_normal": True}
+    text = SH.rule_text("SH-12", normal)
+    assert "2, 3 or 10" not in text and "a 2 or 10 goes on anything" in text and "3 lowest" in text
+    assert "see-through" not in SH.rule_text("SH-11", normal) and "3" not in SH.rule_text("SH-33", normal)
+    assert SH.rule_text("SH-10", normal) == SH.rule_text("SH-10")

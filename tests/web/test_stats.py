@@ -210,3 +210,19 @@ def test_GEN_4_a_dispute_counts_for_each_player_whose_entries_it_names(database)
     assert [f.rule for f in log.state.flags] == ["GEN-4"] and log.state.over
     rows = _rows(database, stats.Scope(g.id))
     assert (rows["Ana"]["disputes"], rows["Ben"]["disputes"]) == (1, 1)
+
+
+def test_SH_51_shithead_standings_show_no_column_twice(database):
+    """A one-game Shithead match: the match's place is the game's finishing place, and its total is the
+    Shithead tally (SH-51, §4.12 H2), so 'Avg finish' and 'Total' would repeat 'Avg place' and 'Times
+    Shithead' (and 'Games won' is 0 for everyone when nobody wins a game): each figure is shown once."""
+    from referee import exports
+
+    transcript, _ = _shithead_evening(3)
+    exports.import_data(database, transcript, "Club", "2026-11-30")
+    g = people.find_or_create_group(database, "Club")
+    (table,) = [t for t in stats.standings(database, stats.Scope(g.id)) if t.game == "shithead"]
+    keys = [k for k, _ in table.columns]
+    assert [k for k in keys if k != "disputes"] == ["matches", "won", "tied", "avg_place", "shitheads"]
+    for row in table.rows:  # the figures left out are the ones shown under another heading
+        assert row["total"] == row["shitheads"] and row["avg_game_place"] == row["avg_place"]
