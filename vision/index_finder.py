@@ -24,10 +24,8 @@ import cv2
 import numpy as np
 
 from .glyphs import RANKS
-from .index_net import _net, read_patches
-from .index_search import (ACCEPT_RANK, CONFIRM_ZOOMS, RANK_HEIGHT, IndexHit, _frame, _inside_any, _patch,
-                           halved_towards)
-from .standard import labelled
+from .index_net import _net
+from .index_search import RANK_HEIGHT, IndexHit, _inside_any, halved_towards, read_candidates
 
 MODEL_PATH = Path(__file__).parent / "models" / "index_finder.onnx"
 INPUT_SIDE = 448  # long side of the copy the network looks at (px)
@@ -165,34 +163,15 @@ def snap(image: np.ndarray, centre: np.ndarray, down: np.ndarray, height: float)
 
 def find(image: np.ndarray, known: list[np.ndarray] = (), near: list[IndexHit] = ()) -> list[IndexHit]:
     """Sure index reads at the network's proposals (not inside `known` outlines, nor at an index
-    already found in `near`), each read framed three ways and the reads combined, as the index
-    search does."""
+    already found in `near`), read as the index search reads its candidates, always with the card
+    reader's agreement (`index_search.read_candidates`)."""
     props = [p for p in proposals(image, known)
              if not any(np.linalg.norm(p[0] - h.centre) <= RANK_HEIGHT * h.scale for h in near)]
     if not props:
         return []
-    cands = [(snap(image, c, d, h), d) for c, d, h, _ in props]  # framed on the rank's own pixels
-    cls, suit = read_patches([_patch(image, pts, d)[0] for pts, d in cands], search=True)
-    sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
-    if sure:  # the card reader must put the same rank and suit first
-        cls_w, suit_w = read_patches([_patch(image, *cands[i])[0] for i in sure])
-        sure = [i for i, cw, sw in zip(sure, cls_w, suit_w)
-                if np.argmax(cw) == np.argmax(cls[i]) and np.argmax(sw) == np.argmax(suit[i])]
-    if not sure:
-        return []
-    n = len(CONFIRM_ZOOMS)
-    cls2, suit2 = read_patches([_patch(image, *cands[i], z)[0] for i in sure for z in CONFIRM_ZOOMS], search=True)
-    hits = []
-    for j, i in enumerate(sure):
-        cp = np.exp(np.mean(np.log(np.vstack([cls[i], cls2[j * n:(j + 1) * n]]) + 1e-9), axis=0))
-        sp = np.mean(np.vstack([suit[i], suit2[j * n:(j + 1) * n]]), axis=0)
-        cp, sp = cp / cp.sum(), sp / sp.sum()
-        if np.argmax(cp) >= len(RANKS) or cp.max() < ACCEPT_RANK:
-            continue
-        alts = labelled(cp[: len(RANKS)], sp)
-        _, centre, k = _frame(*cands[i])
-        hits.append(IndexHit(alts[0][0], alts[0][1], centre, cands[i][1], k, alts))
-    return hits
+    # framed on the rank's own pixels, and as the network implies it (the mark snapped to may be another)
+    cands = [(snap(image, c, d, h), d) for c, d, h, _ in props] + [(rank_points(c, d, h), d) for c, d, h, _ in props]
+    return read_candidates(image, cands, checked=range(len(cands)))
 
 
 # --- Training scenes, drawn in code ------------------------------------------------------------

@@ -12,6 +12,7 @@ a card already found by its outline are left to that card's reader.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Iterable
 
 import cv2
 import numpy as np
@@ -30,6 +31,7 @@ MAX_MARKS = 300  # marks paired per photo (a texture can make thousands)
 MAX_PAIRS = 400  # pairs considered per photo, best first (most are passed over as not a rank and a suit)
 MAX_CANDIDATES = 24  # pairs read per photo, best first (32 gave the same reads on the tuning photos and
 # the drawn scenes, 5 ms more CPU at p95 there)
+EXTRA_CANDIDATES = 8  # pairs read besides, found in each pixel's darkest channel only (red ink)
 RANK_HEIGHT = 23.5  # rank height in card units (card = 200×280), the middle of what the reader was taught
 RANK_ORIGIN = (6.5, 8.5)  # rank's top-left in card units, likewise
 ACCEPT_RANK = 0.7  # an index read alone is kept only at this rank probability
@@ -167,6 +169,12 @@ def area_shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return image
 
 
+def darkest_channel(image: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest colour channel, in which red ink is as dark as black."""
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
 def find_indices(image: np.ndarray, card_height: float | None = None,
                  known: list[np.ndarray] = ()) -> list[IndexHit]:
     """Confident index reads anywhere in a BGR image, one per visible index (not yet merged per card).
@@ -178,26 +186,53 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
     f = min(1.0, WORK_SIDE / max(h, w))
     if card_height:
         f = min(f, max(WORK_CARD_HEIGHT / card_height, MIN_WORK_SIDE / max(h, w)))
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    if f < 1:  # marks are found on a smaller grey copy; patches are cut from the photo itself
-        gray = area_shrink(gray, (int(w * f), int(h * f)))
-    candidates = [(pts / f, down) for pts, down in _candidates(gray, [np.asarray(q) * f for q in known])]
+    copies = [cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), darkest_channel(image)]
+    if f < 1:  # marks are found on smaller copies; patches are cut from the photo itself
+        copies = [area_shrink(c, (int(w * f), int(h * f))) for c in copies]
+    known_here = [np.asarray(q) * f for q in known]
+    candidates = _candidates(copies[0], known_here)
+    # red ink is as dark as black in each pixel's darkest channel: an index printed light red, or
+    # blurred, breaks into specks in grey. Its pairs come after grey's (there every red pip is a
+    # mark too, and they would use up the places read), those at a place not tried already
+    tried = [pts.mean(axis=0) for pts, _ in candidates]
+    extra = [(pts, down) for pts, down in _candidates(copies[1], known_here)
+             if not any(np.linalg.norm(pts.mean(axis=0) - t) < np.ptp(pts @ down) + 1 for t in tried)]
+    grey = len(candidates)
+    candidates = [(pts / f, down) for pts, down in candidates + extra[:EXTRA_CANDIDATES]]
     if not candidates:
         return []
+    return _suppress(read_candidates(image, candidates, second_only=range(grey, len(candidates))))
+
+
+def read_candidates(image: np.ndarray, candidates: list[tuple[np.ndarray, np.ndarray]],
+                    checked: Iterable[int] = (), second_only: Iterable[int] = ()) -> list[IndexHit]:
+    """Sure index reads of "rank above suit" candidates ((rank pixels, down vector), photo px):
+    the search reader's, where it is sure (ACCEPT_RANK) and its read holds framed larger and
+    smaller; else, where it leans to a rank, the card reader's when it puts the same rank and suit
+    first and stays sure at every framing (SECOND_ACCEPT). A `checked` candidate (found by less
+    certain means) is kept only where the card reader puts the same rank and suit first in any
+    case; a `second_only` one only as the card reader reads it (the stricter way)."""
+    checked, second_only = set(checked), set(second_only)
     extents = [_extent(pts, down) for pts, down in candidates]
     patches = [_patch_at(image, e)[0] for e in extents]
     cls, suit = read_patches(patches, search=True)
-    sure = [i for i, cp in enumerate(cls) if np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
+    sure = [i for i, cp in enumerate(cls)
+            if i not in second_only and np.argmax(cp) < len(RANKS) and cp.max() >= ACCEPT_RANK]
     # a mark the search reader is unsure of but leans to a rank is read by the card reader too,
     # and kept only where both put the same rank (and suit) first
     taken = set(sure)
     unsure = [i for i, cp in enumerate(cls) if i not in taken and cp[: len(RANKS)].max() >= SECOND_FLOOR]
-    agreed = []
-    if unsure:
-        cls_w, suit_w = read_patches([patches[i] for i in unsure])
-        agreed = [(i, cw, sw) for i, cw, sw in zip(unsure, cls_w, suit_w)
-                  if np.argmax(cw) == np.argmax(cls[i][: len(RANKS)]) and cw.max() >= ACCEPT_RANK
-                  and np.argmax(sw) == np.argmax(suit[i])]
+    second = unsure + [i for i in sure if i in checked]
+    agreed, confirmed = [], set()
+    if second:
+        cls_w, suit_w = read_patches([patches[i] for i in second])
+        for i, cw, sw in zip(second, cls_w, suit_w):
+            same = np.argmax(cw) == np.argmax(cls[i][: len(RANKS)]) and np.argmax(sw) == np.argmax(suit[i])
+            if i in taken:
+                confirmed |= {i} if same else set()
+            elif same and cw.max() >= ACCEPT_RANK:
+                agreed.append((i, cw, sw))
+    sure = [i for i in sure if i not in checked or i in confirmed]
     if not sure and not agreed:
         return []
     # read again framed a little larger and smaller: a read that changes with the framing is not sure
@@ -221,7 +256,7 @@ def find_indices(image: np.ndarray, card_height: float | None = None,
         alts = labelled(cp[: len(RANKS)], sp)
         _, centre, k = _framed(extents[i])
         hits.append(IndexHit(alts[0][0], alts[0][1], centre, candidates[i][1], k, alts))
-    return _suppress(hits)
+    return hits
 
 
 def _candidates(gray: np.ndarray, known: list[np.ndarray] = ()) -> list[tuple[np.ndarray, np.ndarray]]:

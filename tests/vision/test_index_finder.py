@@ -117,3 +117,12 @@ def test_a_rank_framed_from_a_proposal_is_centred_there():
     assert np.allclose(pts.mean(axis=0), centre)
     assert np.isclose(np.ptp(pts[:, 1]), 20.0)
     assert inside(centre, np.float32([pts[0], pts[2], pts[3], pts[1]]))
+
+
+def test_a_proposal_is_read_where_the_network_puts_its_rank_when_the_mark_snapped_to_is_another(monkeypatch):
+    """snap frames the dark mark nearest a proposal; where that is another mark (a pip, a blurred
+    rank broken up) the rank is read where the network itself puts it."""
+    scene, _ = _scene("spread", seed=7, labels=["9C", "QD"])
+    off_mark = lambda image, c, d, h: index_finder.rank_points(c + 3 * h * np.array([d[1], -d[0]]), d, h)
+    monkeypatch.setattr(index_finder, "snap", off_mark)
+    assert {h.label for h in index_finder.find(scene)} == {"9C", "QD"}

@@ -5,7 +5,8 @@ import pytest
 import vision
 from vision import synth
 from vision.detect import connected_components
-from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, find_indices, inside,
+from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, darkest_channel,
+                                 find_indices, inside, read_candidates,
                                  merge_pairs, same_card)
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
@@ -150,3 +151,45 @@ def test_area_shrink_gives_the_size_asked_and_the_area_average_of_a_photo(size):
     assert small.shape == direct.shape == (size[1], size[0])
     diff = np.abs(small.astype(int) - direct)
     assert np.percentile(diff, 99) <= 4 and diff.mean() < 1.0  # within a grey level or so
+
+
+def _pale_red_card(rank: str, suit: str) -> np.ndarray:
+    """A card whose red ink is printed pale: in grey its index is under INK_CONTRAST from the paper."""
+    card = synth.render_standard_card(rank, suit)
+    ink = (card[..., 2].astype(int) - card[..., 1]) > 60
+    card[ink] = (165, 165, 240)
+    image = np.full((900, 700, 3), 40, np.uint8)
+    h, w = card.shape[:2]
+    image[100:100 + h, 150:150 + w] = card
+    return image
+
+
+def test_a_pale_red_index_is_found_in_each_pixels_darkest_channel(monkeypatch):
+    image = _pale_red_card("K", "H")
+    grey = int(cv2.cvtColor(np.uint8([[[165, 165, 240]]]), cv2.COLOR_BGR2GRAY)[0, 0])
+    assert 248 - grey < INK_CONTRAST * 248 < 248 - 165  # ink in the darkest channel, not in grey
+    assert darkest_channel(np.uint8([[[150, 150, 235], [0, 0, 255]]])).tolist() == [[150, 0]]
+    assert "KH" in {h.label for h in find_indices(image)}
+    import vision.index_search as index_search
+    monkeypatch.setattr(index_search, "darkest_channel", lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2GRAY))
+    assert "KH" not in {h.label for h in find_indices(image)}
+
+
+def test_a_candidate_read_the_stricter_way_needs_the_card_readers_agreement(fanned, monkeypatch):
+    """A pair found in the darkest channel only (`second_only`) is not taken on the search
+    reader's word, however sure: the card reader must put the same rank and suit first."""
+    import vision.index_search as index_search
+    from vision.index_net import CLASSES
+
+    def read(patches, search=False):
+        n = len(patches)
+        cls, suit = np.full((n, len(CLASSES)), 1e-4), np.full((n, 4), 0.01)
+        cls[:, CLASSES.index("10" if search else "4")] = 0.99
+        suit[:, 1] = 0.97
+        return cls / cls.sum(axis=1, keepdims=True), suit / suit.sum(axis=1, keepdims=True)
+
+    monkeypatch.setattr(index_search, "read_patches", read)
+    candidates = [(np.float32([[100, 100], [110, 100], [110, 120], [100, 120]]), np.array([0.0, 1.0]))]
+    assert [h.label for h in read_candidates(fanned, candidates)] == ["10H"]
+    assert read_candidates(fanned, candidates, second_only=[0]) == []
+    assert read_candidates(fanned, candidates, checked=[0]) == []
