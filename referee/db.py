@@ -346,6 +346,13 @@ def m007_standings_totals(db: Database) -> None:
     db.execute("DELETE FROM match_summaries")
 
 
+@migrations()
+def m008_match_dealer(db: Database) -> None:
+    """Who deals a match's first game, when not its game's default: a rematch of Shithead is dealt by the
+    last game's Shithead (SH-53). NULL: the game's default dealer."""
+    db.execute("ALTER TABLE matches ADD COLUMN dealer INTEGER")
+
+
 _made_dirs: set[str] = set()
 
 

@@ -304,18 +304,20 @@ def game_words(game: str | None) -> Any:
     return words.for_game(game)
 
 
-def describe_move(game: Any, move: Any, players: tuple[str, ...]) -> str | Markup:
+def describe_move(game: Any, move: Any, players: tuple[str, ...], failed: Any = None) -> str | Markup:
     """An entry in words for the undo button and the history, in the phone's language (said again from
-    the move's fields by the game's words module), or as its engine says it."""
+    the move's fields by the game's words module), or as its engine says it. ``failed``: what became of
+    a play that could not go (a game's ``failed_play``), said instead of the play as entered."""
     module = game_words(getattr(game, "TEMPLATES", ""))
+    extra = {} if failed is None else {"failed": failed}
     if lang() == "en" or module is None:
-        english = game.describe(move, players)
+        english = game.describe(move, players, **extra)
         said = english if lang() == "en" else engine_words(english)
     else:
         try:
-            said = module.entry(move, players)
+            said = module.entry(move, players, **extra)
         except Exception:  # noqa: BLE001 - words for a button; never a reason to fail a screen
-            said = engine_words(game.describe(move, players))
+            said = engine_words(game.describe(move, players, **extra))
     return isolated(said) if lang() in RTL and isinstance(said, str) and not isinstance(said, Markup) else said
 
 

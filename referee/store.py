@@ -106,6 +106,7 @@ class Match:
     join_code: str | None
     created_at: str
     rematch_of: str | None = None  # the match this one is a rematch of
+    dealer: int | None = None  # the seat that deals the first game (None: the game's default)
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ def _db_key(db: Database) -> str:
     return key
 
 
-_MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at, rematch_of"
+_MATCH_COLUMNS = "id, game, players, rules, version, join_code, created_at, rematch_of, dealer"
 
 
 def _match_from_row(row: tuple) -> Match:
@@ -207,12 +208,14 @@ def _match_from_row(row: tuple) -> Match:
         join_code=row[5],
         created_at=row[6],
         rematch_of=row[7],
+        dealer=row[8],
     )
 
 
 def create_match(db: Database, game: str, players: Iterable, rules: dict | None = None, *,
-                 rematch_of: str | None = None) -> Match:
-    """Start a new match at version 0 with a fresh short id and join code.
+                 rematch_of: str | None = None, dealer: int | None = None) -> Match:
+    """Start a new match at version 0 with a fresh short id and join code; ``dealer``: the seat that deals
+    its first game, when not the game's default (a rematch, SH-53).
 
     With `rematch_of`, at most one rematch of that match ever exists: when two phones ask at once,
     the second insert meets the unique index and both callers get the first one.
@@ -227,13 +230,14 @@ def create_match(db: Database, game: str, players: Iterable, rules: dict | None 
             join_code=random_id(JOIN_CODE_LENGTH, JOIN_CODE_ALPHABET),
             created_at=now(),
             rematch_of=rematch_of,
+            dealer=dealer,
         )
         try:
             with db.atomic():
                 db.conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (match.id, match.game, dumps(match.players), dumps(match.rules), 0, match.join_code,
-                     match.created_at, rematch_of),
+                     match.created_at, rematch_of, dealer),
                 )
             return match
         except sqlite3.IntegrityError:

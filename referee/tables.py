@@ -46,7 +46,9 @@ def _game(match: store.Match) -> Any:
 def start(match: store.Match) -> Log:
     """The log of a match with no entries yet."""
     game = _game(match)
-    return Log.start(game, game.new_match(tuple(match.players), match.rules))
+    if match.dealer is None:
+        return Log.start(game, game.new_match(tuple(match.players), match.rules))
+    return Log.start(game, game.new_match(tuple(match.players), match.rules, match.dealer))
 
 
 def feed(log: Log, entry: dict[str, Any]) -> Log:

@@ -104,6 +104,15 @@ class Log:
         out.extend(reversed(node.behind))
         return out[::-1]
 
+    def states_before(self) -> dict[int, Any]:
+        """The state each entry that stands was applied to, by its position (those a snapshot left out
+        are not known, nor listed)."""
+        out, node = {}, self.head
+        while node.parent is not None and node.parent.state is not None:
+            out[node.position] = node.parent.state
+            node = node.parent
+        return out
+
     def feed(self, move: Any, position: int | None = None) -> tuple[Log, Step]:
         """Apply one entry at ``position`` in the log (default: after the entries fed so far).
         Raises :class:`Ruling` if it is refused; the log is unchanged then."""

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from . import rulebook as _rulebook
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
-from .shithead_apply import apply, deal, new_match  # noqa: F401
+from .shithead_apply import apply, deal, failed_play, new_match, next_dealer  # noqa: F401
 from .shithead_forms import entry_from_form, entry_to_form  # noqa: F401
 from .shithead_moves import (Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, describe,  # noqa: F401
                              move_to_dict, parse_move as _parse_move)

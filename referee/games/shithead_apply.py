@@ -41,6 +41,34 @@ def deal(players: tuple[str, ...], rules: dict, dealer: int, number: int, histor
                  tally=tally, **keep)
 
 
+def _dealer_after(result: GameResult, dealer: int, n: int) -> int:
+    """SH-53: the Shithead deals the next game; when a game has none (SH-52: the first out wins), the deal
+    passes to the dealer's left."""
+    return result.shithead if result.shithead is not None else (dealer + 1) % n
+
+
+def next_dealer(state: State) -> int | None:
+    """Who deals the first game of a new match after ``state``'s (Play again, SH-53): the Shithead of its
+    last game (else the dealer's left); None while the match is being played."""
+    if not state.over or not state.history:
+        return None
+    return _dealer_after(state.history[-1], state.dealer, len(state.players))
+
+
+def failed_play(state: State, move: Any) -> dict[str, Any] | None:
+    """What became of a table card played from ``state`` that could not go on the pile (SH-18, SH-19):
+    the "fail" event (``card``, ``zone``, ``why``: the rule it broke, ``top``, ``under``: through 3s,
+    ``takes``: whether the card went into the hand too), or None for any other entry. For the history,
+    which says such a play as what happened, not as a play."""
+    if type(move) is not Play or state.phase != "play" or state.seats[move.seat].count:
+        return None  # a play from the hand is refused when it does not fit, never failed
+    try:
+        _, events = apply(state, move)
+    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
+        return None
+    return next((e for e in events if e.get("kind") == "fail"), None)
+
+
 def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, list[dict[str, Any]]]:
     """Apply one entry; raises :class:`Ruling` with ``state`` unchanged when the rules refuse it."""
     eid = state.version if entry_id is None else entry_id
@@ -369,7 +397,7 @@ class _Entry:
         history = s.history + (result,)
         self.note("SH-51" if result.winner is None else "SH-52", words, "game_over")
         if s.number < s.rules["games"]:
-            dealer = result.shithead if result.shithead is not None else (s.dealer + 1) % len(s.players)
+            dealer = _dealer_after(result, s.dealer, len(s.players))
             self.s.load(deal(s.players, dict(s.rules), dealer, s.number + 1, history, tuple(tally),
                              flags=s.flags, overrides=s.overrides, version=s.version))
             return
@@ -489,6 +517,9 @@ class _Entry:
         who, said = self.name(seat), say_card(card)
         self.note(rule, f"{who}'s {said} {self.cannot_go(why[0])} ({why[0]}), so {who} picks up the pile"
                         f"{' and the ' + said if takes else ''} and plays from the hand again (SH-20).", "fail")
+        top, through = effective_top(s)
+        self.events[-1].update(seat=seat, card=card, zone=where, why=why[0], takes=takes, under=through,
+                               top=None if top is None else say_card(top.card) if why[0] == "SH-V6" else top.rank)
         nxt, _ = advance(self.s, seat, 1)
         d = self.s
         d.pile, d.turn, d.last, d.last_entry = (), nxt, None, self.eid

@@ -129,9 +129,28 @@ def _one(card: str | None) -> str:
     return "an unknown card" if card is None else say_card(card)
 
 
-def describe(move: Any, players: tuple[str, ...]) -> str:
-    """One line in plain words, for the table's history."""
+def failed_words(who: str, failed: dict[str, Any]) -> str:
+    """A table card that could not go on the pile (``shithead_apply.failed_play``), as what happened."""
+    card, top, why = say_card(failed["card"]), failed.get("top"), failed.get("why", "SH-12")
+    under = " under the 3s" if failed.get("under") else ""
+    clause = ("cannot go" if top is None else f"may not burn the 7{under} at this table" if why == "SH-V15"
+              else f"cannot go on the {top}{under}")
+    if failed.get("zone") == "facedown":
+        return (f"{who} turns over the face-down {card}, which {clause} ({why}), so {who} picks up the pile and "
+                f"the {card} (SH-19).")
+    if failed.get("takes", True):
+        return (f"{who} plays the face-up {card}, which {clause} ({why}), so {who} picks up the pile and the "
+                f"{card} (SH-18).")
+    return (f"{who} plays the face-up {card}, which {clause} ({why}), so {who} picks up the pile and the {card} "
+            "stays face up (SH-18).")
+
+
+def describe(move: Any, players: tuple[str, ...], failed: dict[str, Any] | None = None) -> str:
+    """One line in plain words, for the table's history; ``failed``: the play was of a table card that
+    could not go on the pile (``shithead_apply.failed_play``), said as what happened."""
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
+    if failed is not None and isinstance(move, Play):
+        return failed_words(who, failed)
     match move:
         case FaceUp(cards=cards):
             return f"{who}'s face-up cards: {cards_words(cards)}."

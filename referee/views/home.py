@@ -197,7 +197,9 @@ def play_again(match_id: str):
         log = store.state_at(db, match, tables.replay)
         if not log.state.over:
             abort(409, description=gettext("This match is still being played: play again once it is over."))
-        rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id)
+        next_dealer = getattr(log.game, "next_dealer", None)  # e.g. Shithead's: the Shithead deals (SH-53)
+        dealer = next_dealer(log.state) if next_dealer is not None else None
+        rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id, dealer=dealer)
         from ..nights import link_match, match_group
 
         link_match(db, rematch, match_group(db, match.id)[0])  # the same group, tonight's night

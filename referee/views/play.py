@@ -124,9 +124,12 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     if lost is not None and not notice:
         notice = gettext("Another phone has taken %(name)s's seat, so this phone now only watches. "
                    "Take a seat again to play.", name=match.players[lost])
+    watching = is_watching(match.id) or lost is not None
+    choosing = seat is None and not shared and not watching  # the page asks "who are you?" in its h1
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
-        "watching": is_watching(match.id) or lost is not None,
+        "watching": watching, "choosing": choosing,
+        "status_tag": "h2" if choosing else "h1",  # one h1 a page: the status is under the seat picker's
         "me": match.players[acting] if acting is not None else None,
         "moves": moves, "table_moves": table_moves,
         "ruling": ruling, "notice": notice, "refused": entry,
@@ -315,11 +318,15 @@ def join_link(match) -> str:
     return join_url().rstrip("/") + table_url("home.join_link", code=match.join_code)
 
 
-def entry_words(log, entry: dict) -> str:
-    """An entry in words, or its move name when it does not parse (a refused entry)."""
+def entry_words(log, entry: dict, before: Any = None) -> str:
+    """An entry in words, or its move name when it does not parse (a refused entry). With the state it was
+    applied to (``before``), a game may say what became of it (Shithead: a table card that could not go
+    on the pile, ``failed_play``)."""
     try:
         move = log.game.parse_move(entry, log.state.players, log.state.rules)
-        return describe_move(log.game, move, log.state.players)
+        failed_play = getattr(log.game, "failed_play", None)
+        failed = failed_play(before, move) if before is not None and failed_play is not None else None
+        return describe_move(log.game, move, log.state.players, failed)
     except EntryError:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
@@ -444,6 +451,15 @@ def watch(match_id: str):
     return render_template("table/watch.html", match=match, seat=phone_seat(match_id))
 
 
+@bp.get("/shared")
+def share(match_id: str):
+    """Switch this phone to "one phone for everyone": a page that asks, as the spectator link does (a link
+    must not change a phone's seat); a seated phone gives its seat up in the same step (no need to leave
+    it first). Its button posts to `take_seat`, as the seat picker's does."""
+    match = store.get_match(get_db(), match_id)
+    return render_template("table/share.html", match=match, seat=phone_seat(match_id), shared=is_shared(match_id))
+
+
 @bp.post("/seat")
 def take_seat(match_id: str):
     """Bind this phone to a seat, to the shared-device mode, or to watching. Taking a seat another
@@ -510,13 +526,14 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     undone_by = dict(log.undone)
     undone = set(undone_by.values())
     photos = scans.kept_photos(db, match.id)
+    befores = log.states_before() if hasattr(log.game, "failed_play") else {}
     rows = []
     for item, visible in zip(stored, seen):
         position = item["seq"] - 1
         entry = item["entry"]
         move = entry.get("move") if isinstance(entry, dict) else None
         target = entry.get("target") if move == "correct" else None
-        row = {**item, "words": entry_words(log, entry), "position": position, "kind": "entry", "status": "stands",
+        row = {**item, "words": entry_words(log, entry, befores.get(position)), "position": position, "kind": "entry", "status": "stands",
                "correct_number": None, "photos": photos.get(item["seq"], []) if visible == entry else []}
         if position in set_aside:
             row.update(status="set_aside", rule=set_aside[position][0], why=set_aside[position][1])
@@ -636,7 +653,8 @@ def download(match_id: str):
     a phone's download holds only what that phone may see (another seat's peeks are left out)."""
     db, match, log = load(match_id)
     entries = log.game.redact(log.state, [e["entry"] for e in store.entries(db, match_id)], phone_seat(match_id))
-    body = transcript.dumps(match.game, tuple(match.players), match.rules, None, entries,
+    dealer = match.players[match.dealer] if match.dealer is not None else None  # a rematch's (SH-53)
+    body = transcript.dumps(match.game, tuple(match.players), match.rules, dealer, entries,
                             title=f"Table {match.join_code}", match=match.id, date=match.created_at[:10])
     return Response(body, mimetype="application/json", headers={
         "Content-Disposition": f'attachment; filename="referee-{match.id}.json"', "Cache-Control": "no-store"})

@@ -162,11 +162,18 @@ def deck_teach(deck_id: str):
     scan = scans.scans.get(request.form.get("token", ""), owner=device_id())
     if scan is None or scan.image is None:
         abort(410, description=gettext("That photo is gone (photos are kept for a few minutes). Take it again."))
-    labels = [request.form.get(f"label{i}", "") for i in range(len(scan.reads) or 1)]
-    if not all(label in decks.FACES[deck.kind] for label in labels):
-        abort(422, description=gettext("Name every card in the photo."))
+    named = [request.form.get(f"label{i}", "") for i in range(len(scan.reads) or 1)]
+    skip = scans.NOT_A_CARD if scan.reads else None  # an outline found may be marked "not a card"
+    if not all(label in decks.FACES[deck.kind] or label == skip for label in named):
+        abort(422, description=gettext("Name every card in the photo, or mark what is not a card."))
+    labels = [label for label in named if label != skip]
+    if not labels:
+        abort(422, description=gettext("Name at least one card in the photo."))
+    image = scan.image
+    if len(labels) < len(named):  # what is not a card is painted over, so that teaching does not find it
+        image = scans.without_outlines(image, [r.outline for r, label in zip(scan.reads, named) if label == skip])
     try:
-        refs = vision.teach(scan.image, labels, decks.references(deck))
+        refs = vision.teach(image, labels, decks.references(deck))
     except vision.TeachError as err:
         return render_error(422, upload_error_words(err))
     deck = decks.save(get_db(), deck, refs, labels)

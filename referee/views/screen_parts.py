@@ -86,24 +86,32 @@ def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
     app.jinja_env.filters["dom_id"] = dom_id
     app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word, face=standard_face,
-                                 table_url=table_url, private_notes=private_notes)
+                                 table_url=table_url, private_notes=private_notes, unknown_card=unknown_card)
+
+
+def unknown_card() -> Markup:
+    """A card nobody entered, as a face shows it: "?", which a screen reader reads as "unknown card" (in
+    the phone's language) rather than "question mark"."""
+    return Markup('<span aria-hidden="true">?</span><span class="visually-hidden">{}</span>').format(
+        gettext("unknown card"))
 
 
 _faces: dict[tuple, Markup] = {}
 
 
 def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterable[str] = ()) -> Markup:
-    """One card face: its value, "?" for unknown, and what only this phone knows (``mine``). Faces read
+    """One card face: its value, "?" for unknown (read aloud as "unknown card"), and what only this phone knows (``mine``). Faces read
     left to right in every language; cards are named as the table calls them (``card_name``); a card
     in ``marked`` (a game's power cards) is drawn as one. For a game whose deck has its own faces; the
     standard-deck games draw theirs with `standard_face`."""
     power = value in marked
     worded = (mine is not None and value is None) or power  # words in the phone's language
+    worded = worded or value is None  # "unknown card", for a screen reader
     key = (lang(), value, mine, small, power) if worded else (value, small)
     found = _faces.get(key)
     if found is None:
         kind = " unknown" if value is None else " power" if power else ""
-        inner = "?" if value is None else escape(card_name(value))
+        inner = unknown_card() if value is None else escape(card_name(value))
         if mine is not None and value is None:
             inner += Markup('<small class="mine" title="{}">{}</small>').format(gettext("only you know this"),
                                                                                 card_name(mine))
@@ -114,18 +122,18 @@ def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterabl
 @page_context
 def standard_face(context, value: Any, small: bool = False) -> Markup:
     """``face`` of the standard-deck games (Shithead, Spite & Malice, Cabo): "7♥" (red suits marked),
-    "?" for a card nobody entered; the card named by the screen's ``labels`` (else ``card_name``).
+    "?" for a card nobody entered (read aloud as "unknown card"); the card named by the screen's ``labels`` (else ``card_name``).
     Built once per card and name (a Jinja macro imported with the context rebuilt its template's
     module on every screen, and a screen draws dozens of faces)."""
     unknown = value is None or value == "unknown"
     labels = context.get("labels")
-    text = "?" if unknown else labels.get(value, value) if labels is not None else card_name(value)
+    text = ("?", lang()) if unknown else labels.get(value, value) if labels is not None else card_name(value)
     key = ("standard", value, small, text)
     found = _faces.get(key)
     if found is None:
         kind = " unknown" if unknown else " red" if str(value)[-1:] in ("H", "D") else ""
-        found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">'
-                                              f'{escape(text)}</span>'))
+        inner = unknown_card() if unknown else escape(text)
+        found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))
     return found
 
 

@@ -538,3 +538,46 @@ def test_cards_are_said_as_the_table_says_them():
     known = table(stock=0, seats={ARI: Seat(2, ("KH", "QD"), (None,) * 3, 3, True)})
     assert refused(known, P(ARI, cards("5C"))).message == \
         "The table knows every card in Ari's hand (K♥ Q♦): 5♣ is not among them."
+
+
+def test_SH_18_a_failed_face_up_play_is_said_as_what_happened_with_its_rules():
+    """The history says a face-up card that could not go on the pile as what happened (not "Ari plays
+    5♥."): the card, why it could not go, and that the pile and the card went into the hand."""
+    s = table(3, stock=0, turn=ARI, plays=[(BEA, "KH")], seats={ARI: Seat(0, (), ("5H", "6S", "9D"), 3, True)})
+    move = sh.Play(ARI, ("5H",))
+    failed = sh.failed_play(s, move)
+    assert failed["rule"] == "SH-18" and failed["card"] == "5H" and failed["top"] == "K"
+    assert sh.describe(move, s.players, failed) == (
+        "Ari plays the face-up 5♥, which cannot go on the K (SH-12), so Ari picks up the pile and the 5♥ (SH-18).")
+    assert sh.describe(move, s.players) == "Ari plays 5♥."  # without the table before it, as entered
+    through_3s = table(3, stock=0, turn=ARI, plays=[(BEA, "KH"), (CAL, "3S")], seats={ARI: s.seats[ARI]})
+    assert sh.describe(move, s.players, sh.failed_play(through_3s, move)) == (
+        "Ari plays the face-up 5♥, which cannot go on the K under the 3s (SH-31), so Ari picks up the pile and "
+        "the 5♥ (SH-18).")
+    stays = replace(s, rules={**s.rules, "faceup_fail_takes_card": False})
+    assert sh.describe(move, s.players, sh.failed_play(stays, move)) == (
+        "Ari plays the face-up 5♥, which cannot go on the K (SH-12), so Ari picks up the pile and the 5♥ stays "
+        "face up (SH-18).")
+    face_down = table(3, stock=0, turn=ARI, plays=[(BEA, "KH")], seats={ARI: Seat(0, (), (), 2, True)})
+    assert sh.describe(move, s.players, sh.failed_play(face_down, move)) == (
+        "Ari turns over the face-down 5♥, which cannot go on the K (SH-12), so Ari picks up the pile and the 5♥ "
+        "(SH-19).")
+    # a play that goes, or one from the hand, is said as entered
+    assert sh.failed_play(replace(s, pile=()), move) is None
+    assert sh.failed_play(table(3, plays=[(BEA, "KH")]), sh.Play(ARI, ("5H",))) is None
+    assert sh.failed_play(s, sh.Pickup(ARI)) is None
+
+
+def test_SH_53_the_shithead_deals_the_next_match():
+    """Play again: the Shithead of the last game deals the new match's first game (SH-53); a match whose
+    game has no Shithead (SH-52) passes the deal to the dealer's left; a match being played has none yet."""
+    s = table(3, stock=0, turn=BEA, plays=[(ARI, "4H")],
+              seats={BEA: Seat(1, (), (), 0, True), CAL: Seat(1, (), (), 0, True), ARI: Seat(2, (), (), 0, True)})
+    assert sh.next_dealer(s) is None
+    s = go(s, sh.Play(BEA, ("9H",)), sh.Play(CAL, ("10H",)))
+    assert s.over and s.history[-1].shithead == ARI and sh.next_dealer(s) == ARI
+    again = sh.new_match(s.players, dict(s.rules), sh.next_dealer(s))
+    assert again.dealer == ARI and sh.view(again, None)["dealer"] == "Ari"
+    first_out = go(table(3, {"end_mode": "first_out_wins"}, stock=0, seats={ARI: Seat(1, (), (), 0, True)},
+                         plays=[(CAL, "4H")]), sh.Play(ARI, ("9H",)))
+    assert first_out.over and sh.next_dealer(first_out) == (first_out.dealer + 1) % 3

@@ -31,7 +31,7 @@ def test_migrate_creates_schema_and_is_idempotent(tmp_path):
     assert dbmod.migrate(path) == ["m001_matches_and_entries", "m002_decks_and_photos",
                                    "m003_seat_claims_and_rematches", "m004_snapshots",
                                    "m005_people_groups_and_nights", "m006_summaries_as_columns",
-                                   "m007_standings_totals"]
+                                   "m007_standings_totals", "m008_match_dealer"]
     assert dbmod.migrate(path) == []
     database = dbmod.connect(path)
     try:
@@ -91,7 +91,7 @@ def test_a_database_of_the_previous_schema_is_upgraded_with_nothing_lost(tmp_pat
     tables_before = set(database.table_names())
     database.close()
     assert dbmod.migrate(path) == ["m005_people_groups_and_nights", "m006_summaries_as_columns",
-                                   "m007_standings_totals"]
+                                   "m007_standings_totals", "m008_match_dealer"]
     database = dbmod.connect(path)
     try:
         assert tables_before < set(database.table_names())
@@ -224,7 +224,7 @@ def test_init_db_command(tmp_path):
     path = tmp_path / "cli.sqlite"
     result = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    assert "7 migration(s) applied" in result.output and str(path) in result.output
+    assert "8 migration(s) applied" in result.output and str(path) in result.output
     again = CliRunner().invoke(main, ["init-db", "--db", str(path)])
     assert "0 migration(s) applied" in again.output
 
@@ -242,7 +242,7 @@ def test_this_version_opens_a_database_of_the_first_version(tmp_path):
     database.close()
     assert dbmod.migrate(path) == ["m002_decks_and_photos", "m003_seat_claims_and_rematches", "m004_snapshots",
                                    "m005_people_groups_and_nights", "m006_summaries_as_columns",
-                                   "m007_standings_totals"]
+                                   "m007_standings_totals", "m008_match_dealer"]
     database = dbmod.connect(path)
     assert database.execute("SELECT players, rematch_of FROM matches WHERE id = 'abc'").fetchone() == (
         '["Ann", "Bo"]', None)

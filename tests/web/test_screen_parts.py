@@ -50,7 +50,8 @@ def test_a_face_shows_the_card_unknown_or_what_only_this_phone_knows(app):
         assert str(screen_parts.card_face("PEEK", small=True, marked=("PEEK",))) == '<span class="face power small">Peek</span>'
         mine = str(screen_parts.card_face(None, mine="3"))
         assert screen_parts.card_word(None) == "unknown"
-    assert re.fullmatch(r'<span class="face unknown">\?<small class="mine" title="only you know this">3</small></span>', mine)
+    assert mine == ('<span class="face unknown"><span aria-hidden="true">?</span><span class="visually-hidden">unknown card'
+                    '</span><small class="mine" title="only you know this">3</small></span>')
     with in_language(app, "he"):
         hebrew = str(screen_parts.card_face(None, mine="3"))
     assert hebrew != mine and 'title="only you know this"' not in hebrew
@@ -68,8 +69,10 @@ def test_a_tables_links_are_built_once_and_match_url_for(app):
     ("7H", False, {"7H": "7♥"}, '<span class="face red">7♥</span>'),
     ("QS", True, {"QS": "Q♠"}, '<span class="face small">Q♠</span>'),
     ("10D", False, None, None),  # named by card_name when the screen gives no labels
-    (None, False, {}, '<span class="face unknown">?</span>'),
-    ("unknown", True, {}, '<span class="face unknown small">?</span>'),
+    (None, False, {}, '<span class="face unknown"><span aria-hidden="true">?</span>'
+                      '<span class="visually-hidden">unknown card</span></span>'),
+    ("unknown", True, {}, '<span class="face unknown small"><span aria-hidden="true">?</span>'
+                          '<span class="visually-hidden">unknown card</span></span>'),
     ("JOKER", False, {"JOKER": "<Joker>"}, '<span class="face">&lt;Joker&gt;</span>'),
 ])
 def test_a_standard_card_face_as_the_games_draw_it(app, value, small, labels, html):
@@ -103,3 +106,33 @@ def test_a_name_in_an_element_id_needs_no_escaping_and_no_two_names_share_one():
     assert ids[0] == "D-27-Angelo" and ids[4] == "Ana"
     assert len(set(ids)) == len(ids)
     assert all(re.fullmatch(r"[A-Za-z0-9-]+", i) for i in ids)  # a CSS selector as it stands
+
+
+UNKNOWN_CARD = '<span aria-hidden="true">?</span><span class="visually-hidden">unknown card</span>'
+
+
+def test_an_unknown_card_is_read_aloud_as_unknown_card_not_question_mark(app):
+    """A "?" face is hidden from screen readers, which read "unknown card" (in the phone's language)."""
+    template = app.jinja_env.from_string("{{ face(none) }}|{{ face('unknown', True) }}")
+    with in_language(app, "en"):
+        assert str(screen_parts.card_face(None)) == f'<span class="face unknown">{UNKNOWN_CARD}</span>'
+        assert UNKNOWN_CARD in str(screen_parts.card_face(None, mine="3"))
+        assert template.render() == (f'<span class="face unknown">{UNKNOWN_CARD}</span>|'
+                                     f'<span class="face unknown small">{UNKNOWN_CARD}</span>')
+    with in_language(app, "it"):
+        italian = str(screen_parts.card_face(None)) + app.jinja_env.from_string("{{ face(none) }}").render()
+    assert "unknown card" not in italian and italian.count('<span aria-hidden="true">?</span>') == 2
+
+
+def test_every_question_mark_on_a_table_screen_is_named_unknown_card(app, database):
+    """Shithead's set-up (face-up cards not yet entered) and a Spite & Malice pay-off top nobody entered."""
+    from referee import store
+
+    for game, players in (("shithead", ["Ana", "Ben"]), ("spite_malice", ["Ana", "Ben"])):
+        match = store.create_match(database, game, players, {})
+        phone = app.test_client()
+        phone.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers={"Origin": "http://localhost"})
+        html = phone.get(f"/m/{match.id}").get_data(as_text=True)
+        bare = re.findall(r'>\?<', html.replace('<span aria-hidden="true">?</span>', ""))
+        assert html.count(UNKNOWN_CARD) or game == "spite_malice", game
+        assert bare == [], (game, [m.start() for m in re.finditer(r'>\?<', html)])

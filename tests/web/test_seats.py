@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from flask import session
 
 from referee import seats, store
+
+ORIGIN = {"Origin": "http://localhost"}
 
 
 def _as_phone(app, device: str, seat_by_match: dict | None = None):
@@ -94,3 +97,45 @@ def test_a_takeover_over_the_wire_reaches_the_old_phones_next_request(app, datab
     assert new.post(f"/m/{match.id}/seat", data={"seat": "0", "confirm": "1"}, headers=headers).status_code == 303
     answer = old.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"}, headers=headers)
     assert answer.status_code == 403
+
+
+@pytest.mark.parametrize("game", ["ratatat", "cabo", "shithead", "spite_malice"])
+def test_a_table_page_before_a_seat_is_picked_has_exactly_one_h1(app, database, game):
+    """The seat picker's question is the page's one heading; the game's status under it is a level lower
+    (also on the screen the doorbell re-fetches, and once a seat is taken the status is the h1 again)."""
+    match = store.create_match(database, game, ["Ann", "Bo"])
+    phone = app.test_client()
+    page = phone.get(f"/m/{match.id}").get_data(as_text=True)
+    assert page.count("<h1") == 1 and "who are you?</h1>" in page
+    fragment = phone.get(f"/m/{match.id}/screen", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert fragment.count("<h1") == 0 and 'id="status"' in fragment
+    assert phone.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=ORIGIN).status_code == 303
+    seated = phone.get(f"/m/{match.id}").get_data(as_text=True)
+    assert seated.count("<h1") == 1 and '<h1 id="status">' in seated
+
+
+def test_a_seated_phone_switches_straight_to_the_shared_phone(app, database):
+    """From a seat to "one phone for everyone" in one step: a link on the table, a page that says the seat
+    is given up (a link never changes a phone's seat: GET is safe), then the same post as the picker's."""
+    match = store.create_match(database, "shithead", ["Ann", "Bo"])
+    phone = app.test_client()
+    assert phone.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=ORIGIN).status_code == 303
+    screen = phone.get(f"/m/{match.id}").get_data(as_text=True)
+    assert f'href="/m/{match.id}/shared"' in screen
+    page = phone.get(f"/m/{match.id}/shared")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "It gives up Bo's seat." in html and 'name="seat" value="shared"' in html
+    assert store.seat_holder(database, match.id, 1) is not None  # asking changed nothing
+    assert phone.post(f"/m/{match.id}/seat", data={"seat": "shared"}, headers=ORIGIN).status_code == 303
+    assert store.seat_holder(database, match.id, 1) is None
+    shared = phone.get(f"/m/{match.id}").get_data(as_text=True)
+    assert "One phone for everyone" in shared and "who are you?" not in shared
+    assert f'href="/m/{match.id}/shared"' not in shared  # already the shared phone
+    # the same guard as every post: another site cannot switch it
+    other = app.test_client()
+    other.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=ORIGIN)
+    assert other.post(f"/m/{match.id}/seat", data={"seat": "shared"}, headers={"Origin": "http://evil.example"}
+                      ).status_code == 403
+    assert store.seat_holder(database, match.id, 0) is not None
+    assert app.test_client().get("/m/nope/shared").status_code == 404

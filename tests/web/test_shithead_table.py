@@ -297,3 +297,82 @@ def test_the_house_rules_count_only_the_switches_it_lists(app, database):
     listed = summary.count('class="changed"')
     assert f"House rules: {listed} differ" in summary or f"House rules: {listed} differs" in summary
     assert "A face-up card that cannot go" not in summary
+
+
+def _finished_with_shithead(players: tuple[str, ...], shithead: int):
+    """A Shithead match over, ``shithead`` left holding cards (built by the engine, as a replay gives it)."""
+    from referee.games import shithead as sh
+    from referee.games.shithead_state import Seat
+
+    s = sh.new_match(players)
+    n = len(players)
+    seats = tuple(Seat(2 if i == shithead else 1, (), (), 0, True) for i in range(n))
+    first = (shithead + 1) % n
+    s = s.__class__(**{**{f: getattr(s, f) for f in s.__dataclass_fields__}, "phase": "play", "turn": first,
+                       "starter": first, "first_played": True, "stock": 0, "seats": seats})
+    order = [(first + k) % n for k in range(n) if (first + k) % n != shithead]
+    for seat, card in zip(order, ("5H", "6H", "7H")):
+        s, _ = sh.apply(s, sh.Play(seat, (card,)))
+    assert s.over and s.history[-1].shithead == shithead
+    return s
+
+
+def test_SH_53_play_again_is_dealt_by_the_shithead(app, database, monkeypatch):
+    """The new match of "Play again" is dealt by the last game's Shithead (SH-53), not by the first player
+    again: the screen names Ben the dealer, and the transcript says so (a replay deals as the table did)."""
+    from referee import tables
+    from referee.games.log import Log
+    from referee.games import shithead as sh
+
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {})
+    ana = ShPhone(app, match.id, "0")
+    real = store.state_at
+    over = _finished_with_shithead(("Ana", "Ben", "Cy"), 1)
+    with monkeypatch.context() as patch:  # the finished match, without typing a whole game's entries
+        patch.setattr(store, "state_at", lambda db, m, *a, **k: Log.start(sh, over) if m.id == match.id
+                      else real(db, m, *a, **k))
+        response = ana.client.post(f"/m/{match.id}/again", headers={"Origin": "http://localhost"})
+    assert response.status_code == 303
+    rematch = store.find_rematch(database, match.id)
+    assert tables.start(rematch).state.dealer == 1
+    screen = ana.client.get(f"/m/{rematch.id}").get_data(as_text=True)
+    assert "Ben deals everyone 3 cards face down" in screen
+    transcript = ana.client.get(f"/m/{rematch.id}/transcript.json").get_json()
+    assert transcript["dealer"] == "Ben"
+    # the next to ask gets the same rematch, dealt the same way
+    ben = ShPhone(app, match.id, "1")
+    with monkeypatch.context() as patch:
+        patch.setattr(store, "state_at", lambda db, m, *a, **k: Log.start(sh, over) if m.id == match.id
+                      else real(db, m, *a, **k))
+        again = ben.client.post(f"/m/{match.id}/again", headers={"Origin": "http://localhost"})
+    assert again.headers["Location"].endswith(rematch.id) and store.get_match(database, rematch.id).dealer == 1
+
+
+def test_SH_18_the_history_says_a_failed_face_up_play_as_what_happened(app):
+    """A face-up card that does not beat the pile: its history entry says the card, why it could not go
+    and that it went into the hand with the pile — in the phone's language — not "Ana plays 5♥."."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "games"))
+    from shithead_helpers import ARI, BEA, table as laid_out
+
+    from referee import i18n
+    from referee.games import shithead as sh
+    from referee.games.log import Log
+    from referee.games.shithead_state import Seat
+    from referee.views.play import entry_words
+
+    before = laid_out(3, stock=0, turn=ARI, plays=[(BEA, "KH")], seats={ARI: Seat(0, (), ("5H", "6S", "9D"), 3, True)})
+    entry = {"move": "play", "seat": "Ari", "cards": ["5H"]}
+    log, _ = Log.start(sh, before).feed(sh.parse_move(entry, before.players), 0)
+    assert log.states_before() == {0: before}
+    said = {}
+    for language in ("en", "it", "he"):
+        with app.test_request_context(headers={"Cookie": f"{i18n.COOKIE}={language}"}):
+            said[language] = str(entry_words(log, entry, log.states_before()[0]))
+            assert str(entry_words(log, entry)) != said[language]  # without the state before: as entered
+    assert said["en"] == ("Ari plays the face-up 5♥, which cannot go on the K (SH-12), so Ari picks up the pile and "
+                          "the 5♥ (SH-18).")
+    for language in ("it", "he"):
+        assert "SH-12" in said[language] and "SH-18" in said[language] and said[language] != said["en"]

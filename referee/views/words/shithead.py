@@ -14,12 +14,36 @@ TITLE = _l("Shithead")  # as the players of each language call it
 
 
 
-def entry(move: Any, players: tuple[str, ...]) -> str:
-    """A Shithead entry said from its fields (cards as the screen names them)."""
+def failed_words(who: str, failed: dict) -> str:
+    """A table card that could not go on the pile (SH-18, SH-19), as what happened (``failed_play``)."""
+    card = card_label(say_card(failed["card"]))
+    top, why, under = failed.get("top"), failed.get("why", "SH-12"), failed.get("under")
+    if top is None:
+        clause = _("cannot go")
+    elif why == "SH-V15":
+        clause = _("may not burn the 7 under the 3s at this table") if under else _("may not burn the 7 at this table")
+    else:
+        top = card_label(top)
+        clause = _("cannot go on the %(top)s under the 3s", top=top) if under else _("cannot go on the %(top)s", top=top)
+    if failed.get("zone") == "facedown":
+        return _("%(name)s turns over the face-down %(card)s, which %(clause)s (%(rule)s), so %(name)s picks up the "
+                 "pile and the %(card)s (SH-19).", name=who, card=card, clause=clause, rule=why)
+    if failed.get("takes", True):
+        return _("%(name)s plays the face-up %(card)s, which %(clause)s (%(rule)s), so %(name)s picks up the pile "
+                 "and the %(card)s (SH-18).", name=who, card=card, clause=clause, rule=why)
+    return _("%(name)s plays the face-up %(card)s, which %(clause)s (%(rule)s), so %(name)s picks up the pile and "
+             "the %(card)s stays face up (SH-18).", name=who, card=card, clause=clause, rule=why)
+
+
+def entry(move: Any, players: tuple[str, ...], failed: dict | None = None) -> str:
+    """A Shithead entry said from its fields (cards as the screen names them); ``failed``: a table card
+    that could not go on the pile, said as what happened."""
     shared = common(move, players, entry)
     if shared is not None:
         return shared
     who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
+    if failed is not None and isinstance(move, m.Play):
+        return failed_words(who, failed)
 
     def cards(codes: Any, rank: Any = None) -> str:
         text = " ".join(card_label(c) for c in say_cards(codes).split(" ")) if codes else _("nothing")
