@@ -160,11 +160,22 @@
     var form = event.target.closest && event.target.closest(".scan-reveal-form");
     var button = form && form.querySelector(".confirm-reveal");
     if (!button) { return; }
-    var names = [1, 2, 3, 4].map(function (i) {
+    button.textContent = (form.dataset.revealWords || "Reveal " + form.dataset.revealFor) + ":";
+    [1, 2, 3, 4].forEach(function (i) {
       var picked = form.querySelector("input[name=card" + i + "]:checked");
-      return picked ? picked.parentElement.textContent.trim() : "?";
+      button.append(" ");
+      if (picked) {
+        button.append(picked.parentElement.textContent.trim());
+        return;
+      }
+      // not picked yet: "?" on the screen, "unknown card" to a screen reader (as the server writes it)
+      var shown = document.createElement("span"), said = document.createElement("span");
+      shown.setAttribute("aria-hidden", "true");
+      shown.textContent = "?";
+      said.className = "visually-hidden";
+      said.textContent = form.dataset.unknownWords || "unknown card";
+      button.append(shown, said);
     });
-    button.textContent = (form.dataset.revealWords || "Reveal " + form.dataset.revealFor) + ": " + names.join(" ");
   });
 
   document.addEventListener("DOMContentLoaded", function () { addButtons(document); });

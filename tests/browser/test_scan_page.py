@@ -117,7 +117,14 @@ def test_one_scan_and_one_tap_reveal_a_player(live_server, phone, database, tmp_
     row.write_bytes(gap_row_photo(["5", "SWAP", None, "4"]))  # slot 3's card is out of the photo
     page.set_input_files("#reveal-Ana .scan-form input[type=file]", str(row))
     confirm = page.locator("#reveal-Ana button.confirm-reveal")
-    expect(confirm).to_have_text("Reveal Ana: 5 Swap ? 4", timeout=20_000)
+    # a screen reader hears "unknown card", not "question mark", for the card not found
+    expect(confirm).to_have_accessible_name("Reveal Ana: 5 Swap unknown card 4", timeout=20_000)
+    expect(confirm.locator("[aria-hidden=true]")).to_have_text("?")
+    page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2'])").click()
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2']) input").evaluate(
+        "el => { el.checked = false; el.dispatchEvent(new Event('change', {bubbles: true})); }")
+    expect(confirm).to_have_accessible_name("Reveal Ana: 5 Swap unknown card 4")  # rebuilt on the phone alike
     page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2'])").click()
     expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
     expect(page.locator("#reveal-Ana img.overlay")).to_have_count(1)
