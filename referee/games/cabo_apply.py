@@ -168,34 +168,6 @@ class _Entry(Entry):
                                            f"{n} penalty card{'s' if n > 1 else ''}."})
         return given
 
-    def fits_deck(self, value: str | None) -> str | None:
-        """``value`` if one more sighting of it fits the deck (GEN-3), else None."""
-        if value is None or self.public_count(value) >= self.state.deck.get(value, 0):
-            return None
-        return value
-
-    def shown_as_noted(self, token: Token, seat: int) -> str | None:
-        """A card ``seat`` turns face up for everyone without its value entered: what ``seat`` noted for it
-        (its last word on the card), so the table knows what it sees; None when the table knows it already
-        or nobody can say."""
-        if token.value is not None:
-            return None
-        return self.fits_deck(token.noted_by(seat))
-
-    def snapped_as_known(self, token: Token, seat: int, top: Token, matched: bool | None) -> str | None:
-        """A snapped card entered without its value (CAB-6): what the snapper noted for it, if that agrees
-        with the outcome entered; else, when it matched a known discard whose rank only one card of the deck
-        has (the Cabo deck's numbers, a joker), that card."""
-        noted = self.shown_as_noted(token, seat)
-        if noted is not None and (top.value is None or matched is None
-                                  or (rank(noted) == rank(top.value)) == matched):
-            return noted
-        if token.value is None and matched and top.value is not None:
-            same = [v for v in self.state.deck if rank(v) == rank(top.value)]
-            if len(same) == 1:
-                return self.fits_deck(same[0])
-        return None
-
     def locked(self, seat: int | None) -> bool:
         """CAB-21: after the call nobody may change the caller's cards."""
         return seat is not None and seat == self.r.caller and self.rules["caller_lock"]
@@ -476,8 +448,7 @@ class _Entry(Entry):
         else:  # 1st edition: no penalty; the cards go back face down and the card in hand is discarded
             for slot, token in zip(slots, shown):
                 row[slot - 1] = _with(token, face_up=False)
-            held = self.observe(r.pending, self.shown_as_noted(r.pending, move.seat))  # face up, for all
-            r.discard.append(_with(held, face_up=False))
+            r.discard.append(_with(r.pending, face_up=False))
             r.pending = None
             self.events.append({"kind": "match_failed", "seat": move.seat, "slots": list(slots), "cards": values,
                                 "rule": "CAB-5",
@@ -633,8 +604,7 @@ class _Entry(Entry):
             self.check(not self.locked(s), "CAB-21", f"{self.name(s)} called: nobody may snap the caller's cards "
                                                      "or change them.")
         top = r.discard[r.snap_top]
-        card = move.card if move.card is not None else self.snapped_as_known(token, move.seat, top, move.matched)
-        shown = self.observe(token, card, (owner, move.slot))  # turned up for all (CAB-K2)
+        shown = self.observe(token, move.card, (owner, move.slot))  # turned up for all (CAB-K2)
         if top.value is not None and shown.value is not None:
             same = rank(top.value) == rank(shown.value)
             if move.matched is not None and move.matched != same:

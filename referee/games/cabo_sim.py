@@ -254,9 +254,7 @@ class Table(TrueTable):
             self.add(move.seat, self.pending)
             for _ in range(min(len(move.slots) - 2, len(self.draw))):
                 self.add(move.seat, self.draw.pop())
-        else:  # the card in hand goes face up onto the discard pile: known as its holder noted it
-            if (self.pending, move.seat) in self.notes:
-                self.public.add(self.pending)
+        else:
             self.discard.append(self.pending)
         self.pending = None
 
@@ -272,13 +270,9 @@ class Table(TrueTable):
     def _on_Snap(self, move: Any, r: Any) -> None:
         owner = move.seat if move.owner is None else move.owner
         c = self.rows[owner][move.slot - 1]
-        top = self.discard[-1]
-        same = rank(self.value(c)) == rank(self.value(top))
-        if move.card is not None or (c, move.seat) in self.notes:  # entered, or as the snapper noted it
+        if move.card is not None:
             self.public.add(c)
-        elif same and top in self.public and len({v for v in self.values if rank(v) == rank(self.value(c))}) == 1:
-            self.public.add(c)  # the only card of the deck with that rank
-        if same:
+        if rank(self.value(c)) == rank(self.value(self.discard[-1])):
             self.discard.append(c)
             self.left_rows.add(c)
             self.rows[owner][move.slot - 1] = None
