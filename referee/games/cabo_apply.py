@@ -168,6 +168,18 @@ class _Entry(Entry):
                                            f"{n} penalty card{'s' if n > 1 else ''}."})
         return given
 
+    def only_card_matching(self, token: Token, top: Token, matched: bool | None) -> str | None:
+        """A snapped card entered without its value that matched a discard the table knows, when only one
+        card of the deck has that rank (the Cabo deck's numbers): it is that card, from public facts alone
+        (a private note never decides it, GEN-6). None otherwise, or when one more would break the count
+        (GEN-3)."""
+        if token.value is not None or not matched or top.value is None:
+            return None
+        same = [v for v in self.state.deck if rank(v) == rank(top.value)]
+        if len(same) != 1 or self.public_count(same[0]) >= self.state.deck[same[0]]:
+            return None
+        return same[0]
+
     def locked(self, seat: int | None) -> bool:
         """CAB-21: after the call nobody may change the caller's cards."""
         return seat is not None and seat == self.r.caller and self.rules["caller_lock"]
@@ -604,7 +616,8 @@ class _Entry(Entry):
             self.check(not self.locked(s), "CAB-21", f"{self.name(s)} called: nobody may snap the caller's cards "
                                                      "or change them.")
         top = r.discard[r.snap_top]
-        shown = self.observe(token, move.card, (owner, move.slot))  # turned up for all (CAB-K2)
+        card = move.card if move.card is not None else self.only_card_matching(token, top, move.matched)
+        shown = self.observe(token, card, (owner, move.slot))  # turned up for all (CAB-K2)
         if top.value is not None and shown.value is not None:
             same = rank(top.value) == rank(shown.value)
             if move.matched is not None and move.matched != same:

@@ -270,9 +270,13 @@ class Table(TrueTable):
     def _on_Snap(self, move: Any, r: Any) -> None:
         owner = move.seat if move.owner is None else move.owner
         c = self.rows[owner][move.slot - 1]
+        top = self.discard[-1]
+        same = rank(self.value(c)) == rank(self.value(top))
         if move.card is not None:
             self.public.add(c)
-        if rank(self.value(c)) == rank(self.value(self.discard[-1])):
+        elif same and top in self.public and len({v for v in self.values if rank(v) == rank(self.value(c))}) == 1:
+            self.public.add(c)  # matched a known card whose rank only one card of the deck has
+        if same:
             self.discard.append(c)
             self.left_rows.add(c)
             self.rows[owner][move.slot - 1] = None

@@ -185,8 +185,9 @@ def create_table_legacy():
 @bp.post("/m/<match_id>/again")
 def play_again(match_id: str):
     """A new match with the same game, players and house rules; every phone that asks gets the same one,
-    and keeps its seat (or its shared or watching mode)."""
-    from ..seats import is_shared, is_watching, phone_seat, sit, stand_up
+    and keeps its seat (or its shared or watching mode) unless another phone took that seat in the new match
+    first: then it chooses there, where taking a held seat asks first."""
+    from ..seats import holder_of, is_shared, is_watching, phone_seat, sit, stand_up
 
     db = get_db()
     match = get_match(db, match_id)
@@ -204,7 +205,9 @@ def play_again(match_id: str):
 
         link_match(db, rematch, match_group(db, match.id)[0])  # the same group, tonight's night
     seat = phone_seat(match_id)
-    if seat is not None:
+    if seat is not None and holder_of(rematch.id, seat) is not None:
+        pass  # another phone sat there first in the new match: this one picks, and taking it over asks
+    elif seat is not None:
         sit(rematch.id, seat)
     elif is_shared(match_id):
         stand_up(rematch.id, "shared")

@@ -84,7 +84,7 @@ def last_standing(log) -> str:
     if head.parent is None or head.move is None:
         return ""
     try:
-        return describe_move(log.game, head.move, log.state.players)
+        return move_words(log.game, head.move, log.state.players, head.parent.state)
     except Exception:  # noqa: BLE001 - words for a button; the undo itself is checked by the engine
         return gettext("the last entry")
 
@@ -318,15 +318,20 @@ def join_link(match) -> str:
     return join_url().rstrip("/") + table_url("home.join_link", code=match.join_code)
 
 
+def move_words(game, move, players, before: Any = None) -> str:
+    """A move in words; with the state it was applied to, as what became of it (``entry_words``)."""
+    failed_play = getattr(game, "failed_play", None)
+    failed = failed_play(before, move) if before is not None and failed_play is not None else None
+    return describe_move(game, move, players, failed)
+
+
 def entry_words(log, entry: dict, before: Any = None) -> str:
     """An entry in words, or its move name when it does not parse (a refused entry). With the state it was
     applied to (``before``), a game may say what became of it (Shithead: a table card that could not go
     on the pile, ``failed_play``)."""
     try:
-        move = log.game.parse_move(entry, log.state.players, log.state.rules)
-        failed_play = getattr(log.game, "failed_play", None)
-        failed = failed_play(before, move) if before is not None and failed_play is not None else None
-        return describe_move(log.game, move, log.state.players, failed)
+        return move_words(log.game, log.game.parse_move(entry, log.state.players, log.state.rules),
+                          log.state.players, before)
     except EntryError:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
@@ -608,7 +613,8 @@ def correct_page(match_id: str, number: int):
     if original.get("move") in LOG_MOVES:
         abort(422, description=gettext("Undo that entry instead: it is about other entries, not about the cards."))
     ctx = screen_context(match, log)
-    ctx.update(number=number, original=original, words=entry_words(log, original))
+    before = log.states_before().get(number) if last is None else None  # the entry as it was applied
+    ctx.update(number=number, original=original, words=entry_words(log, original, before))
     return render_template("table/correct.html", **ctx)
 
 

@@ -788,6 +788,10 @@ def test_CAB_6_a_snap_without_its_card_shows_every_seat_the_same_discard_pile():
                  InitialPeek(BEN, (3, 4), ("5C", "KS")), Snap(BEN, 3, matched=True))
     assert state.round.discard[-1].value is None and state.flags == ()
     assert {C.view(state, seat)["round"]["discard_top"] for seat in (ANA, BEN, CY, None)} == {None}
+    # the Cabo deck has one card of each number: a snap that matched a known 7 shows that 7 to everyone
+    cabo = play(match(2, snap_enabled=True), TurnUp("5"), Draw(ANA, "7", True), Discard(ANA, "7"),
+                Snap(BEN, 1, matched=True))
+    assert {C.view(cabo, seat)["round"]["discard_top"] for seat in (ANA, BEN, None)} == {"7"}
 
 
 def test_GEN_4_the_dispute_says_whose_place_the_card_showed_in():

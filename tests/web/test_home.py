@@ -187,6 +187,21 @@ def test_play_again_starts_the_same_table_and_keeps_each_phone_in_its_seat(app, 
         assert new_id in session["watching"] and new_id not in session.get("seats", {})
 
 
+def test_play_again_does_not_take_a_seat_another_phone_holds_in_the_new_match(app, database):
+    old = finished_match(database)
+    ann, newcomer = app.test_client(), app.test_client()
+    take(ann, old.id, "0")
+    new_id = again(newcomer, old.id)
+    take(newcomer, new_id, "0")  # sat as Ann in the new match before Ann's phone asked
+    holder = store.seat_holder(database, new_id, 0)
+    assert again(ann, old.id) == new_id
+    assert store.seat_holder(database, new_id, 0) == holder  # not taken over without asking
+    with ann.session_transaction() as session:
+        assert new_id not in session.get("seats", {})
+    response = ann.post(f"/m/{new_id}/seat", data={"seat": "0"}, headers=ORIGIN)
+    assert response.status_code == 409  # taking it over asks first, as anywhere
+
+
 def test_two_phones_playing_again_at_once_get_one_match(app, database):
     old = finished_match(database)
     results = []

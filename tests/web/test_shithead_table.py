@@ -361,7 +361,7 @@ def test_SH_18_the_history_says_a_failed_face_up_play_as_what_happened(app):
     from referee.games import shithead as sh
     from referee.games.log import Log
     from referee.games.shithead_state import Seat
-    from referee.views.play import entry_words
+    from referee.views.play import entry_words, last_standing
 
     before = laid_out(3, stock=0, turn=ARI, plays=[(BEA, "KH")], seats={ARI: Seat(0, (), ("5H", "6S", "9D"), 3, True)})
     entry = {"move": "play", "seat": "Ari", "cards": ["5H"]}
@@ -376,3 +376,5 @@ def test_SH_18_the_history_says_a_failed_face_up_play_as_what_happened(app):
                           "the 5♥ (SH-18).")
     for language in ("it", "he"):
         assert "SH-12" in said[language] and "SH-18" in said[language] and said[language] != said["en"]
+    with app.test_request_context():
+        assert str(last_standing(log)) == said["en"]  # the undo button names it alike

@@ -38,6 +38,14 @@ def test_static_assets_are_served(client):
         response.close()
 
 
+def test_every_page_names_its_icon_so_phones_do_not_ask_for_a_missing_favicon(client):
+    html = client.get("/").get_data(as_text=True)
+    assert '<link rel="icon" href="/static/favicon.svg"' in html
+    response = client.get("/static/favicon.svg")
+    assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+    response.close()
+
+
 def test_healthz(client):
     assert client.get("/healthz").get_json() == {"ok": True}
 
