@@ -522,3 +522,17 @@ def test_CAB_43_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_t
                                explanation_words=lambda e: e)
     first = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
     assert "100 → 50" in first and "CAB-43" in first
+
+
+def test_CAB_1_the_places_are_explained_as_the_cards_lie_a_row_in_cabo_a_square_in_cambio(app, database):
+    """Cabo deals a row (its places 1 to 4 left to right), Cambio a square (far row, near row); a note only
+    this phone knows is said so to a screen reader, not only in a tooltip."""
+    cabo = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"]).id, "0")
+    cabo.ok(move="turn_up", card="5")
+    screen = cabo.ok(move="initial_peek", place1="1", place2="2", seen1="7", seen2="3")
+    assert "numbered 1 to 4 left to right" in screen and "far row" not in screen
+    assert re.search(r'<small class="mine"[^>]*><span class="visually-hidden">only you know this: </span>7</small>',
+                     rows_of(screen))
+    cambio = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO).id, "0")
+    screen = cambio.ok(move="turn_up", card="5H")
+    assert "1 2 (far row) / 3 4 (near row)" in screen and "numbered 1 to 4" not in screen
