@@ -5,7 +5,7 @@ import pytest
 import vision
 from vision import synth
 from vision.detect import connected_components
-from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, darkest_channel,
+from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, red_ink,
                                  find_indices, inside, read_candidates,
                                  merge_pairs, same_card)
 
@@ -168,10 +168,12 @@ def test_a_pale_red_index_is_found_in_each_pixels_darkest_channel(monkeypatch):
     image = _pale_red_card("K", "H")
     grey = int(cv2.cvtColor(np.uint8([[[165, 165, 240]]]), cv2.COLOR_BGR2GRAY)[0, 0])
     assert 248 - grey < INK_CONTRAST * 248 < 248 - 165  # ink in the darkest channel, not in grey
-    assert darkest_channel(np.uint8([[[150, 150, 235], [0, 0, 255]]])).tolist() == [[150, 0]]
+    darkest, red = red_ink(np.uint8([[[165, 165, 240], [0, 0, 255], [20, 20, 20], [235, 240, 245]]]))
+    assert darkest.tolist() == [[165, 0, 20, 235]] and red.tolist() == [[1, 1, 0, 0]]  # black ink is not red
     assert "KH" in {h.label for h in find_indices(image)}
     import vision.index_search as index_search
-    monkeypatch.setattr(index_search, "darkest_channel", lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2GRAY))
+    monkeypatch.setattr(index_search, "red_ink", lambda im: (cv2.cvtColor(im, cv2.COLOR_BGR2GRAY),
+                                                             np.ones(im.shape[:2], np.uint8)))
     assert "KH" not in {h.label for h in find_indices(image)}
 
 
