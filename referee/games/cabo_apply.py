@@ -18,7 +18,7 @@ from .cabo_rules import MIN_PLAYERS, START_SLOTS, VARIANTS
 from .cabo_scoring import lowest_totals, match_outcome, next_order, resets, round_scores
 from .cabo_state import (HIDDEN, TITLE, Round, RoundDraft, RoundResult, State, StateDraft, Token, awaiting_flags,
                          cards_in, draft, freeze, frozen_rules, places, reveal_complete)
-from .hidden4_entry import Entry
+from .hidden4_entry import Entry, dealt_card_now
 from .ratatat_state import next_seat
 
 POWER_STEPS = ("peek", "spy", "swap", "look_swap")
@@ -73,18 +73,6 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     ctx.run(move)
     ctx.state.version = state.version + 1
     return freeze(ctx.state), ctx.events
-
-
-def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:
-    """Where the card dealt to ``seat``'s place ``slot`` lies after ``swaps`` (seat, place), if it is still in
-    a layout: its place followed through each exchange in order (a Give is an exchange with an empty place)."""
-    place = (seat, slot)
-    for a_seat, a_slot, b_seat, b_slot in swaps:
-        if place == (a_seat, a_slot):
-            place = (b_seat, b_slot)
-        elif place == (b_seat, b_slot):
-            place = (a_seat, a_slot)
-    return place
 
 
 def _with(token: Token, *, face_up: bool | None = None, origin: str | None = None,

@@ -146,3 +146,16 @@ class Entry:
 
     def maybe_score(self) -> None:  # pragma: no cover - every game provides it
         raise NotImplementedError
+
+
+def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:
+    """Where the card dealt to ``seat``'s place ``slot`` lies after ``swaps`` (seat, place), if it is still in
+    a layout: its place followed through each exchange in order (a Swap; in Cabo a Give too, an exchange
+    with an empty place). A first look noted late lands there (RTC-K4)."""
+    place = (seat, slot)
+    for a_seat, a_slot, b_seat, b_slot in swaps:
+        if place == (a_seat, a_slot):
+            place = (b_seat, b_slot)
+        elif place == (b_seat, b_slot):
+            place = (a_seat, a_slot)
+    return place

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 
 from .base import EntryError, Ruling, normalise_players, resolve_rules, seat_index
 from .cards import sentence_start
-from .hidden4_entry import Entry
+from .hidden4_entry import Entry, dealt_card_now
 from .ratatat_cards import RTC_DECKS, card_words, is_power, rtc_points
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal, RevealDraw,
                             Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower)
@@ -648,15 +648,3 @@ class _Turn(Entry):
         s.over, s.winners, s.round, self.r = True, tuple(winners), None, None
         s.outcome = match_winners_sentence(winners, s.totals, s.players, why)
         self.events.append({"kind": "match_over", "winners": list(winners), "explanation": s.outcome})
-
-
-def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:
-    """Where the card dealt to ``seat``'s ``slot`` lies after ``swaps`` (seat, slot), if it is still in a
-    row: its place followed through each Swap in order."""
-    place = (seat, slot)
-    for a_seat, a_slot, b_seat, b_slot in swaps:
-        if place == (a_seat, a_slot):
-            place = (b_seat, b_slot)
-        elif place == (b_seat, b_slot):
-            place = (a_seat, a_slot)
-    return place
