@@ -16,28 +16,31 @@ def face(label: str) -> np.ndarray:
     return synth.art_card(zlib.crc32(label.encode()), label, blobs=7)
 
 
-def row_photo(labels: list[str], seed: int = 1, kind: str = "wood") -> bytes:
-    """A JPEG of the cards laid in a row, left to right, on a textured table."""
+def row_photo(labels: list[str], seed: int = 1, kind: str = "wood", blank_at: int | None = None) -> bytes:
+    """A JPEG of the cards laid in a row, left to right, on a textured table; with ``blank_at``, a plain
+    card-sized paper (not a card) lies at that place of the row instead."""
     rng = np.random.default_rng(seed)
     scene = synth.background(kind, (1600, 900), rng)
     w, h = synth.CARD_SIZE
     for i, label in enumerate(labels):
         x0, y0 = 90 + i * 370, 260 + int(rng.integers(-20, 20))
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
-        scene = synth.paste_card(scene, face(label), corners + rng.uniform(-12, 12, (4, 2)).astype(np.float32))
+        picture = face(label) if i != blank_at else np.full_like(face(label), 235)
+        scene = synth.paste_card(scene, picture, corners + rng.uniform(-12, 12, (4, 2)).astype(np.float32))
     scene = synth.photo_effects(scene, rng, blur=0.8, glare=False)
     ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return buf.tobytes()
 
 
-def standard_row_photo(labels: list[str], seed: int = 3) -> bytes:
-    """A JPEG of standard-deck cards ("9S", "KD") laid in a row, left to right, on a plain table."""
+def standard_row_photo(labels: list[str], seed: int = 3, left: int = 120, step: int = 480, top: int = 240) -> bytes:
+    """A JPEG of standard-deck cards ("9S", "KD") laid in a row, left to right, on a plain table (the
+    first card's corner at ``left``, ``top``; each next one ``step`` px further)."""
     rng = np.random.default_rng(seed)
     scene = synth.background("cloth", (1600, 900), rng)
     w, h = synth.CARD_SIZE
     for i, label in enumerate(labels):
-        x0, y0 = 120 + i * 480, 240 + int(rng.integers(-20, 20))
+        x0, y0 = left + i * step, top + int(rng.integers(-20, 20))
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
         card = synth.render_standard_card(label[:-1], label[-1])
         scene = synth.paste_card(scene, card, corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))

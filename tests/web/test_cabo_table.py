@@ -10,6 +10,7 @@ import pytest
 
 from referee import store
 
+from .cardphotos import standard_row_photo
 from .test_play import HX, Phone, entry_count, text
 
 CAMBIO = {"deck": "standard_jokers", "initial_look": "nearest_two", "matching_exchange": "off",
@@ -285,7 +286,6 @@ def confirm_fields(html: str) -> dict[str, str]:
 def test_a_photo_of_a_standard_card_fills_the_cambio_picker_and_one_tap_enters_it(table, database):
     """Cambio's standard deck is read out of the box (no teaching): the photo names the card, one tap
     enters it, and the other suits of the rank read are one tap away (the picker's second step)."""
-    from .cardphotos import standard_row_photo
 
     match, ana, ben, cy = table
     picker = ana.pick(move="turn_up", field="card")
@@ -454,27 +454,6 @@ def test_a_layout_snapped_down_to_one_card_is_revealed_with_one_card(app, databa
     assert ">9<" in last and ">10<" in last and "Ben win" in last
 
 
-def standard_layout_photo(labels: list[str], seed: int = 7) -> bytes:
-    """A JPEG of a layout's standard-deck cards laid in a row, place by place, drawn in code."""
-    import cv2
-    import numpy as np
-
-    from vision import synth
-
-    rng = np.random.default_rng(seed)
-    scene = synth.background("cloth", (1600, 900), rng)
-    w, h = synth.CARD_SIZE
-    for i, label in enumerate(labels):
-        x0, y0 = 100 + i * 370, 260 + int(rng.integers(-20, 20))
-        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
-        card = synth.render_standard_card(label[:-1], label[-1])
-        scene = synth.paste_card(scene, card, corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))
-    scene = synth.photo_effects(scene, rng, blur=0.6, glare=False)
-    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    return buf.tobytes()
-
-
 def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, database):
     """At the reveal, a photo of the cards laid in a row, place by place, fills the player's reveal form
     (only the places still holding a card); one tap reveals them."""
@@ -490,7 +469,7 @@ def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, data
     assert "Round 1: reveal" in screen
     block = ben.screen().split('id="reveal-Ben"')[1]
     assert "Scan with the camera" in block and 'name="for" value="Ben"' in block
-    html = scan(ben, standard_layout_photo(["9S", "KD", "2C"]), move="reveal", **{"for": "Ben"})
+    html = scan(ben, standard_row_photo(["9S", "KD", "2C"], seed=7, left=100, step=370, top=260), move="reveal", **{"for": "Ben"})
     assert html.lstrip().startswith('<div class="reveal-block scan-reveal" id="reveal-Ben">')
     assert "Read Ben's 3 cards, left to right: 9♠, K♦, 2♣" in html
     form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]

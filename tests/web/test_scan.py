@@ -402,27 +402,11 @@ def test_a_name_with_an_apostrophe_gets_its_photo_reveal(client, taught, databas
     assert checked(html) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
 
 
-def photo_with_a_blank(labels: list[str], blank_at: int, seed: int = 1) -> bytes:
-    """``row_photo`` with a plain card-sized paper (not a card) at ``blank_at`` in the row."""
-    rng = np.random.default_rng(seed)
-    scene = synth.background("wood", (1600, 900), rng)
-    w, h = synth.CARD_SIZE
-    for i, label in enumerate(labels):
-        x0, y0 = 90 + i * 370, 260 + int(rng.integers(-20, 20))
-        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
-        picture = face(label) if i != blank_at else np.full_like(face(label), 235)
-        scene = synth.paste_card(scene, picture, corners + rng.uniform(-12, 12, (4, 2)).astype(np.float32))
-    scene = synth.photo_effects(scene, rng, blur=0.8, glare=False)
-    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 90])
-    assert ok
-    return buf.tobytes()
-
-
 def test_an_outline_that_is_not_a_card_is_marked_so_and_skipped(client, database):
     """A paper lying among the cards is outlined too: the player marks it "not a card" and the others
     are taught, each under its own name."""
     deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
-    html = upload(client, f"{deck}/photo", photo_with_a_blank(["1", "2", "X", "3"], 2)).get_data(as_text=True)
+    html = upload(client, f"{deck}/photo", row_photo(["1", "2", "X", "3"], blank_at=2)).get_data(as_text=True)
     token = re.search(r'name="token" value="([^"]+)"', html).group(1)
     assert html.count('name="label') == 4 and html.count('<option value="none">Not a card</option>') == 4
     response = client.post(f"{deck}/teach", data={"token": token, "label0": "1", "label1": "2", "label2": "none",
@@ -437,7 +421,7 @@ def test_an_outline_that_is_not_a_card_is_marked_so_and_skipped(client, database
                                                None).reads]
     assert reads == ["3", "1", "2"]
     # nothing named at all, or a name that is not a face, is still a 422 with a message
-    html = upload(client, f"{deck}/photo", photo_with_a_blank(["1", "X"], 1)).get_data(as_text=True)
+    html = upload(client, f"{deck}/photo", row_photo(["1", "X"], blank_at=1)).get_data(as_text=True)
     token = re.search(r'name="token" value="([^"]+)"', html).group(1)
     for labels in ({"label0": "none", "label1": "none"}, {"label0": "1", "label1": "<none>"}):
         refused = client.post(f"{deck}/teach", data={"token": token, **labels}, headers=HX)
