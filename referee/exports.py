@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from . import nights, people, store, tables
 from .games import GAMES
-from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, show
+from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, seat_index, show
 from .transcript import FORMAT as TRANSCRIPT_FORMAT
 from .transcript import TranscriptError, from_data
 
@@ -51,9 +51,12 @@ def _group_matches(db: Database, group_id: int) -> list[store.Match]:
 
 def transcript_of(db: Database, match: store.Match) -> dict[str, Any]:
     """The match as a transcript document (docs/transcripts.md), every entry as stored."""
-    return {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
-            "players": list(match.players), "rules": dict(match.rules),
-            "entries": [e["entry"] for e in store.entries(db, match.id, upto=match.version)]}
+    doc = {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
+           "players": list(match.players), "rules": dict(match.rules),
+           "entries": [e["entry"] for e in store.entries(db, match.id, upto=match.version)]}
+    if match.dealer is not None:  # a rematch dealt by last game's loser (SH-53): its entries replay only so
+        doc["dealer"] = match.players[match.dealer]
+    return doc
 
 
 def export_group(db: Database, group_id: int) -> dict[str, Any]:
@@ -149,6 +152,7 @@ class _Match:
     rules: dict
     entries: list[tuple[str, Any]]  # (stored JSON, parsed back)
     created_at: str
+    dealer: int | None = None  # the seat that dealt the first game, when not the game's default
     night: Any = None
     seats: list[int] | None = None
     over: bool = False
@@ -208,12 +212,15 @@ def _read_match(doc: Any, where: str) -> _Match:
         match_id = _content_id({k: doc.get(k) for k in ("game", "players", "rules", "entries", "date")})
     created = doc.get("date")
     created = created if isinstance(created, str) and len(created) <= 40 and created.isprintable() else store.now()
-    over = _replays_over(game, transcript.players, rules, [e for _, e in stored])
-    return _Match(match_id, game.NAME, tuple(transcript.players), rules, stored, created, over=over)
+    # checked by from_data, which dealt the match from it
+    dealer = None if transcript.dealer is None else seat_index(transcript.dealer, transcript.players, "dealer")
+    over = _replays_over(game, transcript.players, rules, [e for _, e in stored], dealer)
+    return _Match(match_id, game.NAME, tuple(transcript.players), rules, stored, created, dealer, over=over)
 
 
-def _replays_over(game, players, rules, entries) -> bool:
-    log = tables.replay(store.Match("import", game.NAME, list(players), rules, len(entries), None, ""), entries)
+def _replays_over(game, players, rules, entries, dealer: int | None = None) -> bool:
+    log = tables.replay(store.Match("import", game.NAME, list(players), rules, len(entries), None, "",
+                                    dealer=dealer), entries)
     return bool(game.result(log.state).get("over"))
 
 
@@ -349,9 +356,9 @@ def _write(db: Database, group: people.Group | None, matches: list[_Match], prof
                 if not conn.execute("SELECT 1 FROM matches WHERE join_code = ?", (code,)).fetchone():
                     break
             conn.execute("INSERT INTO matches (id, game, players, rules, version, join_code, created_at, group_id,"
-                         " night_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         " night_id, dealer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          (m.id, m.game, store.dumps(list(m.players)), store.dumps(m.rules), len(m.entries), code,
-                          m.created_at, group.id if group else None, night_id))
+                          m.created_at, group.id if group else None, night_id, m.dealer))
             conn.executemany("INSERT INTO entries (match_id, seq, entry, created_at) VALUES (?, ?, ?, ?)",
                              [(m.id, i + 1, payload, m.created_at) for i, (payload, _) in enumerate(m.entries)])
             seat_ids = [ids[s] for s in m.seats] if m.seats else people.profile_ids_for(conn, m.players)

@@ -160,3 +160,27 @@ def test_export_and_import_on_the_web(client, history, database):
     assert "0 matches imported." in page and "were here already: a match is never counted twice." in page
     assert client.post("/nights/import", data={}, headers=SAME_ORIGIN).status_code == 422
     assert client.get("/nights/g/9999/export.json").status_code == 404
+
+
+def test_a_match_dealt_by_another_seat_goes_out_and_back_in_with_its_dealer(database, tmp_path):
+    """A rematch is dealt by the last game's loser (SH-53), not the game's default dealer: its entries
+    replay only from that deal, so its transcript names the dealer and the import keeps it."""
+    from referee import store, tables
+
+    doc = example("flag-at-reveal")
+    match = store.create_match(database, "ratatat", ["Ben", "Ana"], doc["rules"], dealer=0)  # Ana acts first
+    for i, entry in enumerate(doc["entries"]):
+        tables.append(database, match.id, i, entry, None)
+    match = store.get_match(database, match.id)
+    out = json.loads(json.dumps(exports.transcript_of(database, match)))
+    assert out["dealer"] == "Ben"
+    other = dbmod.connect(tmp_path / "empty.sqlite")
+    dbmod.migrate(tmp_path / "empty.sqlite")
+    try:
+        (match_id,) = exports.import_data(other, out).added
+        imported = store.get_match(other, match_id)
+        assert imported.dealer == 0 and imported.version == len(doc["entries"])
+        replayed = tables.replay(imported, [e["entry"] for e in store.entries(other, match_id)])
+        assert replayed.state.over and replayed.state.winners == store.state_at(database, match, tables.replay).state.winners
+    finally:
+        other.conn.close()
