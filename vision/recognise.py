@@ -122,10 +122,46 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     A photo that is one card filling the frame (a close-up or a crop) is read as that card;
     it is reported when identified, or as unknown when its edges are card margin and something
     like an index or a taught face was seen.
+    A dark photo where nothing was read is read once more with its lightness turned over: a
+    card with a dark face (light ink on black) then reads as an ordinary one (see `_dark_face`).
     """
     if deck not in DECKS:
         raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
     allowed = None if allowed is None else list(allowed)
+    reads = _recognise(image, deck, references, allowed)
+    if deck == "standard" and not any(r.label for r in reads) and _is_dark(image):
+        turned = _dark_face(_recognise(lightness_turned(image), deck, references, allowed))
+        if any(r.label for r in turned):
+            return turned
+    return reads
+
+
+DARK_PHOTO = 64  # a photo whose median grey is under this may be a card with a dark face
+LIGHT_INK_SUITS = "HD"  # ... read with its lightness turned over, only a coloured (red) suit's ink tells its suit
+
+
+def _is_dark(image: np.ndarray) -> bool:
+    small = image[::4, ::4]
+    return float(np.median(cv2.cvtColor(np.ascontiguousarray(small), cv2.COLOR_BGR2GRAY))) < DARK_PHOTO
+
+
+def lightness_turned(image: np.ndarray) -> np.ndarray:
+    """The photo with light and dark swapped and colours kept (Lab lightness L -> 255 - L)."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def _dark_face(reads: list[CardRead]) -> list[CardRead]:
+    """Reads of a lightness-turned photo as answers: white ink turned black looks like a black
+    suit's whatever its suit was (a white diamond reads as a spade), so only a red suit is
+    answered; any other label stays unknown, with its guess among the alternatives."""
+    return [r if r.label and r.label[-1] in LIGHT_INK_SUITS else CardRead(None, r.confidence, r.outline, r.alternatives, r.anchor)
+            for r in reads]
+
+
+def _recognise(image: np.ndarray, deck: str, references: References | None, allowed: list[str] | None) -> list[CardRead]:
+    """recognise, on the photo as it is."""
     reads = []
     unread: list[np.ndarray] = []  # outlines where no index was read (a card seen only by its index may be one)
     for quad, cands in _read_outlines(image, find_cards(image), deck, references):

@@ -269,3 +269,32 @@ def test_the_sliver_of_a_card_showing_beside_the_one_on_it_is_searched_for_its_i
     recognise = importlib.import_module("vision.recognise")
     monkeypatch.setattr(recognise, "PAPER_SLACK", recognise.OUTLINE_SLACK)
     assert [r.label for r in vision.recognise(scene)] == ["2D"]
+
+
+def test_a_card_with_a_dark_face_is_read_with_its_lightness_turned(monkeypatch):
+    recognise = importlib.import_module("vision.recognise")
+    dark_king = cv2.resize(recognise.lightness_turned(synth.render_standard_card("K", "D")), (224, 224))
+    assert [r.label for r in vision.recognise(dark_king)] == ["KD"]
+    monkeypatch.setattr(recognise, "DARK_PHOTO", 0)  # no photo is dark: read only as it is
+    assert "KD" not in [r.label for r in vision.recognise(dark_king)]
+
+
+def test_light_ink_on_a_dark_face_names_no_black_suit():
+    recognise = importlib.import_module("vision.recognise")
+    outline = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    reads = [recognise.CardRead("JS", 0.9, outline, [("JS", 0.9)]), recognise.CardRead("KH", 0.99, outline, [("KH", 0.99)])]
+    answered = recognise._dark_face(reads)  # a white diamond turned black reads as a spade
+    assert [r.label for r in answered] == [None, "KH"]
+    assert answered[0].alternatives == [("JS", 0.9)]
+
+
+def test_only_a_dark_photo_where_nothing_was_read_is_read_again_turned(monkeypatch):
+    recognise = importlib.import_module("vision.recognise")
+    calls = []
+    monkeypatch.setattr(recognise, "lightness_turned", lambda image: calls.append(1) or image)
+    light, dark = np.full((480, 640, 3), 200, np.uint8), np.full((480, 640, 3), 30, np.uint8)
+    vision.recognise(light)
+    vision.recognise(cv2.resize(synth.render_standard_card("9", "S"), (224, 224)))  # read: no second look
+    assert calls == []
+    vision.recognise(dark)
+    assert calls == [1]
