@@ -373,26 +373,59 @@ def turned_pair(a: IndexHit, b: IndexHit) -> bool:
     return same_card(a, replace(b, label=a.label))
 
 
+FOUR_INDEX_ACROSS = (100, 200)  # card units between the two top indices of a four-index card (about 155)
+FOUR_INDEX_SKEW = 0.3  # ... which lie side by side: along the card at most this share of the distance across
+
+
+def side_by_side(a: IndexHit, b: IndexHit) -> bool:
+    """True when two hits may be the two top (or bottom) corners of one card printed with an index
+    in all four corners: the same card, the same way up, about a card's width apart across it."""
+    if a.label != b.label or float(a.down @ b.down) < 0.9:
+        return False
+    k = (a.scale + b.scale) / 2
+    right = np.array([a.down[1], -a.down[0]])
+    offset = b.centre - a.centre
+    across, along = abs(float(offset @ right)), abs(float(offset @ a.down))
+    return FOUR_INDEX_ACROSS[0] * k < across < FOUR_INDEX_ACROSS[1] * k and along < FOUR_INDEX_SKEW * across
+
+
+def _top_left(group: list[IndexHit]) -> IndexHit:
+    """The hit of one card's indices whose guessed outline holds the others: a top-right index
+    takes its card to lie to its right, where the card is not."""
+    def beside(h: IndexHit) -> float:
+        right = np.array([h.down[1], -h.down[0]])
+        return sum(max(0.0, -float((o.centre - h.centre) @ right)) for o in group)
+    return min(group, key=beside)
+
+
 def merge_pairs(hits: list[IndexHit]) -> list[IndexHit]:
-    """Hits with the two corners of one card merged: of the two, the first is kept. A 6 and a 9
-    that may be one card's two corners are one card whose rank is in doubt: held below the
-    level at which a label is given (unknown), never answered either way."""
-    used = set()
+    """Hits with the corners of one card merged: its two opposite corners (`same_card`) and, on a
+    card printed with four indices, its two top ones (`side_by_side`); the group's first hit gives
+    the read, its top-left one the place. A 6 and a 9 that may be one card's two corners are one
+    card whose rank is in doubt: held below the level at which a label is given (unknown), never
+    answered either way."""
+    groups: list[list[IndexHit]] = []
+    doubt: list[bool] = []
+    for hit in hits:
+        for g, group in enumerate(groups):
+            if any(same_card(m, hit) or same_card(hit, m) or side_by_side(m, hit) for m in group):
+                group.append(hit)
+                break
+            if any(turned_pair(m, hit) for m in group):
+                group.append(hit)
+                doubt[g] = True
+                break
+        else:
+            groups.append([hit])
+            doubt.append(False)
     out = []
-    for i, a in enumerate(hits):
-        if i in used:
-            continue
-        for j in range(i + 1, len(hits)):
-            if j in used:
-                continue
-            if same_card(a, hits[j]) or same_card(hits[j], a):
-                used.add(j)
-                break
-            if turned_pair(a, hits[j]):
-                used.add(j)
-                a = replace(a, confidence=min(a.confidence, TURNED_DOUBT),
-                            alternatives=[(lab, min(c, TURNED_DOUBT)) for lab, c in a.alternatives])
-                break
+    for group, doubtful in zip(groups, doubt):
+        first = group[0]
+        a = replace(_top_left([h for h in group if h.label == first.label]), confidence=first.confidence,
+                    alternatives=first.alternatives)
+        if doubtful:
+            a = replace(a, confidence=min(a.confidence, TURNED_DOUBT),
+                        alternatives=[(lab, min(c, TURNED_DOUBT)) for lab, c in a.alternatives])
         out.append(a)
     return out
 

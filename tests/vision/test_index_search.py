@@ -7,7 +7,7 @@ from vision import synth
 from vision.detect import connected_components
 from vision.index_search import (INK_CONTRAST, _INK_BELOW, IndexHit, _ink, area_shrink, _inside_any, _mark, red_ink,
                                  find_indices, inside, read_candidates,
-                                 merge_pairs, same_card)
+                                 merge_pairs, same_card, side_by_side)
 
 HAND = ["9S", "KH", "QD", "10C", "AS"]
 
@@ -54,6 +54,24 @@ def test_cards_side_by_side_or_far_apart_are_not_merged():
     other = _hit("8H", (250, 335), (0, -1))  # where a's other corner would be, but another card
     assert not same_card(a, b) and not same_card(a, far) and not same_card(a, other)
     assert len(merge_pairs([a, b, far, other])) == 4
+
+
+def test_the_four_indices_of_a_card_printed_in_every_corner_are_one_card():
+    top_right = _hit("9C", (255, 100), (0, 1))  # found first: the read comes from it, the place does not
+    top_left = _hit("9C", (100, 102), (0, 1))
+    bottom_right = _hit("9C", (255, 335), (0, -1))
+    bottom_left = _hit("9C", (100, 333), (0, -1))
+    assert side_by_side(top_left, top_right) and side_by_side(bottom_right, bottom_left)
+    (card,) = merge_pairs([top_right, bottom_left, top_left, bottom_right])
+    assert card is not top_right and tuple(card.centre) in {(100, 102), (255, 335)}  # a corner whose card lies beside it
+    assert inside(np.array([180.0, 220.0]), card.outline())
+
+
+def test_cards_of_one_kind_in_a_row_a_card_apart_are_two():
+    a, b = _hit("9C", (100, 100), (0, 1)), _hit("9C", (330, 100), (0, 1))  # a card's width and a gap apart
+    skewed = _hit("9C", (250, 160), (0, 1))  # a card's width across, but lower down: another card
+    assert not side_by_side(a, b) and not side_by_side(a, skewed)
+    assert len(merge_pairs([a, b])) == 2
 
 
 def test_no_index_is_found_on_a_bare_table():
