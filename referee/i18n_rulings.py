@@ -431,6 +431,10 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
              "onto a snapped card.")),
     _same(N_("%(name)s already snapped wrongly onto this discard.")),
     _same(N_("Name the snapped card and the discard it lands on, or say whether they match.")),
+    _same(N_("The top of the discard pile is %(card)s (snapped onto a card of that rank at entry %(entry)s): it cannot "
+             "be %(card2)s."), card="an? .+", card2="an? .+"),
+    _same(N_("The card in hand is kept here, not discarded: only a failed claim without a penalty (1st edition) puts "
+             "it onto the discard pile.")),
     # Spite & Malice's rulings at play
     (r"That pile needs (?:an?) (?P<need>\w+) \(or a king\), not (?:an?) (?P<card>\w+)\.",
      N_("That pile needs %(need)s (or a king), not %(card)s.")),

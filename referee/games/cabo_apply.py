@@ -17,7 +17,7 @@ from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match
 from .cabo_rules import MIN_PLAYERS, START_SLOTS, VARIANTS
 from .cabo_scoring import lowest_totals, match_outcome, next_order, resets, round_scores
 from .cabo_state import (HIDDEN, TITLE, Round, RoundDraft, RoundResult, State, StateDraft, Token, awaiting_flags,
-                         cards_in, draft, freeze, frozen_rules, places, reveal_complete)
+                         cards_in, draft, freeze, frozen_rules, places, reveal_complete, top_rank)
 from .hidden4_entry import Entry, dealt_card_now
 from .ratatat_state import next_seat
 
@@ -368,8 +368,15 @@ class _Entry(Entry):
                                  "from the discard pile must replace one.")
         top = r.discard[-1]
         if move.card is not None:
+            known = top_rank(r)  # a snap that matched showed the table its rank, not its suit (CAB-6)
+            if known is not None and rank(move.card) != known:
+                snapped = r.snap_rank[0]
+                self.check(False, "CAB-6", f"The top of the discard pile is {card_words(known)} (snapped onto a card "
+                                           f"of that rank at entry {snapped}): it cannot be {card_words(move.card)}.",
+                           (snapped,))
             top = self.observe(top, move.card)
         r.discard.pop()
+        r.snap_rank = None  # whatever the table knew of that card's rank, it is no longer the top
         r.pending = Token(top.value, top.seen, top.notes, "discard", self.eid)
         r.pending_from, r.step = "discard", "holding"
         self.events.append({"kind": "took_discard", "seat": move.seat, "card": top.value})
@@ -423,6 +430,9 @@ class _Entry(Entry):
             if move.matched and len(ranks) > 1:
                 self.refuse("CAB-5", "The cards entered do not all match.")
             same = move.matched
+        if move.out is not None and (same or mode == "penalty"):
+            self.refuse("CAB-5", "The card in hand is kept here, not discarded: only a failed claim without a "
+                                 "penalty (1st edition) puts it onto the discard pile.")
         values = [t.value for t in shown]
         if same:
             for slot, token in zip(slots, shown):
@@ -448,7 +458,7 @@ class _Entry(Entry):
         else:  # 1st edition: no penalty; the cards go back face down and the card in hand is discarded
             for slot, token in zip(slots, shown):
                 row[slot - 1] = _with(token, face_up=False)
-            r.discard.append(_with(r.pending, face_up=False))
+            r.discard.append(_with(self.observe(r.pending, move.out), face_up=False))  # on the pile for all to see
             r.pending = None
             self.events.append({"kind": "match_failed", "seat": move.seat, "slots": list(slots), "cards": values,
                                 "rule": "CAB-5",
@@ -619,6 +629,8 @@ class _Entry(Entry):
         row = r.rows[owner]
         if same:
             r.discard.append(_with(shown, origin="snap", origin_entry=self.eid, face_up=False))
+            if shown.value is None and top.value is not None:  # it matched: its rank is the discard's
+                r.snap_rank = (self.eid, rank(top.value))
             row[move.slot - 1] = None
             self.close_snap()
             self.events.append({"kind": "snapped", "seat": move.seat, "owner": owner, "slot": move.slot,

@@ -64,12 +64,14 @@ class Replace:
 class Match:
     """A matching exchange (CAB-5): the cards in ``slots`` are turned up as a set of equal cards, showing
     ``cards``; if they all match they are discarded and the card in hand takes place ``slot`` (default the
-    first of them). ``matched`` says the outcome when a card was not entered."""
+    first of them). ``matched`` says the outcome when a card was not entered. ``out``: the card in hand a
+    failed claim puts face up onto the discard pile (1st edition, CAB-V4 no_penalty), None if not named."""
     seat: int
     slots: tuple[int, ...]
     cards: tuple[str | None, ...] = ()
     slot: int | None = None
     matched: bool | None = None
+    out: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +223,7 @@ def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
             if value:
                 out[f.name] = [card_name(v) for v in value]
         elif f.name in _CARD_FIELDS:
-            if value is not None or f.name in ("card", "out"):
+            if value is not None or (f.name in ("card", "out") and not isinstance(move, Match)):
                 out[f.name] = card_name(value)
         elif f.name == "entry":
             out[f.name] = move_to_dict(value, players)
@@ -243,13 +245,16 @@ def describe(move: Any, players: tuple[str, ...]) -> str:
             return f"{who} looks at places {' and '.join(map(str, slots))}."
         case Draw(shown=shown, card=card):
             return f"{who} draws {card_words(card)} and shows it." if shown else f"{who} draws a card."
-        case TakeDiscard():
+        case TakeDiscard(card=None):
             return f"{who} takes the top card of the discard pile."
+        case TakeDiscard(card=card):  # the card lay face up: the entry names what every seat saw (CAB-3)
+            return f"{who} takes the top card of the discard pile, {card_words(card)}."
         case Replace(slot=slot, out=out):
             return f"{who} puts the card into place {slot} and discards {card_words(out)}."
-        case Match(slots=slots, cards=cards):
+        case Match(slots=slots, cards=cards, out=out):
             shown = f", showing {', '.join(label(c) for c in cards)}" if cards else ""
-            return f"{who} claims places {', '.join(map(str, slots))} match{shown}."
+            lost = f", and discards {card_words(out)}" if out is not None else ""  # a failed claim (CAB-5, 1st ed.)
+            return f"{who} claims places {', '.join(map(str, slots))} match{shown}{lost}."
         case Discard(card=card):
             return f"{who} discards {card_words(card)}."
         case UsePower(card=card):

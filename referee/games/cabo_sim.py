@@ -226,7 +226,9 @@ class Table(TrueTable):
                 if None in cards and rng.random() < 0.3:
                     cards = ()  # nothing entered but the outcome
                 matched = truth if (not cards or None in cards or rng.random() < 0.2) else None
-                return Match(seat, slots, cards, rng.choice(slots), matched)
+                # a failed 1st-edition claim discards the card in hand, face up: sometimes named (CAB-5)
+                out = self.maybe(c, 0.5) if not truth and rules["matching_exchange"] == "no_penalty" else None
+                return Match(seat, slots, cards, rng.choice(slots), matched, out)
         if r.pending_from == "draw":
             what = power(val, rules)
             if what is not None and rng.random() < 0.7 and UsePower(seat, val) in game.legal_moves(st, seat):
@@ -255,6 +257,8 @@ class Table(TrueTable):
             for _ in range(min(len(move.slots) - 2, len(self.draw))):
                 self.add(move.seat, self.draw.pop())
         else:
+            if move.out is not None:
+                self.public.add(self.pending)
             self.discard.append(self.pending)
         self.pending = None
 

@@ -90,6 +90,8 @@ class Round:
     reveal_flags_from: int | None = None          # len(state.flags) when the reveal began
     swaps: tuple[tuple[int, int, int, int], ...] = ()  # (seat, place, seat, place) of each exchange of two
     # places, in order: a Swap, a look-and-swap that swapped, a card given into a snapped gap (CAB-6)
+    snap_rank: tuple[int, str] | None = None  # (the snap's entry, the rank) of a card that matched the discard
+    # it was snapped onto, entered without its suit: the table saw its rank (CAB-6); None: unknown
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +200,18 @@ def places(row: tuple[Token | None, ...] | list[Token | None]) -> list[int]:
 
 def cards_in(row: tuple[Token | None, ...] | list[Token | None]) -> list[Token]:
     return [t for t in row if t is not None]
+
+
+def top_rank(r: Round) -> str | None:
+    """The rank of the discard pile's top card when only its rank is public: a card snapped onto the discard
+    it matched, entered without its suit (CAB-6, CAB-K2); None when the top is known whole, or not at all.
+    The fact is the snapped card's: it lasts while that card lies on top (a reshuffle leaves it there)."""
+    if r.snap_rank is None or not r.discard:
+        return None
+    top = r.discard[-1]
+    if top.value is not None or top.origin != "snap" or top.origin_entry != r.snap_rank[0]:
+        return None
+    return r.snap_rank[1]
 
 
 def reveal_complete(r: Round) -> bool:

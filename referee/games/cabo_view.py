@@ -9,7 +9,7 @@ from .cabo_cards import points, power, power_cards
 from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace, Reshuffle,
                          Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower, move_to_dict)
 from .cabo_rules import VARIANTS
-from .cabo_state import NAME, TITLE, State, Token, awaiting_flags, cards_in, places
+from .cabo_state import NAME, TITLE, State, Token, awaiting_flags, cards_in, places, top_rank
 
 
 def _locked(state: State, seat: int) -> bool:
@@ -174,6 +174,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "final_turns_left": r.final_left if r.caller is not None else None,
         "draw_count": r.draw, "discard_count": len(r.discard),
         "discard_top": r.discard[-1].value if r.discard else None, "has_discard": bool(r.discard),
+        "discard_top_rank": top_rank(r),  # public: only the rank of the top is known (CAB-6)
         "awaiting_turn_up": r.awaiting_turn_up, "power": r.power, "holding": holding, "rows": rows,
         "snap": snap, "give_owed": owed, "deck_out": r.deck_out, "turns_done": r.turns_done,
         "awaiting_flags": list(awaiting_flags(state)),

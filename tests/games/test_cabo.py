@@ -2,6 +2,7 @@
 CAB-K1..K5, and the rules around them (powers, matching, snapping, calling, the deck running out)."""
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -560,7 +561,8 @@ def test_a_reveal_names_every_card_but_a_known_card_may_stay_unknown():
 EVERY_ENTRY = [
     TurnUp("5"), TurnUp(None), InitialPeek(ANA, (1, 2), ("3", None)), InitialPeek(BEN, (3, 4)),
     Draw(ANA), Draw(ANA, "7"), Draw(ANA, "7", True), TakeDiscard(BEN, "4"), Replace(ANA, 3, "9"),
-    Match(ANA, (1, 3), ("6", "6"), 3), Match(ANA, (1, 2, 4), (), None, False), Discard(ANA, "12"),
+    Match(ANA, (1, 3), ("6", "6"), 3), Match(ANA, (1, 2, 4), (), None, False), Match(ANA, (1, 3), ("6", "9"), out="2"),
+    Discard(ANA, "12"),
     UsePower(ANA, "11"), Peek(ANA, 2, None, "8"), Peek(ANA, 2, BEN, None), Swap(ANA), Swap(ANA, 1, BEN, 2),
     Swap(ANA, 1, CY, 2, BEN), LookSwap(ANA, 1, BEN, 2, True, "3", "13"), Snap(BEN, 2, ANA, "5", None),
     Snap(CY, 7, None, None, True), Give(CY, 1), Call(ANA), Reshuffle(), Reveal(ANA, ("1", "2", "3", "4", "5")),
@@ -804,3 +806,90 @@ def test_GEN_4_the_dispute_says_whose_place_the_card_showed_in():
     (flag,) = state.flags
     assert flag.rule == "GEN-4"
     assert flag.message == "Ben noted an 8 at entry 1, but the card in Ana's place 2 showed a 3 at entry 10."
+
+
+# --- The discard pile's top after a failed claim, a snap that matched, a take --------------------------
+
+def test_CAB_5_a_failed_1st_edition_claim_names_the_card_it_discards():
+    """Cabo 1st edition: a claim that fails puts the card in hand onto the discard pile, face up. Ana drew
+    the 2 unseen; the entry may name it (the table saw it land), and the pile's top is then the 2 for every
+    seat. Left unnamed, the top stays unknown, as before."""
+    before = play(match(2, "cabo_1e"), TurnUp("5"), Draw(ANA, "2"))
+    state = play(before, Match(ANA, (1, 3), ("6", "9"), out="2"))
+    assert state.round.discard[-1].value == "2" and len(state.round.discard) == 2
+    assert {C.view(state, seat)["round"]["discard_top"] for seat in (ANA, BEN, None)} == {"2"}
+    assert play(before, Match(ANA, (1, 3), ("6", "9"))).round.discard[-1].value is None
+    unknown = play(before, Match(ANA, (1, 3), (), matched=False, out="2"))
+    assert unknown.round.discard[-1].value == "2"
+    # what Ana noted privately and what the table saw differ: the end-of-round check keeps it (GEN-6)
+    other = play(before, Match(ANA, (1, 3), ("6", "9"), out="3"))
+    assert other.round.discard[-1].value == "3" and other.round.conflicts[0][:2] == (ANA, "2")
+    assert C.describe(Match(ANA, (1, 3), ("6", "9"), out="2"), ("Ana", "Ben")) == (
+        "Ana claims places 1, 3 match, showing 6, 9, and discards a 2.")
+    assert C.describe(Match(ANA, (1, 3), (), matched=False, out="8"), ("Ana", "Ben")) == (
+        "Ana claims places 1, 3 match, and discards an 8.")
+
+
+def test_CAB_5_only_a_failed_1st_edition_claim_discards_the_card_in_hand():
+    """A claim that matched keeps the card in hand, and a failed 2nd-edition claim adds it to the layout:
+    an entry naming a card put onto the discard pile is refused there (CAB-5)."""
+    first = play(match(2, "cabo_1e"), TurnUp("5"), Draw(ANA, "2"))
+    ruling = refused(first, Match(ANA, (1, 3), ("6", "6"), out="2"))
+    assert ruling.rule == "CAB-5" and "discard pile" in ruling.message
+    assert refused(first, Match(ANA, (1, 3), (), matched=True, out="2")).rule == "CAB-5"
+    second = play(match(2), TurnUp("5"), Draw(ANA, "2"))
+    assert refused(second, Match(ANA, (1, 3), ("6", "9"), out="2")).rule == "CAB-5"
+
+
+def cambio_snapped_unknown_5():
+    """Cambio: Ana discards the 5♠, Ben snaps his place 2 saying only that it matched: the pile's top is a
+    5 of a suit nobody entered. It is Ben's turn."""
+    state = play(cambio_discarded_5(), Snap(BEN, 2, matched=True))
+    assert state.round.discard[-1].value is None and state.round.turn == BEN
+    return state
+
+
+def test_CAB_6_a_matched_snap_tells_the_table_the_rank_of_the_discard_top():
+    state = cambio_snapped_unknown_5()
+    assert {C.view(state, seat)["round"]["discard_top_rank"] for seat in (ANA, BEN, CY, None)} == {"5"}
+    assert C.view(cambio_discarded_5(), None)["round"]["discard_top_rank"] is None  # the 5♠ itself is known
+    ruling = refused(state, TakeDiscard(BEN, "7H"))
+    assert ruling.rule == "CAB-6" and ruling.overridable
+    assert ruling.message == ("The top of the discard pile is a 5 (snapped onto a card of that rank at entry 3): "
+                              "it cannot be a 7♥.")
+    assert ruling.entries == (4, 3)
+    taken = play(state, TakeDiscard(BEN, "5H"))  # the same rank: now known as the 5♥
+    assert taken.round.pending.value == "5H" and C.view(taken, CY)["round"]["holding"]["card"] == "5H"
+    assert play(state, TakeDiscard(BEN)).round.pending.value is None  # still fine unnamed
+    # the table may still let it stand (GEN-5)
+    assert play(state, Override(TakeDiscard(BEN, "7H"), "CAB-6", "the snap was a 7")).round.pending.value == "7H"
+
+
+def test_CAB_6_the_rank_of_a_snapped_top_lasts_while_that_card_is_the_top():
+    state = cambio_snapped_unknown_5()
+    # once taken and another card discarded, the new top is not a 5 any more
+    state = play(state, TakeDiscard(BEN), Replace(BEN, 1))
+    assert C.view(state, None)["round"]["discard_top_rank"] is None
+    assert play(state, TakeDiscard(CY, "7H")).round.pending.value == "7H"
+    # a reshuffle leaves the top card where it is: still a 5
+    kept = cambio_snapped_unknown_5()
+    kept = dataclasses.replace(kept, round=dataclasses.replace(kept.round, draw=0))
+    kept = play(kept, Reshuffle())
+    assert len(kept.round.discard) == 1 and C.view(kept, None)["round"]["discard_top_rank"] == "5"
+    assert refused(kept, TakeDiscard(BEN, "7H")).rule == "CAB-6"
+    # a snap that did not match says nothing of the top
+    wrong = play(cambio_discarded_5(), Snap(BEN, 1, matched=False))
+    assert C.view(wrong, None)["round"]["discard_top_rank"] is None
+
+
+def test_CAB_3_taking_the_discard_names_the_card_when_the_table_knows_it():
+    """The history names the card taken from the discard pile when the entry says it (it lay face up, so
+    every seat knows it: each seat's view shows it in hand); unknown, the words stay as they were."""
+    players = ("Ana", "Ben")
+    assert C.describe(TakeDiscard(BEN, "4"), players) == "Ben takes the top card of the discard pile, a 4."
+    assert C.describe(TakeDiscard(BEN, "8H"), players) == "Ben takes the top card of the discard pile, an 8♥."
+    assert C.describe(TakeDiscard(BEN), players) == "Ben takes the top card of the discard pile."
+    state = play(match(2), TurnUp("5"), Draw(ANA), Discard(ANA, "4"))
+    assert TakeDiscard(BEN, "4") in C.legal_moves(state, BEN)  # the public top, offered to the taker
+    state = play(state, TakeDiscard(BEN, "4"))
+    assert {C.view(state, seat)["round"]["holding"]["card"] for seat in (ANA, BEN, None)} == {"4"}

@@ -515,3 +515,56 @@ def test_CAB_1_the_places_are_explained_as_the_cards_lie_a_row_in_cabo_a_square_
     cambio = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO).id, "0")
     screen = cambio.ok(move="turn_up", card="5H")
     assert "1 2 (far row) / 3 4 (near row)" in screen and "numbered 1 to 4" not in screen
+
+
+def test_CAB_5_a_failed_1st_edition_claim_names_the_card_it_discards(app, database):
+    """Cabo 1st edition: the claim form asks, for a card in hand nobody else saw, which card goes onto the
+    discard pile if the claim fails; named, the pile's top is that card on every phone and the history says
+    it."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], {"matching_exchange": "no_penalty",
+                                                                 "discard_taken_face_up": False})
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card="5")
+    turn = "Ana" if "Your turn, Ana" in ana.screen() else "Ben"
+    p, q = (ana, ben) if turn == "Ana" else (ben, ana)
+    p.ok(move="draw")
+    claim = p.pick(move="match", slot="1,2")
+    assert 'id="match-out"' in claim and 'name="out"' in claim and 'option value="unknown" selected' in claim
+    p.ok(move="match", slots="1,2", card1="4", card2="9", slot="1", out="2")
+    assert store.entries(database, match.id)[-1]["entry"]["out"] == "2"
+    piles = re.search(r'<p class="piles">(.*?)</p>', q.screen(), re.S).group(1)
+    assert 'Discard pile <span class="face small">2</span>' in piles
+    history = text(q.client.get(f"{q.url}/history"))
+    assert f"{turn} claims places 1, 2 match, showing 4, 9, and discards a 2." in history
+    # the 2nd edition keeps the card in hand whatever happens: the form does not ask
+    other = store.create_match(database, "cabo", ["Ana", "Ben"], {})
+    first = CaboPhone(app, other.id, "0")
+    first.ok(move="turn_up", card="5")
+    mover = first if "Your turn, Ana" in first.screen() else CaboPhone(app, other.id, "1")
+    mover.ok(move="draw")
+    assert 'name="out"' not in mover.pick(move="match", slot="1,2")
+
+
+def test_CAB_6_a_snap_that_matched_keeps_the_rank_of_the_discard_and_a_take_of_another_rank_is_refused(table, database):
+    """Cambio: Ben snaps Cy's card onto Ana's 9♠ saying only that it matched. Every phone shows the pile's
+    top as a 9 of a suit nobody recorded; the take offers the 9s; a take naming a 7 is refused (CAB-6), the
+    9♥ is taken, and every phone's history names it (it lay face up)."""
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="5H")
+    ana.ok(move="draw")
+    ana.ok(move="replace", slot="1", out="9S")
+    ben.ok(move="snap", slot="2", owner="Cy", matched="1")
+    screen = ben.ok(move="give", slot="1")
+    assert 'id="discard-rank"' in screen and "rank 9, suit not recorded" in screen
+    assert "rank 9, suit not recorded" in cy.screen()
+    assert "rank=9" in screen  # the take opens on the 9s
+    picker = ben.pick(move="take_discard", field="card", rank="9")
+    assert 'value="9H"' in picker and 'value="7H"' not in picker
+    before = entry_count(database, match.id)
+    response = ben.post(move="take_discard", card="7H")
+    assert response.status_code == 422 and "CAB-6" in text(response)
+    assert "The top of the discard pile is a 9" in text(response)
+    assert entry_count(database, match.id) == before
+    ben.ok(move="take_discard", card="9H")
+    for phone in (ana, ben, cy):
+        assert "Ben takes the top card of the discard pile, a 9♥." in text(phone.client.get(f"{phone.url}/history"))

@@ -40,11 +40,19 @@ def entry(move: Any, players: tuple[str, ...]) -> str:
             return _("%(name)s draws %(card)s and shows it.", name=who, card=card(c))
         case m.Draw():
             return _("%(name)s draws a card.", name=who)
-        case m.TakeDiscard():
+        case m.TakeDiscard(card=None):
             return _("%(name)s takes the top card of the discard pile.", name=who)
+        case m.TakeDiscard(card=c):  # it lay face up: every seat saw it (CAB-3)
+            return _("%(name)s takes the top card of the discard pile, %(card)s.", name=who, card=card(c))
         case m.Replace(slot=slot, out=out):
             return _("%(name)s puts the card into place %(place)s and discards %(card)s.", name=who, place=slot,
                      card=card(out))
+        case m.Match(slots=slots, cards=codes, out=out) if codes and out is not None:  # a failed claim, 1st edition
+            return _("%(name)s claims places %(places)s match, showing %(cards)s, and discards %(card)s.", name=who,
+                     places=", ".join(map(str, slots)), cards=cards(codes), card=card(out))
+        case m.Match(slots=slots, out=out) if out is not None:
+            return _("%(name)s claims places %(places)s match, and discards %(card)s.", name=who,
+                     places=", ".join(map(str, slots)), card=card(out))
         case m.Match(slots=slots, cards=codes) if codes:
             return _("%(name)s claims places %(places)s match, showing %(cards)s.", name=who,
                      places=", ".join(map(str, slots)), cards=cards(codes))
