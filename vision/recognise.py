@@ -267,9 +267,18 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
                                     for g, lab, _ in named)])
     kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
     spare = list(unread) + [r.outline for r in reads if not r.label]
-    for hit in hits:
+    ends = _ends_of_one_card(hits, spare)
+    doubted = set(ends.values())
+    for i, hit in enumerate(hits):
+        if i in ends:
+            continue  # the other end of a card whose ends disagree, kept as that card
         label, conf = decide(hit.alternatives, allowed)
-        kept.append(CardRead(label, conf, _outline_around(hit, spare), hit.alternatives,
+        alternatives = hit.alternatives
+        if i in doubted:  # both ends' guesses, neither answered
+            other = hits[next(j for j, k in ends.items() if k == i)]
+            alternatives = sorted(hit.alternatives + other.alternatives, key=lambda a: -a[1])
+            label = None
+        kept.append(CardRead(label, conf, _outline_around(hit, spare), alternatives,
                              anchor=hit.centre + hit.down * hit.scale * 45))  # just below the index's suit
     return kept
 
@@ -286,16 +295,50 @@ def _belongs(hit, grown: np.ndarray, label: str, outline: np.ndarray) -> bool:
 def _outline_around(hit, outlines: list[np.ndarray]) -> np.ndarray:
     """The outline found around an index hit whose area is nearest the one its index implies
     (within a factor of 2.5), else the outline guessed from the index."""
-    guess = hit.outline()
-    area = cv2.contourArea(guess)
-    best, best_ratio = guess, 2.5
-    for quad in outlines:
+    k = _outline_index(hit, outlines)
+    return hit.outline() if k is None else np.float32(outlines[k])
+
+
+def _outline_index(hit, outlines: list[np.ndarray]) -> int | None:
+    """Which of the outlines `_outline_around` takes for the hit; None for the guessed one."""
+    area = cv2.contourArea(hit.outline())
+    best, best_ratio = None, 2.5
+    for k, quad in enumerate(outlines):
         if not inside(hit.centre, quad):
             continue
         ratio = max(cv2.contourArea(np.float32(quad)) / area, area / max(cv2.contourArea(np.float32(quad)), 1e-6))
         if ratio < best_ratio:
-            best, best_ratio = np.float32(quad), ratio
+            best, best_ratio = k, ratio
     return best
+
+
+ENDS_APART = (200, 330)  # card units along a card between its two indices (235 on a 200×280 card; more seen low)
+ENDS_ACROSS = 190  # ... and at most this far across it (150 usually; a design may print both on one side)
+
+
+def _card_length_apart(a, b) -> bool:
+    """True when hit b lies where a card's other index lies, seen from hit a: a card's length down
+    it, and not further across than a card's width (two cards overlapping turned round lie closer)."""
+    k = (a.scale + b.scale) / 2
+    offset = b.centre - a.centre
+    right = np.array([a.down[1], -a.down[0]])
+    return ENDS_APART[0] * k <= float(offset @ a.down) <= ENDS_APART[1] * k and abs(float(offset @ right)) <= ENDS_ACROSS * k
+
+
+def _ends_of_one_card(hits: list, outlines: list[np.ndarray]) -> dict[int, int]:
+    """Hits read as two different cards that are the two ends of one card: they point opposite
+    ways, lie a card's length apart and take the same found outline as their card. {the later hit: the earlier one}: the card
+    is one, in doubt (its two corners disagree), never answered as either or as two."""
+    places = [_outline_index(hit, outlines) for hit in hits]
+    pairs: dict[int, int] = {}
+    for j, b in enumerate(hits):
+        for i in range(j):
+            a = hits[i]
+            if places[i] is not None and places[i] == places[j] and i not in pairs and a.label != b.label \
+                    and float(a.down @ b.down) < -0.6 and _card_length_apart(a, b):
+                pairs[j] = i
+                break
+    return pairs
 
 
 def _covers(outline: np.ndarray, other: np.ndarray, share: float = 0.4) -> bool:

@@ -298,3 +298,32 @@ def test_only_a_dark_photo_where_nothing_was_read_is_read_again_turned(monkeypat
     assert calls == []
     vision.recognise(dark)
     assert calls == [1]
+
+
+def _index_hit(label, centre, down, scale=1.0):
+    from vision.index_search import IndexHit
+    return IndexHit(label, 1.0, np.asarray(centre, float), np.asarray(down, float), scale, [(label, 1.0)])
+
+
+def test_the_two_ends_of_one_card_read_as_two_cards_are_one_card_in_doubt():
+    recognise = importlib.import_module("vision.recognise")
+    card = np.float32([[80, 80], [290, 80], [290, 370], [80, 370]])  # an outline found, its corners unread
+    top, bottom = _index_hit("3C", (100, 100), (0, 1)), _index_hit("5C", (250, 335), (0, -1))
+    assert recognise._ends_of_one_card([top, bottom], [card]) == {1: 0}
+    assert recognise._ends_of_one_card([top, bottom], []) == {}  # no outline holds them both: two cards
+    # two cards overlapping turned round from each other lie closer along than a card's length
+    overlapping = _index_hit("10H", (320, 250), (0, -1))
+    big = np.float32([[80, 80], [400, 80], [400, 370], [80, 370]])
+    assert recognise._ends_of_one_card([top, overlapping], [big]) == {}
+
+
+def test_a_card_whose_two_ends_disagree_is_one_unknown_card(monkeypatch):
+    recognise = importlib.import_module("vision.recognise")
+    image = np.full((500, 400, 3), 120, np.uint8)
+    card = np.float32([[80, 80], [290, 80], [290, 370], [80, 370]])
+    hits = [_index_hit("3C", (100, 100), (0, 1)), _index_hit("5C", (250, 335), (0, -1))]
+    monkeypatch.setattr(recognise, "find_indices", lambda *args, **kwargs: hits)
+    monkeypatch.setattr(recognise, "FIND_INDICES_LEARNT", False)
+    (read,) = recognise._with_index_hits(image, [], None, [card])
+    assert read.label is None and {lab for lab, _ in read.alternatives} == {"3C", "5C"}
+    assert np.allclose(read.outline, card)
