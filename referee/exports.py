@@ -50,10 +50,14 @@ def _group_matches(db: Database, group_id: int) -> list[store.Match]:
 
 
 def transcript_of(db: Database, match: store.Match) -> dict[str, Any]:
-    """The match as a transcript document (docs/transcripts.md), every entry as stored."""
+    """The match as a transcript document (docs/transcripts.md), every entry as stored; a round still
+    being played as a phone without a seat may see it (GEN-6: another seat's peeks left out)."""
+    entries = [e["entry"] for e in store.entries(db, match.id, upto=match.version)]
+    if match.game in GAMES:
+        log = store.state_at(db, match, tables.replay, tables.feed)
+        entries = log.game.redact(log.state, entries, None)
     doc = {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
-           "players": list(match.players), "rules": dict(match.rules),
-           "entries": [e["entry"] for e in store.entries(db, match.id, upto=match.version)]}
+           "players": list(match.players), "rules": dict(match.rules), "entries": entries}
     if match.dealer is not None:  # a rematch dealt by last game's loser (SH-53): its entries replay only so
         doc["dealer"] = match.players[match.dealer]
     return doc

@@ -184,3 +184,14 @@ def test_a_match_dealt_by_another_seat_goes_out_and_back_in_with_its_dealer(data
         assert replayed.state.over and replayed.state.winners == store.state_at(database, match, tables.replay).state.winners
     finally:
         other.conn.close()
+
+
+def test_GEN_6_a_round_still_being_played_goes_out_as_a_phone_without_a_seat_sees_it(database):
+    g = people.find_or_create_group(database, "Family")
+    round_ = example("plain-round")
+    play(database, round_, g.id, MON, upto=3)  # Ana has peeked at two cards and drawn one
+    play(database, round_, g.id, TUE)  # a finished round: every card was shown
+    playing, finished = (m["transcript"] for m in exports.export_group(database, g.id)["matches"])
+    assert "'0', '1'" not in str(playing["entries"][1]) and playing["entries"][1]["move"] == "initial_peek"
+    assert playing["entries"][0] == round_["entries"][0]  # the card turned up lies face up for everyone
+    assert finished["entries"] == round_["entries"]
