@@ -195,8 +195,24 @@ def _recognise(image: np.ndarray, deck: str, references: References | None, allo
             close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
             reads = []
     if deck == "standard":
-        reads = _cleared(_with_index_hits(image, reads, allowed, unread) or ([close_up] if close_up else []), allowed)
+        reads = _second_copies(_cleared(_with_index_hits(image, reads, allowed, unread)
+                                        or ([close_up] if close_up else []), allowed))
     return reads or ([close_up] if close_up else [])
+
+
+SECOND_COPY_SURE = 0.9  # a card answered twice in one photo: each copy but the surest needs this much
+
+
+def _second_copies(reads: list[CardRead]) -> list[CardRead]:
+    """Reads answering a card already answered in the photo, held unknown unless sure: two copies of
+    one card lie on a table only when several decks are shuffled together (Spite & Malice), far
+    less often than a misread (an 8♠ half under a 10♣, read as the 10♠ found elsewhere)."""
+    surest: dict[str, int] = {}
+    for i, r in enumerate(reads):
+        if r.label is not None and (r.label not in surest or r.confidence > reads[surest[r.label]].confidence):
+            surest[r.label] = i
+    return [r if r.label is None or surest[r.label] == i or r.confidence >= SECOND_COPY_SURE
+            else CardRead(None, r.confidence, r.outline, r.alternatives, r.anchor) for i, r in enumerate(reads)]
 
 
 def _cleared(reads: list[CardRead], allowed: list[str] | None) -> list[CardRead]:

@@ -327,3 +327,13 @@ def test_a_card_whose_two_ends_disagree_is_one_unknown_card(monkeypatch):
     (read,) = recognise._with_index_hits(image, [], None, [card])
     assert read.label is None and {lab for lab, _ in read.alternatives} == {"3C", "5C"}
     assert np.allclose(read.outline, card)
+
+
+def test_a_second_copy_of_a_card_in_one_photo_is_answered_only_when_sure():
+    recognise = importlib.import_module("vision.recognise")
+    outline = np.float32([[0, 0], [10, 0], [10, 14], [0, 14]])
+    reads = [recognise.CardRead("10S", 0.79, outline, [("10S", 0.79), ("10C", 0.21)]),
+             recognise.CardRead("10S", 1.0, outline, [("10S", 1.0)]),
+             recognise.CardRead("7H", 0.95, outline, [("7H", 0.95)]),
+             recognise.CardRead("7H", 0.92, outline, [("7H", 0.92)])]  # two decks shuffled together: both sure
+    assert [r.label for r in recognise._second_copies(reads)] == [None, "10S", "7H", "7H"]
