@@ -24,7 +24,7 @@ from . import nights, people, store, tables
 from .games import GAMES
 from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, seat_index, show
 from .transcript import FORMAT as TRANSCRIPT_FORMAT
-from .transcript import TranscriptError, from_data
+from .transcript import TranscriptError, first_dealer, from_data
 
 FORMAT = "referee-group/1"
 MAX_ITEMS = 100_000  # profiles, nights or matches in one file
@@ -58,8 +58,13 @@ def transcript_of(db: Database, match: store.Match) -> dict[str, Any]:
         entries = log.game.redact(log.state, entries, None)
     doc = {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
            "players": list(match.players), "rules": dict(match.rules), "entries": entries}
-    if match.dealer is not None:  # a rematch dealt by last game's loser (SH-53): its entries replay only so
-        doc["dealer"] = match.players[match.dealer]
+    # who dealt the first game, as its screen said: the game's default dealer, or a rematch's loser (SH-53),
+    # whose entries replay only from that deal
+    dealer = first_dealer(match.game, match.players, match.rules, match.dealer)
+    if dealer is None and match.dealer is not None:
+        dealer = match.players[match.dealer]
+    if dealer is not None:
+        doc["dealer"] = dealer
     return doc
 
 

@@ -52,8 +52,17 @@ def _same(message: str, **groups: str) -> tuple[str, str]:
 
 
 _RULINGS_EN: tuple[tuple[str, Any], ...] = (
+    # --- A number a form sent out of its field's range (games/forms.py, WHOLE_WORDS) ---------------------
+    _same(N_("A slot must be a place from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("A place in a row must be a number from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("A building pile must be a number from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("A side stack must be a number from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("The number of cards drawn must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("The number of an entry must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    _same(N_("The number of a flag must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
     # --- The general rules, the log and the setting up of a table ---------------------------------------
     _same(N_("There is no entry to undo.")),
+    _same(N_("The entry is not readable.")),  # an override's refused entry that is not one (games/forms.py)
     _same(N_("Entry %(num)s is not an entry that stands, so it cannot be corrected.")),
     _same(N_("Rat-a-Tat Cat is for %(low)s–%(high)s players, not %(num)s."), low=r"\d+"),
     _same(N_("With the Cabo deck the game is for %(low)s–%(high)s players, not %(num)s."), low=r"\d+"),

@@ -299,11 +299,31 @@ def result(game: Any, state: Any) -> dict[str, Any]:
     return game.result(state)
 
 
+def first_dealer(game_name: str, players: Any, rules: dict[str, Any], dealer: Any = None) -> str | None:
+    """Who deals a match's first game, by name: ``dealer`` (a seat or a name) or, when None, the game's
+    default dealer, as the first round's screen says it. None for a game whose deal nobody makes (Spite &
+    Malice: the pay-off tops decide who starts, SM-7), or a match this referee cannot deal (a game not
+    installed here). A transcript without the field is dealt by the default dealer, as it always was."""
+    if game_name not in GAMES:
+        return None
+    try:
+        state = get_game(game_name).new_match(tuple(players), rules, dealer)
+    except (EntryError, Ruling, ValueError, TypeError, KeyError):
+        return None
+    seat = getattr(state, "dealer", None)
+    if seat is None:  # dealt round by round (Rat-a-Tat Cat, Cabo): the first round's dealer
+        seat = getattr(getattr(state, "round", None), "dealer", None)
+    names = getattr(state, "players", ())
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else None
+
+
 def dumps(game_name: str, players: tuple[str, ...], rules: dict[str, Any], dealer: Any,
           entries: list[dict[str, Any]], **meta: Any) -> str:
-    """A transcript document for entries already in their JSON form (the app's export)."""
+    """A transcript document for entries already in their JSON form (the app's export); it names the
+    first game's dealer, the game's default one too (``first_dealer``)."""
     doc: dict[str, Any] = {"format": FORMAT, "game": game_name, **meta, "players": list(players),
                            "rules": rules}
+    dealer = first_dealer(game_name, players, rules, dealer) or dealer
     if dealer is not None:
         doc["dealer"] = dealer
     doc["entries"] = entries

@@ -87,3 +87,21 @@ def test_dumps_round_trips_through_loads():
     transcript = loads(text)
     assert transcript.players == ("Ana", "Ben") and len(transcript.moves) == 2
     assert transcript.meta == {"title": "Friday"}
+
+
+@pytest.mark.parametrize("game, dealer", [("ratatat", "Cy"), ("cabo", "Cy"), ("shithead", "Ana")])
+def test_dumps_names_the_dealer_of_a_match_dealt_by_the_default_dealer(game, dealer):
+    """A transcript always says who dealt the first game (it named only a rematch's dealer); one written
+    without the field still loads, dealt by the game's default dealer."""
+    text = dumps(game, ("Ana", "Ben", "Cy"), {}, None, [])
+    assert json.loads(text)["dealer"] == dealer
+    assert loads(text).dealer == dealer and loads(text).start() == loads(text.replace(f'"dealer": "{dealer}"',
+                                                                                     '"note": "old"')).start()
+    assert json.loads(dumps(game, ("Ana", "Ben", "Cy"), {}, "Ben", []))["dealer"] == "Ben"
+    old = {k: v for k, v in json.loads(text).items() if k != "dealer"}
+    assert loads(json.dumps(old)).dealer is None
+
+
+def test_a_game_whose_deal_nobody_makes_names_no_dealer():
+    """Spite & Malice: the pay-off tops decide who starts (SM-7), so who dealt is not part of the match."""
+    assert "dealer" not in json.loads(dumps("spite_malice", ("Ann", "Bob"), {}, None, []))

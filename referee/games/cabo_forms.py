@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .cabo_rules import MAX_SLOTS
-from .forms import MAX_REASON, begin_entry, copy_fields, entrant, log_form, number, text
+from .forms import MAX_REASON, Whole, begin_entry, copy_fields, entrant, log_form, number, text
 
-INT_FIELDS = ("slot", "target_slot")
+PLACE = Whole(1, MAX_SLOTS, "place")
+INT_FIELDS = {"slot": PLACE, "target_slot": PLACE}
 TEXT_FIELDS = ("card", "out", "seen", "target_seen", "target", "owner")
 BOOL_FIELDS = ("shown", "swap")
 #: Entries of the whole table: nobody's turn, no seat recorded.
@@ -26,7 +27,7 @@ CARD_LISTS = ("reveal", "match")
 def _places(raw: str) -> list[int]:
     out = []
     for part in raw.split(",")[:MAX_SLOTS]:
-        value = number({"slot": part}, "slot")
+        value = number({"slot": part}, "slot", PLACE)
         if value is not None:
             out.append(value)
     return out

@@ -40,9 +40,23 @@ def parse_card(value: Any, deck: Mapping[str, int], where: str) -> str | None:
     if name not in deck:  # "Draw 2", "draw-2": a card's name with its spaces and dashes left out
         name = name.replace(" ", "").replace("-", "").replace("_", "")
     if name not in deck:
-        raise EntryError(where, f"{show(value)} is not a card of this deck "
-                                f"({', '.join(deck)} or unknown)")
+        raise EntryError(where, f"{show(value)} is not a card of this deck ({deck_hint(deck)}, or unknown)")
     return name
+
+
+#: A deck of more names than this is told by example ("a card such as 7H, 10S or QD"), not in full.
+_LISTED = 20
+
+
+def deck_hint(deck: Mapping[str, int]) -> str:
+    """What a card name of ``deck`` looks like, for a refusal: a small deck of its own names every card;
+    a standard deck is shown by example, not its 52 names."""
+    if all(card in deck for card in ("7H", "10S", "QD")):
+        return "a card such as 7H, 10S or QD"
+    names = list(deck)
+    if len(names) <= _LISTED:
+        return ", ".join(names)
+    return f"a card such as {', '.join(names[:2])} or {names[2]}"
 
 
 def card_name(card: str | None) -> str:

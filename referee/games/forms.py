@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .base import EntryError
+from .base import MAX_ENTRY_NUMBER, EntryError
 
 MAX_REASON = 300
 MAX_TEXT = 40
@@ -28,14 +29,48 @@ CORRECT_PREFIX = "c_"
 EntryFromForm = Callable[..., dict[str, Any]]
 
 
-def number(form: Mapping[str, str], name: str) -> int | None:
-    """An optional whole number field: plain digits only."""
+#: What a refused value of a whole-number field is told, by what the field means (the web layer says these
+#: again in the phone's language: referee/i18n_rulings.py reads each by its shape).
+WHOLE_WORDS = {
+    "slot": "A slot must be a place from %(low)s to %(high)s.",
+    "place": "A place in a row must be a number from %(low)s to %(high)s.",
+    "pile": "A building pile must be a number from %(low)s to %(high)s.",
+    "stack": "A side stack must be a number from %(low)s to %(high)s.",
+    "count": "The number of cards drawn must be from %(low)s to %(high)s.",
+    "entry": "The number of an entry must be from %(low)s to %(high)s.",
+    "flag": "The number of a flag must be from %(low)s to %(high)s.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """What a whole-number field may hold: ``low``..``high``, a ``what`` of WHOLE_WORDS."""
+    low: int
+    high: int
+    what: str
+
+    def words(self) -> str:
+        return WHOLE_WORDS[self.what] % {"low": self.low, "high": self.high}
+
+
+ENTRY_NUMBER = Whole(0, MAX_ENTRY_NUMBER, "entry")
+FLAG_NUMBER = Whole(0, MAX_ENTRY_NUMBER, "flag")
+
+
+def number(form: Mapping[str, str], name: str, allowed: Whole | None = None) -> int | None:
+    """An optional whole number field: plain digits only. With ``allowed``, any other value (-1, 0 for a
+    slot, 1.5, a number of 5,000 digits) is refused by saying what the field holds."""
     raw = form.get(name, "")
     if raw == "":
         return None
-    if not _DIGITS.fullmatch(raw.strip()):
+    value = int(raw.strip()) if _DIGITS.fullmatch(raw.strip()) else None
+    if allowed is not None:
+        if value is None or not allowed.low <= value <= allowed.high:
+            raise EntryError(name, allowed.words())
+        return value
+    if value is None:
         raise EntryError(name, f"{name} must be a whole number.")
-    return int(raw.strip())
+    return value
 
 
 def text(form: Mapping[str, str], name: str, limit: int = MAX_TEXT) -> str:
@@ -82,7 +117,7 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
         return {"move": "undo", **by(players, seat)}
     if move == "resolve_flag":
         entry: dict[str, Any] = {"move": "resolve_flag", **by(players, seat)}
-        flag = number(form, "flag")
+        flag = number(form, "flag", FLAG_NUMBER)
         if flag is not None:
             entry["flag"] = flag
         if form.get("decision", ""):
@@ -92,7 +127,7 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
         return entry
     if move != "correct":
         return None
-    target = number(form, "target_entry")
+    target = number(form, "target_entry", ENTRY_NUMBER)
     if target is None:
         raise EntryError("target_entry", "Which entry is corrected?")
     correction = {"move": "correct", "target": target, **by(players, seat)}
@@ -164,11 +199,13 @@ def entrant(form: Mapping[str, str], players: tuple[str, ...], seat: int | None,
     return players[acting]
 
 
-def copy_fields(form: Mapping[str, str], entry: dict[str, Any], *, numbers: tuple[str, ...] = (),
-                texts: tuple[str, ...] = (), text_limit: int = MAX_TEXT) -> dict[str, Any]:
-    """The form's whole-number and text fields that are filled in, copied into ``entry``."""
+def copy_fields(form: Mapping[str, str], entry: dict[str, Any], *,
+                numbers: tuple[str, ...] | Mapping[str, Whole] = (), texts: tuple[str, ...] = (),
+                text_limit: int = MAX_TEXT) -> dict[str, Any]:
+    """The form's whole-number and text fields that are filled in, copied into ``entry``; ``numbers`` may
+    map each field to what it holds (``Whole``)."""
     for name in numbers:
-        value = number(form, name)
+        value = number(form, name, numbers.get(name) if isinstance(numbers, Mapping) else None)
         if value is not None:
             entry[name] = value
     for name in texts:

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .forms import MAX_REASON, begin_entry, copy_fields, entrant, log_form, number, text
+from .forms import MAX_REASON, Whole, begin_entry, copy_fields, entrant, log_form, number, text
 from .ratatat_rules import SLOTS
 
-INT_FIELDS = ("slot", "target_slot")
+SLOT = Whole(1, SLOTS, "slot")
+INT_FIELDS = {"slot": SLOT, "target_slot": SLOT}
 TEXT_FIELDS = ("card", "out", "seen", "target")
 #: Entries of the whole table: nobody's turn, no seat recorded.
 TABLE_MOVES = ("turn_up", "reshuffle", "time_up", "stalemate")
@@ -33,7 +34,7 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
         entry["cards"] = [text(form, f"card{i}", 12) or "unknown" for i in range(1, SLOTS + 1)]
         entry.pop("card", None)
     if move == "initial_peek":
-        slots = [number({"slot": s}, "slot") for s in form.get("slots", "1,4").split(",")[:SLOTS]]
+        slots = [number({"slot": s}, "slot", SLOT) for s in form.get("slots", "1,4").split(",")[:SLOTS]]
         entry["slots"] = [s for s in slots if s is not None] or [1, SLOTS]
         seen = [text(form, f"seen{i}", 12) or "unknown" for i in range(1, len(entry["slots"]) + 1)]
         if any(card != "unknown" for card in seen):  # nothing noted: no list of unknowns

@@ -31,7 +31,8 @@ Where RULES.md §3 is silent or leaves a choice, the engine follows its default 
 * SM-19: moves the referee cannot record (pay-off or side-stack card onto a side stack, a card off a
   building pile) are refused outright, not overridable: the card has to go back. Moves onto another
   player's piles cannot be entered at all (every entry names its player's own piles).
-* SM-18 with fixed places: side stacks are places 1..max (SM-V3); an empty place may be reused.
+* SM-18 with fixed places: side stacks are places 1..max (SM-V3); an empty place may be reused. A discard
+  onto any other place is refused outright, not overridable: the referee has no place to show it in.
   Building piles keep their places too: a completed pile frees its place, a new pile takes the first free
   place (or the place entered, if free).
 * SM-V8 ``off`` plays a single game (as the switch table says), not "until the players agree" (SM-43's

@@ -434,9 +434,12 @@ class _Entry:
         if st.hand < 1:
             self.refuse("SM-K3", f"{who} has no cards in hand (the stock could not refill it, SM-A8).")
         sides = st.sides
-        if m.stack > s.rules["max_side_stacks"]:
-            self.check(False, "SM-18", f"Each player has at most {s.rules['max_side_stacks']} side stacks: the "
-                                       "card goes onto one of them.")
+        most = s.rules["max_side_stacks"]
+        said = f"Each player has at most {most} side stacks: the card goes onto one of them."
+        if not 1 <= m.stack <= max(most, len(sides)) + 1:  # past the next new stack: no override makes a gap
+            self.refuse("SM-18", said)
+        if m.stack > most:  # one stack more than the table's most (SM-V3): a person may let it stand
+            self.check(False, "SM-18", said)
             sides = sides + ((),) * (m.stack - len(sides))
         stack = sides[m.stack - 1]
         why = side_problem(stack[-1] if stack else None, m.card, s.rules)

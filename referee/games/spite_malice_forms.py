@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .base import EntryError
-from .forms import begin_entry, copy_fields, entrant, log_form
-from .spite_malice_moves import GAME_MOVES
+from .forms import Whole, begin_entry, copy_fields, entrant, log_form
+from .spite_malice_moves import GAME_MOVES, MAX_DRAW, MAX_PLACE
 
 TEXT_FIELDS = ("card", "source")
-NUMBER_FIELDS = ("pile", "stack", "count")
+NUMBER_FIELDS = {"pile": Whole(1, MAX_PLACE, "pile"), "stack": Whole(1, MAX_PLACE, "stack"),
+                 "count": Whole(0, MAX_DRAW, "count")}
 #: Entries naming whose cards they are, made from any phone (a pay-off top is on the table for all).
 FOR_MOVES = ("top", "start")
 

@@ -25,7 +25,7 @@ from werkzeug.routing import BuildError
 from .. import scans, store, tables, transcript
 from ..db import get_db
 from ..i18n import lang
-from ..i18n_rules import describe_move
+from ..i18n_rules import describe_move, ruling_text
 from ..games.base import EntryError, Ruling
 from ..games.forms import LOG_MOVES
 from ..games.redaction import entry_seat
@@ -325,6 +325,17 @@ def move_words(game, move, players, before: Any = None) -> str:
     return describe_move(game, move, players, failed)
 
 
+def states_before(db, match, log) -> dict[int, Any]:
+    """The state each entry that stands was applied to, by position (what a game needs to say what became
+    of an entry: Shithead's failed plays, SH-18). A log opened from a snapshot (after a restart) knows only
+    the entries after it: then the stored entries are replayed from the deal for the others."""
+    befores = log.states_before()
+    if all(position in befores for position in log.positions()):
+        return befores
+    return tables.replay(match, [item["entry"] for item in store.entries(db, match.id, upto=match.version)]
+                         ).states_before()
+
+
 def entry_words(log, entry: dict, before: Any = None) -> str:
     """An entry in words, or its move name when it does not parse (a refused entry). With the state it was
     applied to (``before``), a game may say what became of it (Shithead: a table card that could not go
@@ -522,24 +533,38 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     correction before it changed what it fits, or it no longer applies on replay); or it is an undo.
     ``correct_number``: the entry to correct from this row, when it stands, is about the cards (or is a
     correction, corrected again) and this phone sees all of it."""
-    standing = set(log.positions())
-    set_aside = {position: (rule, message) for position, rule, message in log.refused}
     stored = store.entries(db, match.id)
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
+    photos = scans.kept_photos(db, match.id)
+    befores = states_before(db, match, log) if hasattr(log.game, "failed_play") else {}
+    rows = []
+    for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, seen)):
+        position = item["seq"] - 1
+        rows.append({**item, **fate, "words": entry_words(log, item["entry"], befores.get(position)), "kind": "entry",
+                     "photos": photos.get(item["seq"], []) if visible == item["entry"] else []})
+    for claim in _seat_claims(db, match):
+        rows.append(claim)
+    rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
+    return rows
+
+
+def _entry_fates(log, whole: list, seen: list) -> list[dict]:
+    """For each stored entry (``whole``, as this phone sees them: ``seen``), what became of it: its
+    ``position``, ``status`` (with ``by``, ``undid``, ``rule`` and ``why`` as the status has them) and
+    ``correct_number``, the entry a "Correct" on its row corrects (None: the row offers none). This is the
+    one rule of what may be corrected: the history's buttons, the correction page and the server's check
+    of a posted correction (``correct_refusal``) all read it."""
+    standing = set(log.positions())
+    set_aside = {position: (rule, message) for position, rule, message in log.refused}
     replaced_by = _corrections_standing(whole, log)
     undone_by = dict(log.undone)
     undone = set(undone_by.values())
-    photos = scans.kept_photos(db, match.id)
-    befores = log.states_before() if hasattr(log.game, "failed_play") else {}
     rows = []
-    for item, visible in zip(stored, seen):
-        position = item["seq"] - 1
-        entry = item["entry"]
+    for position, (entry, visible) in enumerate(zip(whole, seen)):
         move = entry.get("move") if isinstance(entry, dict) else None
         target = entry.get("target") if move == "correct" else None
-        row = {**item, "words": entry_words(log, entry, befores.get(position)), "position": position, "kind": "entry", "status": "stands",
-               "correct_number": None, "photos": photos.get(item["seq"], []) if visible == entry else []}
+        row: dict[str, Any] = {"position": position, "status": "stands", "correct_number": None}
         if position in set_aside:
             row.update(status="set_aside", rule=set_aside[position][0], why=set_aside[position][1])
         elif move == "undo":
@@ -559,10 +584,27 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
         if row["status"] == "stands" and visible == entry and (move == "correct" or move not in LOG_MOVES):
             row["correct_number"] = target if move == "correct" else position  # corrected again from its row
         rows.append(row)
-    for claim in _seat_claims(db, match):
-        rows.append(claim)
-    rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
     return rows
+
+
+def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[int, str] | None:
+    """Why this phone may not correct stored entry ``number`` — (an HTTP status, the words) — or None when
+    the history offers it a "Correct" for that entry (``_entry_fates``): a correction the history would
+    not offer is refused whoever posts it, before the rules see it (an override, an undo or an undone
+    entry is never replaced by a correction that sets aside what followed)."""
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(whole):
+        return 404, gettext("There is no such entry.")
+    seen = log.game.redact(log.state, whole, seat)
+    if any(fate["correct_number"] == number for fate in _entry_fates(log, whole, seen)):
+        return None
+    hidden = _hidden_from(log, whole, number, seat)
+    if hidden:
+        return 403, hidden
+    entry = whole[number]
+    if isinstance(entry, dict) and entry.get("move") in LOG_MOVES:
+        return 422, gettext("Entry %(number)s cannot be corrected: it is about other entries, not about the cards.",
+                            number=number)
+    return 422, gettext("Entry %(num)s is not an entry that stands, so it cannot be corrected.", num=number)
 
 
 def _corrections_standing(entries: list, log) -> dict[int, int]:
@@ -603,17 +645,15 @@ def correct_page(match_id: str, number: int):
     db, match, log = load(match_id)
     require_entrant(match_id, "correct an entry")
     history = [item["entry"] for item in store.entries(db, match_id)]
-    if not 0 <= number < len(history):
-        abort(404, description=gettext("There is no such entry."))
-    hidden = _hidden_from(log, history, number, phone_seat(match_id))
-    if hidden:
-        abort(403, description=hidden)
+    refusal = correct_refusal(log, history, number, phone_seat(match_id))
+    if refusal:
+        abort(*refusal)
     last = _corrections_standing(history, log).get(number)
     original = history[number] if last is None else history[last]["entry"]
-    if original.get("move") in LOG_MOVES:
-        abort(422, description=gettext("Undo that entry instead: it is about other entries, not about the cards."))
+    if original.get("move") == "override" and isinstance(original.get("entry"), dict):
+        original = original["entry"]  # a correction let stand (GEN-5): its pickers show the entry it holds
     ctx = screen_context(match, log)
-    before = log.states_before().get(number) if last is None else None  # the entry as it was applied
+    before = states_before(db, match, log).get(number) if last is None else None  # the entry as it was applied
     ctx.update(number=number, original=original, words=entry_words(log, original, before))
     return render_template("table/correct.html", **ctx)
 
@@ -686,7 +726,7 @@ def post_entry(match_id: str):
         entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
-        return render_screen(match, log, 400, notice=gettext("That entry is not readable: %(why)s", why=err.message))
+        return render_screen(match, log, 400, notice=_unreadable(err.message))
     if (entry.get("move") == "undo" and expected == match.version and log.undo_target() is not None
             and not may_undo(log, phone_seat(match_id), is_shared(match_id), _made_here(db, match, log))):
         if log.head.correction is not None:
@@ -697,11 +737,11 @@ def post_entry(match_id: str):
         name = match.players[owner] if isinstance(owner, int) and 0 <= owner < len(match.players) else "?"
         return render_screen(match, log, 403, notice=gettext(
             "Only %(name)s's phone can undo %(name)s's entry: ask them, or correct it from the history.", name=name))
-    if entry.get("move") == "correct" and isinstance(entry.get("target"), int):
-        hidden = _hidden_from(log, [item["entry"] for item in store.entries(db, match_id)], entry["target"],
-                              phone_seat(match_id))
-        if hidden:
-            return render_screen(match, log, 403, notice=hidden)
+    if entry.get("move") == "correct":  # only what the history offers to correct (correct_refusal)
+        refusal = correct_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry.get("target"),
+                                  phone_seat(match_id))
+        if refusal:
+            return render_screen(match, log, 403 if refusal[0] == 403 else 422, notice=refusal[1])
     for attempt in range(4):
         try:
             done = _append(db, match_id, expected, entry, key)
@@ -729,6 +769,15 @@ def post_entry(match_id: str):
             return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state, notice=set_aside)
+
+
+def _unreadable(message: str) -> str:
+    """The notice for a form no entry can be read from, with the reason in the phone's language: said once
+    ("That entry is not readable: The entry is not readable." would say it twice)."""
+    why = ruling_text("", message)
+    if "not readable" in message:
+        return why
+    return gettext("That entry is not readable: %(why)s", why=why)
 
 
 def _alongside(db, game, match_id: str, expected: int, entry: dict) -> bool:

@@ -149,6 +149,25 @@ def test_SM_T11_a_fifth_side_stack_is_refused():
     assert refused(table({"max_side_stacks": 2}), D(ANN, 3, "4D")).rule == "SM-18"
 
 
+@pytest.mark.parametrize("stack", [6, 9, 99])
+def test_SM_18_a_side_stack_past_the_next_new_one_cannot_be_let_stand(stack):
+    """SM-18, SM-V3: a fifth side stack is refused and a person may let it stand (the table agreed to
+    it); a discard onto a place past the next new stack is refused outright (an override cannot let it
+    stand: the table would show Side 1 to Side 99), while the rulings a person may override stay
+    overridable (SM-V12 here)."""
+    s = table(seats={ANN: seat(sides=("3H", "8S", "KD", "5C"))})
+    ruling = refused(s, D(ANN, stack, "4D"))
+    assert ruling.rule == "SM-18" and not ruling.overridable and "at most 4 side stacks" in ruling.message
+    assert refused(s, Override(D(ANN, stack, "4D"), "SM-18", "a sixth stack")).rule == "SM-18"
+    fifth = refused(s, D(ANN, 5, "4D"))
+    assert fifth.rule == "SM-18" and fifth.overridable
+    assert go(s, Override(D(ANN, 5, "4D"), "SM-18", "agreed")).seats[ANN].sides[4] == ("4D",)
+    assert refused(table({"max_side_stacks": 2}), D(ANN, 3, "4D")).overridable
+    book = table({"side_stack_order": "same_or_one_lower"}, seats={ANN: seat(sides=("9H",))})
+    assert refused(book, D(ANN, 1, "4D")).overridable
+    assert go(book, Override(D(ANN, 1, "4D"), "SM-V12", "agreed")).seats[ANN].sides[0] == ("9H", "4D")
+
+
 def test_SM_T12_every_hand_card_built_means_five_more():
     s = go(table(stock=30), *(B(ANN, 1, "hand", c) for c in ("AH", "2H", "3H", "4H", "5H")))
     assert s.seats[ANN].hand == 0 and s.owed == 5 and s.owed_rule == "SM-16"

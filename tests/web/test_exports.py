@@ -195,3 +195,60 @@ def test_GEN_6_a_round_still_being_played_goes_out_as_a_phone_without_a_seat_see
     assert "'0', '1'" not in str(playing["entries"][1]) and playing["entries"][1]["move"] == "initial_peek"
     assert playing["entries"][0] == round_["entries"][0]  # the card turned up lies face up for everyone
     assert finished["entries"] == round_["entries"]
+
+
+# --- The transcript names who dealt the first game, default dealer or not (failed before its fix) --------
+
+@pytest.mark.parametrize("game, dealer, deals", [
+    ("ratatat", "Cy", "Cy deals four cards to each player"),
+    ("cabo", "Cy", "Cy deals four cards face down to each player"),
+    ("shithead", "Ana", "Ana deals everyone"),
+])
+def test_the_transcript_of_a_match_dealt_by_the_default_dealer_names_the_dealer(client, database, tmp_path, game,
+                                                                                 dealer, deals):
+    """The screen of a first round says who deals; the exported transcript says it too (it named only a
+    rematch's dealer), and read back it deals the same first round."""
+    from referee import store, tables
+    from referee.transcript import from_data
+
+    match = store.create_match(database, game, ["Ana", "Ben", "Cy"])
+    assert deals in client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    download = client.get(f"/m/{match.id}/transcript.json")
+    assert download.status_code == 200 and download.get_json()["dealer"] == dealer
+    doc = json.loads(json.dumps(exports.transcript_of(database, match)))
+    assert doc["dealer"] == dealer
+    assert from_data(doc).start() == from_data(download.get_json()).start() == tables.start(match).state
+
+
+def test_a_played_match_goes_out_and_back_in_with_its_default_dealer_and_an_old_transcript_still_imports(
+        client, database, tmp_path):
+    """Export -> import of a whole Rat-a-Tat Cat match dealt by the default dealer: the dealer is named
+    and kept, and the entries replay to the same result. A transcript written before the dealer was always
+    named (no "dealer" field) still imports, dealt by the game's default dealer as before."""
+    from referee import store, tables
+    from referee.transcript import loads
+
+    doc = example("three-rounds")
+    match = store.create_match(database, "ratatat", doc["players"], doc.get("rules") or {})
+    for i, entry in enumerate(doc["entries"]):
+        tables.append(database, match.id, i, entry, None)
+    match = store.get_match(database, match.id)
+    played = store.state_at(database, match, tables.replay).state
+    download = client.get(f"/m/{match.id}/transcript.json").get_data(as_text=True)
+    assert loads(download).dealer == doc["players"][-1]
+    out = json.loads(json.dumps(exports.transcript_of(database, match)))
+    assert out["dealer"] == doc["players"][-1]
+    old = {k: v for k, v in out.items() if k != "dealer"}
+    for i, sent in enumerate((out, old)):
+        other = dbmod.connect(tmp_path / f"empty{i}.sqlite")
+        dbmod.migrate(tmp_path / f"empty{i}.sqlite")
+        try:
+            (match_id,) = exports.import_data(other, sent).added
+            imported = store.get_match(other, match_id)
+            assert imported.dealer == (len(doc["players"]) - 1 if sent is out else None)
+            assert imported.version == len(doc["entries"])
+            again = store.state_at(other, imported, tables.replay).state
+            assert again.over and again.winners == played.winners and again.totals == played.totals
+            assert exports.transcript_of(other, imported)["dealer"] == doc["players"][-1]
+        finally:
+            other.conn.close()

@@ -296,3 +296,16 @@ def test_an_entry_in_hebrew_keeps_its_card_in_order(app):
     with app.test_request_context(headers={"Accept-Language": "he"}):
         said = describe_move(get_game("shithead"), Play(0, ("4S",)), ("Ana", "Ben"))
     assert "\u20664♠\u2069" in said
+
+
+@pytest.mark.parametrize("lang", ["he", "it"])
+def test_every_number_a_form_refuses_is_said_in_the_phones_language(lang):
+    """A number out of its field's range (games/forms.py) is told what the field holds, in Hebrew and Italian."""
+    from referee.games.forms import WHOLE_WORDS
+
+    strict = Strict(lang)
+    for what, words in WHOLE_WORDS.items():
+        sentence = words % {"low": 1, "high": 4}
+        said = i18n_rulings.say_all(sentence, strict.gettext, strict.ngettext, rtl=lang == "he")
+        assert said is not None and not strict.missing, (what, said, strict.missing)
+        assert "1" in said and "4" in said and said != sentence

@@ -640,6 +640,10 @@ def test_a_refused_correction_can_be_let_stand_with_the_override_it_offers(table
     assert stored[-1]["entry"]["entry"]["entry"]["card"] == "5"
     history = ana.client.get(f"/m/{match.id}/history").get_data(as_text=True)
     assert "corrected at" in history_row(history, last) and "the old deck has a fifth 5" in history
+    # the history offers to correct it again, and the page opens with the card the correction let stand
+    assert f'/m/{match.id}/correct/{last}"' in history
+    again = ana.client.get(f"/m/{match.id}/correct/{last}")
+    assert again.status_code == 200 and re.search(r'value="5"[^>]*checked', text(again))
 
 
 def test_an_override_naming_another_seat_is_the_posting_phones(table, database):
@@ -1071,3 +1075,54 @@ def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_p
     ben = Phone(app, match.id, "1")
     row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
     assert ">3<" in row and ">9<" in row  # public: Ben's phone shows Ana's outer cards
+
+
+def test_GEN_13_a_correction_is_taken_only_for_an_entry_the_history_offers_to_correct(table, database):
+    """The server refuses (4xx, a plain message, nothing saved) a correction whose target the history
+    offers no "Correct" for: an override, an undo, an undone entry, a correction's own number. One rule
+    decides both: every entry the history offers to correct opens its correction page."""
+    match, ana, ben, cy = table
+    assert ana.post(move="turn_up", card="5").status_code == 200                       # 0
+    assert ben.post(move="draw").status_code == 422
+    assert ben.post(move="override", rule="GEN-7", entry=json.dumps({"move": "draw", "seat": "Ben"}),
+                    reason="Ana let Ben go first").status_code == 200                   # 1 an override
+    assert ben.post(move="discard", card="4").status_code == 200                        # 2
+    assert cy.post(move="draw").status_code == 200                                      # 3
+    assert cy.post(move="undo").status_code == 200                                      # 4 undoes 3
+    assert cy.post(move="draw").status_code == 200                                      # 5
+    assert ana.post(move="correct", target_entry="2", c_move="discard", c_for="Ben", c_card="6",
+                    reason="it was a 6").status_code == 200                             # 6 corrects 2
+    assert cy.post(move="discard", card="8").status_code == 200                         # 7
+    stored = len(store.entries(database, match.id))
+    history = text(ana.client.get(f"{ana.url}/history"))
+    offered = {int(n) for n in re.findall(rf'/m/{match.id}/correct/(\d+)"', history)}
+    assert offered == {0, 2, 5, 7}
+    for number in range(stored + 1):
+        page = ana.client.get(f"{ana.url}/correct/{number}")
+        if number in offered:
+            assert page.status_code == 200, number
+            continue
+        assert 400 <= page.status_code < 500, number
+        for fields in ({"entry": json.dumps({"move": "draw", "seat": "Ben"})},
+                       {"c_move": "draw", "c_for": "Ben"}):
+            refused = ana.post(move="correct", target_entry=str(number), reason="tidy", **fields)
+            assert 400 <= refused.status_code < 500, (number, refused.status_code)
+            said = html.unescape(text(refused))
+            assert ("cannot be corrected" in said or "not an entry that stands" in said
+                    or (number == stored and "There is no such entry" in said)), (number, said[-600:])
+            assert "Let it stand" not in said, number
+            assert len(store.entries(database, match.id)) == stored, number
+    # the override at #1 above all: it stays, and nothing after it is set aside
+    after = text(ana.client.get(f"{ana.url}/history"))
+    assert "no longer fits" not in after and 'class="stands" id="e1"' in after
+
+
+def test_GEN_5_an_override_of_an_unreadable_entry_says_not_readable_once(table, database):
+    """An override whose refused entry cannot be read is told so once, not "That entry is not readable:
+    The entry is not readable."."""
+    match, ana, _, _ = table
+    for raw in ("{bad", "[1, 2]"):
+        answer = ana.post(move="override", rule="GEN-7", entry=raw, reason="why not")
+        said = html.unescape(text(answer))
+        assert answer.status_code == 400 and said.lower().count("not readable") == 1, said[-400:]
+    assert entry_count(database, match.id) == 0

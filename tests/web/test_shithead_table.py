@@ -378,3 +378,59 @@ def test_SH_18_the_history_says_a_failed_face_up_play_as_what_happened(app):
         assert "SH-12" in said[language] and "SH-18" in said[language] and said[language] != said["en"]
     with app.test_request_context():
         assert str(last_standing(log)) == said["en"]  # the undo button names it alike
+
+
+def _correct_says(phone, number: int) -> str:
+    """What the correction page of entry ``number`` says the entry was ("It says: ...")."""
+    response = phone.client.get(f"{phone.url}/correct/{number}")
+    assert response.status_code == 200, response.get_data(as_text=True)[:300]
+    found = re.search(r"<strong>(.*?)</strong>", response.get_data(as_text=True), re.S)
+    return html.unescape(found.group(1))
+
+
+def _history_says(phone, number: int) -> str:
+    page = phone.client.get(f"{phone.url}/history").get_data(as_text=True)
+    row = re.search(rf'<li[^>]*id="e{number}".*?</li>', page, re.S)
+    assert row is not None, page[:300]
+    return html.unescape(re.sub(r"<[^>]+>", "", row.group(0)))
+
+
+def test_SH_18_the_correction_page_says_a_failed_face_up_play_as_what_happened(app, database):
+    """Dov, playing from his face-up cards, lifts a 4 onto an 8: it cannot go, so he picks up the pile and the
+    4 (SH-18). The page where a player corrects that entry says so — as the history does, in the phone's
+    language — not "Dov plays 4♣.", and still after a restart, when the match is opened from a snapshot
+    taken after that entry."""
+    import json
+    from pathlib import Path
+
+    from referee import i18n, tables
+
+    example = json.loads((Path(__file__).parents[2] / "docs" / "examples" / "shithead-facedown.json").read_text())
+    match = store.create_match(database, "shithead", example["players"], {})
+    for version, entry in enumerate(example["entries"][:27]):  # to Ari's turn, every hand but Ari's empty
+        tables.append(database, match.id, version, entry, None)
+    ari, bea, dov, eve = (ShPhone(app, match.id, str(seat)) for seat in (0, 1, 3, 4))
+    for phone, card in ((ari, "6C"), (bea, "8C"), (dov, "4C")):  # Bea's 8 skips Cal (SH-34)
+        response = phone.post(move="play", cards=card)
+        assert response.status_code == 200, text(response)[:400]
+    failed = 29
+    said = ("Dov plays the face-up 4♣, which cannot go on the 8 (SH-34), so Dov picks up the pile and the 4♣ "
+            "(SH-18).")
+    assert _correct_says(dov, failed) == said
+    assert said in _history_says(dov, failed)
+    in_language = {}
+    for language in ("it", "he"):
+        dov.client.set_cookie(i18n.COOKIE, language)
+        in_language[language] = _correct_says(dov, failed)
+        assert "SH-18" in in_language[language] and "SH-34" in in_language[language]
+        assert in_language[language] != said and in_language[language] in _history_says(dov, failed)
+    dov.client.set_cookie(i18n.COOKIE, "en")
+    for phone, card in ((eve, "8H"), (bea, "8D")):  # the 32nd entry: the store keeps a snapshot of the match
+        response = phone.post(move="play", cards=card)
+        assert response.status_code == 200, text(response)[:400]
+    assert store.get_match(database, match.id).version % store.SNAPSHOT_EVERY == 0
+    store.state_cache.clear()  # a restart: the match opens from that snapshot
+    assert _correct_says(dov, failed) == said
+    assert said in _history_says(dov, failed)
+    dov.client.set_cookie(i18n.COOKIE, "he")
+    assert _correct_says(dov, failed) == in_language["he"]

@@ -4,6 +4,7 @@ pickers, the correction page and hostile fields."""
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -152,3 +153,21 @@ def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, datab
     assert "None" not in building and "?" not in building, building
     picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
     assert "(on ?)" not in picker and "Start a new pile" in picker
+
+
+def test_SM_18_a_side_stack_beyond_the_most_is_refused_and_cannot_be_let_stand(table, database):
+    """A discard onto side stack 9 (the table has 4) is refused with SM-18 and no "Let it stand"; an
+    override posted anyway (stack 99) is refused too: nothing saved, no phone lists Side 5 to Side 99."""
+    match, ann, bob = table
+    tops(ann, bob)  # Ann's 9 is higher: she starts
+    before = entry_count(database, match.id)
+    refused = ann.post(move="discard", card="5", stack="9")
+    said = text(refused)
+    assert refused.status_code == 422 and "REJECT SM-18" in said and "at most 4 side stacks" in said
+    assert "Let it stand" not in said and 'name="move" value="override"' not in said
+    entry = json.dumps({"move": "discard", "seat": "Ann", "card": "5", "stack": 99})
+    forced = ann.post(move="override", rule="SM-18", entry=entry, reason="a pasted link")
+    assert forced.status_code == 422 and "REJECT SM-18" in text(forced)
+    assert entry_count(database, match.id) == before
+    for phone in (ann, bob):
+        assert "Side 5" not in html.unescape(phone.screen()) and "Side 99" not in html.unescape(phone.screen())
