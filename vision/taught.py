@@ -60,6 +60,10 @@ class References:
         self.labels.append(label)
         self.features = np.vstack([self.features, thumbnail_feature(card)[None]])
 
+    def merge(self, other: "References") -> "References":
+        """A new References holding this one's cards, then the other's (neither is changed)."""
+        return References(self.labels + other.labels, np.vstack([self.features, other.features]))
+
     def to_bytes(self) -> bytes:
         payload = {
             "version": FORMAT_VERSION,

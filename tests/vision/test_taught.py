@@ -85,3 +85,12 @@ def test_an_outline_nothing_taught_resembles_is_compared_once(taught, faces):
     assert refs.candidates(tile)[0][1] < 0.5 and views == [1]
     card = cv2.resize(faces["SWAP"], (200, 280))
     assert refs.candidates(card)[0][0] == "SWAP"
+
+
+def test_two_taught_decks_merge_into_one_that_reads_the_cards_of_both(faces):
+    first = vision.teach(faces["0"], ["0"])
+    second = vision.teach(faces["PEEK"], ["PEEK"])
+    both = first.merge(second)
+    assert both.labels == ["0", "PEEK"] and len(first) == len(second) == 1  # neither changed
+    for label in ("0", "PEEK"):
+        assert vision.recognise(faces[label], deck="ratatat", references=both)[0].label == label

@@ -426,3 +426,18 @@ def test_an_outline_that_is_not_a_card_is_marked_so_and_skipped(client, database
     for labels in ({"label0": "none", "label1": "none"}, {"label0": "1", "label1": "<none>"}):
         refused = client.post(f"{deck}/teach", data={"token": token, **labels}, headers=HX)
         assert refused.status_code == 422 and refused.get_data(as_text=True).strip()
+
+
+def test_two_decks_of_one_kind_are_read_together(client, database, taught):
+    """A second taught edition of the deck (a family's old and new box): both serve the tables, merged."""
+    other = client.post("/decks", data={"name": "Grandma's", "kind": "ratatat"}, headers=HX).headers["Location"]
+    html = upload(client, f"{other}/photo", row_photo(FACES[:2], seed=9)).get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    assert client.post(f"{other}/teach", data={"token": token, "label0": FACES[0], "label1": FACES[1]},
+                       headers=HX).status_code == 200
+    assert len(decks.references_for_kind(database, "ratatat")) == len(FACES) + 2
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    response = upload(client, f"/m/{match.id}/scan", row_photo(["5"], seed=9, kind="cloth"), move="turn_up",
+                      field="card")
+    assert response.status_code == 200 and re.search(r'read-label">5<', response.get_data(as_text=True))
