@@ -118,3 +118,25 @@ def references_for_kind(db: Database, kind: str) -> vision.References | None:
         if refs is not None and len(refs):
             merged = refs if merged is None else merged.merge(refs)
     return merged
+
+
+def forget(db: Database, deck: Deck, face: str) -> Deck:
+    """Forget every reference taught for ``face`` (a face taught wrong is taught again from nothing)."""
+    faces = {f: n for f, n in deck.faces.items() if f != face}
+    refs = references(deck)
+    data = deck.refs
+    if refs is not None:
+        keep = [i for i, label in enumerate(refs.labels) if label != face]
+        kept = vision.References([refs.labels[i] for i in keep], refs.features[keep])
+        data = kept.to_bytes() if len(kept) else None
+    with db.atomic():
+        db.conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
+                        (data, json.dumps(faces, sort_keys=True), now(), deck.id))
+    return get(db, deck.id)
+
+
+def delete(db: Database, deck_id: str) -> bool:
+    """Delete a deck and all it was taught; False when there is no such deck."""
+    with db.atomic():
+        gone = db.conn.execute("DELETE FROM decks WHERE id = ?", (deck_id,)).rowcount
+    return bool(gone)

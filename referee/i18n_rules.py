@@ -24,7 +24,7 @@ from flask_babel import Domain, lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from .i18n import RTL, TRANSLATIONS, lang
-from .i18n_rulings import and_joined, isolated
+from .i18n_rulings import LRI, PDI, and_joined, isolated
 
 DOMAIN = "rules"
 _domain = Domain(translation_directories=str(TRANSLATIONS), domain=DOMAIN)
@@ -239,12 +239,19 @@ def game_title(game: str) -> str:
 _card_words: dict[tuple[str, str], str] = {}  # (language, label) -> the word, once translated
 
 
+_SUIT_SIGNS = frozenset("♠♥♦♣")
+
+
 def card_label(label: Any) -> str:
     """An engine's card label ("Draw 2", "7♥", "Joker") in the phone's language (remembered per
-    language: a screen names a power card on each of its buttons)."""
+    language: a screen names a power card on each of its buttons). Every card name a template shows is
+    made here: in a right-to-left language a card with a suit is a left-to-right isolate (U+2066 … U+2069),
+    so that "7♥" does not turn into "♥7" in a chip, an <option>, a button or a sentence."""
     label = str(label)
     word = CARD_WORDS.get(label)
     if word is None:
+        if label[-1:] in _SUIT_SIGNS and has_request_context() and lang() in RTL:
+            return LRI + label + PDI
         return label
     if not has_request_context():
         return str(word)

@@ -73,11 +73,11 @@ class ScanStore:
         self._lock = threading.Lock()
 
     def put(self, image: np.ndarray, reads: list[Any], *, keep_image: bool = False, owner: str = "",
-            place: str = "") -> Scan:
+            place: str = "", numbered: bool = False) -> Scan:
         """Store a scan; a scan by the same phone for the same ``place`` (e.g. one player's reveal)
-        replaces the previous one."""
+        replaces the previous one. ``numbered``: the photo shown back numbers the cards (a teaching photo)."""
         h, w = image.shape[:2]
-        scan = Scan(secrets.token_urlsafe(12), vision.draw_overlay(image, reads), reads, (w, h),
+        scan = Scan(secrets.token_urlsafe(12), vision.draw_overlay(image, reads, numbered=numbered), reads, (w, h),
                     image if keep_image else None, owner)
         with self._lock:
             if place:
@@ -163,10 +163,11 @@ def _give_back_memory() -> None:
 
 
 def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None, *, owner: str = "",
-               place: str = "", keep_image: bool = False) -> Scan:
+               place: str = "", keep_image: bool = False, numbered: bool = False) -> Scan:
     """Decode, find and identify the cards of an upload (bytes, or a file-like object read only
     once its turn comes); raises vision.UploadError for a photo it cannot use, Busy when the
-    server is reading too many photos."""
+    server is reading too many photos. The reads are in reading order (``vision.reading_order``); with
+    ``numbered`` the photo shown back numbers them in that order (a teaching photo's form fields)."""
     data = upload if isinstance(upload, bytes) else None
     if data is None:
         head = upload.read(vision.HEADER_BYTES)
@@ -181,7 +182,7 @@ def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None
         del data
         reads = vision.recognise(image, kind, references, allowed)
         reads = [reads[i] for i in vision.reading_order([r.outline for r in reads])]
-        return scans.put(image, reads, keep_image=keep_image, owner=owner, place=place)
+        return scans.put(image, reads, keep_image=keep_image, owner=owner, place=place, numbered=numbered)
     finally:
         gate.leave(held)
         _give_back_memory()

@@ -466,7 +466,8 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
     return out
 
 
-OVERLAY_TEXT_SHARE = 1 / 24  # label height as a share of the photo's long side: ~16 px on a phone
+OVERLAY_TEXT_SHARE = 1 / 16  # label height as a share of the photo's width: >= 16 CSS px at a phone's width
+NUMBER_PLATE = (110, 45, 0)  # BGR: a teaching photo's numbers, white on dark blue (not taken for a card's name)
 
 
 def _label_parts(label: str | None) -> tuple[str, str | None]:
@@ -478,14 +479,17 @@ def _label_parts(label: str | None) -> tuple[str, str | None]:
     return label, None
 
 
-def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85) -> bytes:
+def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85, numbered: bool = False) -> bytes:
     """JPEG of the photo with each card's outline drawn on it and its label on a plate at the
     card's centre (so a label cannot be taken for a neighbour's), sized to be read on a phone
-    showing the whole photo; a card left unknown is outlined in orange with a "?"."""
+    showing the whole photo at its width (the photo's width drawn at about 300 CSS px: the label is
+    ``OVERLAY_TEXT_SHARE`` of it, whatever the photo's size); a card left unknown is outlined in orange
+    with a "?". With ``numbered`` (a teaching photo) each plate holds the card's number instead, 1, 2, 3
+    in the order of ``reads`` (the order of the form's fields), white on dark blue."""
     canvas = image.copy()
     long_side = max(canvas.shape[:2])
     line = max(2, int(long_side / 400))
-    text_h = max(14, int(long_side * OVERLAY_TEXT_SHARE))
+    text_h = max(14, int(round(canvas.shape[1] * OVERLAY_TEXT_SHARE)))
     font = cv2.FONT_HERSHEY_DUPLEX
     font_scale = text_h / 22  # DUPLEX capitals are about 22 px tall at scale 1
     thick = max(1, int(text_h / 9))
@@ -495,9 +499,9 @@ def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85) ->
         cv2.polylines(canvas, [pts], True, (0, 0, 0), line * 2 + 2, cv2.LINE_AA)  # a dark rim: seen on any table
         cv2.polylines(canvas, [pts], True, colour, line, cv2.LINE_AA)
     plates: list[tuple[int, int, int, int]] = []
-    for read in reads:  # labels after every outline: no outline crosses a label
+    for number, read in enumerate(reads, 1):  # labels after every outline: no outline crosses a label
         colour = (60, 200, 60) if read.label else (0, 160, 255)
-        text, suit = _label_parts(read.label)
+        text, suit = (str(number), None) if numbered else _label_parts(read.label)
         (tw, th), _ = cv2.getTextSize(text, font, font_scale, thick)
         sw = int(th * 0.9) if suit else 0
         gap = int(th * 0.25) if suit else 0
@@ -512,9 +516,9 @@ def draw_overlay(image: np.ndarray, reads: list[CardRead], quality: int = 85) ->
                 break
             y0 = int(np.clip(max(p[3] for p in hit) + 2, 0, max(0, canvas.shape[0] - h)))
         plates.append((x0, y0, x0 + w, y0 + h))
-        cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), (255, 255, 255), -1)
+        cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), NUMBER_PLATE if numbered else (255, 255, 255), -1)
         cv2.rectangle(canvas, (x0, y0), (x0 + w, y0 + h), colour, max(2, line))
-        ink = (30, 30, 200) if suit in ("H", "D") else (20, 20, 20)
+        ink = (255, 255, 255) if numbered else (30, 30, 200) if suit in ("H", "D") else (20, 20, 20)
         cv2.putText(canvas, text, (x0 + pad, y0 + pad + th), font, font_scale, ink, thick, cv2.LINE_AA)
         if suit:
             shape = glyphs.suit_shape(suit, 0.85, size=sw)

@@ -27,6 +27,7 @@ from . import entry_parse
 from .base import Correct, EntryError, Override, ResolveFlag, Undo, show
 from .cards import card_name, sentence_start
 from .spite_malice_rules import ANY_CARD
+from .spite_malice_table import card_label as say
 
 MAX_PLACE = 99   # building piles or side stacks one entry may name
 MAX_DRAW = 20    # cards one draw entry may name
@@ -153,21 +154,21 @@ def source_words(source: str, whose: str = "") -> str:
 
 
 def describe(move: Any, players: tuple[str, ...]) -> str:
-    """One line in plain words, for the table's history."""
+    """One line in plain words, for the table's history (each card as the screen names it: "K♥", "5")."""
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
     match move:
         case Top(card=card):
-            return f"{who}'s pay-off top: {card_name(card)}."
+            return f"{who}'s pay-off top: {say(card)}."
         case Start():
             return f"{who} starts."
         case Draw(count=count):
             return f"{who} draws {'the cards owed' if count is None else count} from the stock."
         case Build(pile=pile, source=source, card=card):
-            what = "the top card" if card is None and source != "hand" else card_name(card)
+            what = "the top card" if card is None and source != "hand" else say(card)
             return f"{who} builds {what} {source_words(source)} on pile {pile}."
         case Discard(stack=stack, card=card, source=source):
             extra = "" if source == "hand" else f" {source_words(source)}"
-            return f"{who} discards {card_name(card)}{extra} onto side stack {stack}."
+            return f"{who} discards {say(card)}{extra} onto side stack {stack}."
         case Override(entry=entry, rule=rule):
             return f"{who} overrides {rule}: {describe(entry, players)}"
         case ResolveFlag(flag=flag, decision=decision):

@@ -20,25 +20,35 @@
     return canvas;
   }
 
-  // Put a JPEG blob in the file input and let htmx upload it (the "change" htmx listens for).
+  // Let htmx upload the photo in the file input (the "change" htmx listens for). A live update may have
+  // taken the scan form off the screen meanwhile, to put it back (static/screen.js): htmx sends nothing
+  // from a form that is not on the page, so the upload waits until it is back; a form whose entry can no
+  // longer be made (data-dropped; the player has been told) sends nothing.
+  function upload(input, waited) {
+    var form = input.form;
+    if (form && form.dataset.dropped) { delete form.dataset.reading; return; }
+    if (!input.isConnected && (waited || 0) < 15000) {
+      setTimeout(function () { upload(input, (waited || 0) + 50); }, 50);
+      return;
+    }
+    input.dataset.scaled = "1";
+    input.dispatchEvent(new Event("change", { bubbles: true }));
+    delete input.dataset.scaled;
+  }
+
+  // Put a JPEG blob in the file input and upload it.
   function sendBlob(input, blob, name) {
     var files = new DataTransfer();
     files.items.add(new File([blob], name, { type: "image/jpeg" }));
     input.files = files.files;
-    input.dataset.scaled = "1";
-    input.dispatchEvent(new Event("change", { bubbles: true }));
-    delete input.dataset.scaled;
+    upload(input);
   }
 
   // A photo chosen with the file input (the camera app): decoded by the browser (which turns it
   // upright by its EXIF orientation), scaled and re-encoded before upload.
   function scalePhoto(input) {
     var file = input.files && input.files[0];
-    var pass = function () {
-      input.dataset.scaled = "1";
-      input.dispatchEvent(new Event("change", { bubbles: true }));
-      delete input.dataset.scaled;
-    };
+    var pass = function () { upload(input); };
     if (!file || !window.DataTransfer || !HTMLCanvasElement.prototype.toBlob) { pass(); return; }
     var url = URL.createObjectURL(file);
     var img = new Image();
@@ -62,6 +72,7 @@
     if (!input || input.type !== "file" || !input.closest || !input.closest(".scan-form")) { return; }
     if (input.dataset.scaled) { return; }  // the scaled photo: htmx uploads it
     event.stopImmediatePropagation();
+    if (input.form) { input.form.dataset.reading = "1"; }  // a photo is on its way (until read: screen.js)
     scalePhoto(input);
   }, true);
 
@@ -155,17 +166,35 @@
     });
   }
 
-  // A reveal filled by a scan: its one confirm button names the four cards chosen.
+  // The card chosen in a reveal's field ``name`` (a grid of chips, or a <select>), as its words; null for
+  // none chosen or "Not recorded".
+  function chosen(form, name) {
+    var field = form.elements.namedItem(name);
+    if (!field) { return null; }
+    if (field.tagName === "SELECT") {
+      var option = field.selectedOptions[0];
+      return option && field.value && field.value !== "unknown" ? option.textContent.trim() : null;
+    }
+    var picked = form.querySelector('input[name="' + name + '"]:checked');
+    return picked && picked.value !== "unknown" ? picked.parentElement.textContent.trim() : null;
+  }
+
+  // A reveal filled by a scan: its one confirm button names the cards chosen, place by place (its fields
+  // card1, card2…: chips or a <select> each, as many as the player's row holds).
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest(".scan-reveal-form");
     var button = form && form.querySelector(".confirm-reveal");
     if (!button) { return; }
+    var names = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (/^card[0-9]+$/.test(el.name) && names.indexOf(el.name) < 0) { names.push(el.name); }
+    });
     button.textContent = (form.dataset.revealWords || "Reveal " + form.dataset.revealFor) + ":";
-    [1, 2, 3, 4].forEach(function (i) {
-      var picked = form.querySelector("input[name=card" + i + "]:checked");
+    names.forEach(function (name) {
+      var picked = chosen(form, name);
       button.append(" ");
       if (picked) {
-        button.append(picked.parentElement.textContent.trim());
+        button.append(picked);
         return;
       }
       // not picked yet: "?" on the screen, "unknown card" to a screen reader (as the server writes it)

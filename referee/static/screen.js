@@ -6,10 +6,14 @@
 // <details>, and the open picker; after the swap we put them back where the new screen still has
 // them. The new screen's hidden fields (its version) are kept, so the entry is made at the version
 // the player now sees. After the player's own entry is accepted, nothing is restored.
+// What was typed on the screen is kept too while a picker stands in for the actions (and put back on
+// Back, or when the screen is redrawn), and a scan survives every redraw until it is confirmed (below).
 // The doorbell of the player's own entry asks for nothing (see below).
 (function () {
   "use strict";
   var draft = null;
+  var stash = null;         // what was typed in the actions a picker now stands in for
+  var pendingPick = null;   // the picker being fetched again after a redraw
 
   // A form posted without htmx (the correction page) is answered with the table page, a refusal on it,
   // at the address it was posted to: the address bar shows the table's, so a reload opens the table.
@@ -54,6 +58,8 @@
     if (pick) {
       out.pick = pick.dataset.pick;
       out.focused = pick.contains(document.activeElement);  // the keyboard is in the picker: it stays there
+    } else if (pendingPick && screen.querySelector("#actions")) {
+      out.pick = pendingPick;  // redrawn again before the picker came back: it is fetched once more
     }
     out.ruling = screen.querySelector("#ruling");  // a refusal this phone is still reading
     out.focus = focusKey(screen);
@@ -138,14 +144,18 @@
                (a.getAttribute("hx-get").split("?")[0] === path && samePick(a.getAttribute("hx-get"), saved.pick));
       });
       if (still && window.htmx) {
+        pendingPick = saved.pick;
         htmx.ajax("GET", saved.pick, { target: "#actions", swap: "innerHTML" }).then(function () {
           restore(screen, later);
           var pick = document.getElementById("pick"), was = saved.focus && findKey(screen, saved.focus);
           if (saved.focused && was && pick && pick.contains(was)) refocus(screen, saved.focus);
           else if (saved.focused) focusOn(pick);
-        });
+          if (pendingPick === saved.pick) { pendingPick = null; drop(parkedPicks()); }  // answered, not swapped
+        }, function () { pendingPick = null; drop(parkedPicks()); });
+        return;
       }
     }
+    drop(parkedPicks());  // no picker comes back: a scan made in it is for an entry no longer offered
   }
 
   // Put saved fields back into the boxes of the screen that still have them; the fields whose box
@@ -166,6 +176,10 @@
       if (el && el.type !== "hidden") { el.value = f.value; el.dataset.touched = "1"; }
     });
     return missing;
+  }
+
+  function samePicker(a, b) {
+    return a === b || (a.split("?")[0] === b.split("?")[0] && samePick(a, b));
   }
 
   function samePick(a, b) {
@@ -253,9 +267,19 @@
       event.detail.target = document.getElementById(target.id);
     }
     draft = keepsDraft(event.detail) ? take(event.detail.target) : null;
+    leaving(event.detail);
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var d = event.detail;
+    if (isScreen(d.target)) {
+      unparkBlocks(d.target);
+      var typed = stash;
+      stash = null;
+      if (typed) putTyped(d.target, typed);
+      if (!draft && !pendingPick) drop(parkedPicks());
+    } else if (isActions(d.target) && isGet(d)) {
+      unparkPicks(d.target, d.requestConfig.path);
+    }
     if (draft && isScreen(d.target)) {
       put(d.target, draft);
       if (entryPost(d)) focusAfterEntry(d);
@@ -280,4 +304,169 @@
     if (!question.hasAttribute("tabindex")) question.setAttribute("tabindex", "-1");
     question.focus();
   }
+
+  function isActions(el) { return el && el.id === "actions"; }
+  function isGet(detail) { return detail.requestConfig && detail.requestConfig.verb === "get"; }
+
+  // --- What is about to be swapped away ------------------------------------------------------------
+  // The screen redrawn: its scans are parked (those of the picker only when the picker is fetched again:
+  // not after Back, nor after an entry made in it). The actions replaced by a picker: what was typed in
+  // them is kept for when they come back, and their scans parked. A picker replaced by the same picker
+  // (fetched again after a redraw): its scan is parked for it.
+  function leaving(detail) {
+    var target = detail.target;
+    if (!target || detail.shouldSwap === false) return;
+    if (isScreen(target)) {
+      var accepted = entryPost(detail) && detail.xhr && detail.xhr.status < 300;
+      park(target, !!draft, accepted ? detail.requestConfig.elt : null);
+    } else if (isActions(target) && isGet(detail)) {
+      var typed = take(target);
+      if (typed.fields.length || typed.open.length) {
+        stash = stash || { fields: [], open: [] };
+        typed.fields.forEach(function (f) {  // the latest of each field (of each choice of a group)
+          stash.fields = stash.fields.filter(function (g) { return fieldKey(g) !== fieldKey(f); });
+          stash.fields.push(f);
+        });
+        typed.open.forEach(function (name) { if (stash.open.indexOf(name) < 0) stash.open.push(name); });
+      }
+      var path = detail.requestConfig.path, shown = target.querySelector("#pick[data-pick]");
+      park(target, (!!pendingPick && path === pendingPick) || (shown && samePicker(shown.dataset.pick, path)), null);
+    }
+  }
+
+  function fieldKey(f) {
+    return [f.box, f.name, f.type === "radio" || f.type === "checkbox" ? f.value : ""].join("\u0000");
+  }
+
+  function putTyped(screen, typed) {
+    typed.open.forEach(function (name) {
+      var box = screen.querySelector('details[data-draft="' + CSS.escape(name) + '"]');
+      if (box) box.open = true;
+    });
+    restore(screen, typed.fields);
+  }
+
+  // --- A scan survives a redrawn screen ----------------------------------------------------------
+  // A scan box (the block a scan's result replaces whole, a player's face-up or reveal block: its
+  // id; or the scan part of a picker: data-scan) holds a scan form and, once read, its result: the photo, the
+  // reads and the player's corrections. A box holding a scan (its photo on its way or being read, or
+  // read) is taken off the screen whole before the screen is redrawn — another phone's entry, a refusal,
+  // this phone's own entry made elsewhere, a picker and Back — and put back, the very same elements, in
+  // place of the new screen's box of the same name: a photo still being read is read into it, and its
+  // entry is made at the version the screen now shows. Taken off before the swap, htmx does not clean
+  // it up: its upload, its indicator and its listeners go on. A box the new screen no longer has (its
+  // entry can no longer be made) is not dropped silently: the player is told, in the box's own words.
+  var parked = [];  // { key, box, pick: the address of the picker it was in, or null }
+
+  function holdsScan(box) {
+    return !!box.querySelector(".scan-result, .scan-form[data-reading]");
+  }
+
+  // The scan box of a scan form, and its name (the same in the redrawn screen).
+  function scanBox(form) {
+    var box = form.closest("[data-scan]");
+    if (box) return { box: box, key: "[data-scan=\"" + CSS.escape(box.dataset.scan) + "\"]" };
+    var target = form.getAttribute("hx-target") || "";
+    for (box = form.parentElement; box && target.charAt(0) === "#"; box = box.parentElement) {
+      if (box.id === target.slice(1)) return { box: box, key: '[id="' + CSS.escape(box.id) + '"]' };
+    }
+    return null;
+  }
+
+  function park(root, picks, except) {
+    root.querySelectorAll(".scan-form").forEach(function (form) {
+      var found = scanBox(form), box = found && found.box;
+      if (!box || !root.contains(box) || !holdsScan(box)) return;
+      var pick = box.closest("#pick");
+      if ((pick && !picks) || (except && box.contains(except))) return;
+      parked.push({ key: found.key, box: box, pick: pick ? pick.dataset.pick || "" : null });
+      box.remove();
+    });
+  }
+
+  function shownBody() { return document.querySelector("#screen [data-version]"); }
+
+  function putBack(there, box) {
+    there.replaceWith(box);
+    var body = shownBody();
+    if (body) {
+      box.querySelectorAll('input[name="version"]').forEach(function (v) { v.value = body.dataset.version; });
+    }
+    if (window.htmx) htmx.process(box);
+  }
+
+  function unparkBlocks(screen) {
+    var gone = [];
+    parked = parked.filter(function (p) {
+      if (p.pick !== null) return true;
+      var there = screen.querySelector(p.key);
+      if (there) putBack(there, p.box);
+      else gone.push(p);
+      return false;
+    });
+    drop(gone);
+  }
+
+  function parkedPicks() {
+    var picks = parked.filter(function (p) { return p.pick !== null; });
+    parked = parked.filter(function (p) { return p.pick === null; });
+    return picks;
+  }
+
+  // A picker came: a scan parked for this very picker goes back into it. The picker fetched again after
+  // a redraw came without the box (the entry is no longer offered there): its scan is dropped, said so.
+  function unparkPicks(actions, path) {
+    var pick = actions.querySelector("#pick[data-pick]");
+    var refetched = pendingPick && path === pendingPick;
+    if (refetched) pendingPick = null;
+    var gone = [];
+    parked = parked.filter(function (p) {
+      if (p.pick === null) return true;
+      var same = pick && samePicker(pick.dataset.pick, p.pick);
+      var there = same && pick.querySelector(p.key);
+      if (there) { putBack(there, p.box); return false; }
+      if (refetched) { gone.push(p); return false; }
+      return true;
+    });
+    drop(gone);
+  }
+
+  // Scans whose entry can no longer be made: nothing of them is entered, a photo still being read is not
+  // shown when it is, and the player is told so plainly.
+  function drop(gone) {
+    var words = "";
+    gone.forEach(function (p) {
+      var form = p.box.querySelector(".scan-form");
+      if (!form) return;
+      form.dataset.dropped = "1";
+      form.addEventListener("htmx:beforeSwap", function (event) { event.detail.shouldSwap = false; });
+      words = words || form.dataset.droppedWords || "";
+    });
+    var flash = document.getElementById("flash");
+    if (!words || !flash) return;
+    var old = flash.querySelector(".scan-dropped");
+    if (old) old.remove();
+    var note = document.createElement("div");
+    note.className = "notice scan-dropped";
+    note.textContent = words;
+    flash.appendChild(note);
+  }
+
+  // A photo on its way is marked on its form until its answer is in (camera.js marks it from the moment
+  // it is chosen); a result read while the screen moved on to a later version is entered at that one.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt, xhr = event.detail.xhr;
+    if (!form || !form.classList || !form.classList.contains("scan-form") || !xhr) return;
+    form.dataset.reading = "1";
+    xhr.addEventListener("loadend", function () { delete form.dataset.reading; });
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!form || !form.classList || !form.classList.contains("scan-form")) return;
+    var result = document.querySelector(form.getAttribute("hx-target")), body = shownBody();
+    if (!result || !body) return;
+    result.querySelectorAll('input[name="version"]').forEach(function (v) {
+      if (parseInt(v.value, 10) < parseInt(body.dataset.version, 10)) v.value = body.dataset.version;
+    });
+  });
 })();

@@ -148,7 +148,7 @@ def deck_photo(deck_id: str):
     deck = _deck_or_404(deck_id)
     try:
         scan = scans.read_photo(_photo(), decks.RECOGNISER[deck.kind], decks.references(deck), None,
-                                owner=device_id(), place=f"teach:{deck.id}", keep_image=True)
+                                owner=device_id(), place=f"teach:{deck.id}", keep_image=True, numbered=True)
     except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
     return render_template("scan/_teach_result.html", deck=deck, faces=decks.FACES[deck.kind], scan=scan,
@@ -182,3 +182,35 @@ def deck_teach(deck_id: str):
     if is_htmx():
         return body
     return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)
+
+
+@bp.post("/decks/<deck_id>/forget")
+def deck_forget(deck_id: str):
+    """Forget one face of the deck, every photo taught of it (a face taught wrong, to teach it again)."""
+    deck = _deck_or_404(deck_id)
+    faces = decks.FACES[deck.kind]
+    number = request.form.get("face", "")  # the face's place among the kind's faces (the page shows names only)
+    if not (number.isascii() and number.isdigit() and len(number) <= 3 and int(number) < len(faces)):
+        abort(422, description=gettext("Choose a face of this deck to forget."))
+    face = faces[int(number)]
+    if not deck.faces.get(face):
+        abort(422, description=gettext("That face has not been taught: there is nothing to forget."))
+    deck = decks.forget(get_db(), deck, face)
+    if is_htmx():
+        return render_template("scan/teach.html", deck=deck, faces=decks.FACES[deck.kind], name=decks.face_name,
+                               result=gettext("Forgot %(face)s: photograph it again to teach it.",
+                                              face=card_label(decks.face_name(face))))
+    return redirect(url_for("scan.deck_page", deck_id=deck.id), code=303)
+
+
+@bp.get("/decks/<deck_id>/delete")
+def deck_delete_page(deck_id: str):
+    """Deleting a deck is asked for again before it is done."""
+    return render_template("scan/delete_deck.html", deck=_deck_or_404(deck_id))
+
+
+@bp.post("/decks/<deck_id>/delete")
+def deck_delete(deck_id: str):
+    deck = _deck_or_404(deck_id)
+    decks.delete(get_db(), deck.id)
+    return redirect(url_for("scan.deck_list"), code=303)

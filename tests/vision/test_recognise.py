@@ -337,3 +337,75 @@ def test_a_second_copy_of_a_card_in_one_photo_is_answered_only_when_sure():
              recognise.CardRead("7H", 0.95, outline, [("7H", 0.95)]),
              recognise.CardRead("7H", 0.92, outline, [("7H", 0.92)])]  # two decks shuffled together: both sure
     assert [r.label for r in recognise._second_copies(reads)] == [None, "10S", "7H", "7H"]
+
+
+def _plate_at(image: np.ndarray, outline: np.ndarray, fill) -> np.ndarray:
+    """The plate drawn over ``outline``'s centre: the part of the photo in colour ``fill`` around it."""
+    mask = (np.abs(image.astype(int) - np.array(fill)).max(axis=2) < 50).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    cx, cy = np.asarray(outline, float).mean(axis=0)
+    around = [s for s in stats[1:] if s[0] <= cx <= s[0] + s[2] and s[1] - s[3] <= cy <= s[1] + 2 * s[3]]
+    x, y, w, h, _ = max(around, key=lambda s: s[4])
+    return image[y:y + h, x:x + w]
+
+
+def _ink_box(ink: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(ink)
+    return ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def number_drawn_at(image: np.ndarray, outline: np.ndarray) -> int:
+    """The number a numbered overlay shows on a card (white on the number plate), told by comparing its
+    ink with each digit drawn in the overlay's font."""
+    from vision.recognise import NUMBER_PLATE
+
+    ink = _ink_box(_plate_at(image, outline, NUMBER_PLATE).min(axis=2) > 170).astype(np.uint8)
+    scores = {}
+    for digit in "123456789":
+        drawn = np.zeros((200, 200), np.uint8)
+        cv2.putText(drawn, digit, (30, 170), cv2.FONT_HERSHEY_DUPLEX, 5, 255, 11, cv2.LINE_AA)
+        template = cv2.resize(_ink_box(drawn > 128).astype(np.uint8), (ink.shape[1], ink.shape[0]),
+                              interpolation=cv2.INTER_NEAREST)
+        scores[int(digit)] = (ink & template).sum() / max(1, (ink | template).sum())
+    return max(scores, key=scores.get)
+
+
+def _card_at(x: int, y: int) -> np.ndarray:
+    return np.float32([[x, y], [x + 250, y], [x + 250, y + 350], [x, y + 350]])
+
+
+def test_a_teaching_photo_numbers_each_card_in_the_order_of_the_forms_fields():
+    """A scattered photo: the cards are numbered in reading order (rows top to bottom, each left to right),
+    the order the teaching form's fields "Card 1, 2, 3" take, not the order the cards lie left to right."""
+    image = np.full((1200, 1300, 3), 150, np.uint8)
+    outlines = [_card_at(100, 500), _card_at(550, 60), _card_at(1000, 780)]  # left, top, bottom right
+    reads = [vision.CardRead(None, 0.0, q) for q in outlines]
+    fields = [reads[i] for i in vision.reading_order(outlines)]  # as scans.read_photo orders the reads
+    shown = vision.decode_upload(vision.draw_overlay(image, fields, numbered=True))
+    assert [number_drawn_at(shown, r.outline) for r in fields] == [1, 2, 3]
+    assert [number_drawn_at(shown, q) for q in outlines] == [2, 1, 3]  # left to right reads 2, 1, 3
+    # a card read is numbered too (its name is the field's first choice, not written on the photo)
+    fields[0] = vision.CardRead("7", 0.9, fields[0].outline)
+    shown = vision.decode_upload(vision.draw_overlay(image, fields, numbered=True))
+    assert [number_drawn_at(shown, r.outline) for r in fields] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("size", [(1600, 900), (900, 1600), (1200, 1200), (640, 480), (320, 240)])
+@pytest.mark.parametrize("numbered", [False, True])
+def test_a_label_on_the_photo_reads_at_16_css_px_on_a_phone_whatever_the_photo_s_size(size, numbered):
+    """A phone shows the photo at its width (about 288 CSS px of a 320 px screen): a label's height is a
+    share of the photo's width, so that it is at least 16 CSS px there, and grows with the photo."""
+    width, height = size
+    image = np.full((height, width, 3), 150, np.uint8)
+    read = vision.CardRead("5", 0.9, np.float32([[width * 0.2, height * 0.1], [width * 0.8, height * 0.1],
+                                                  [width * 0.8, height * 0.9], [width * 0.2, height * 0.9]]))
+    drawn = vision.draw_overlay(image, [read], numbered=True) if numbered else vision.draw_overlay(image, [read])
+    shown = vision.decode_upload(drawn)
+    if numbered:
+        from vision.recognise import NUMBER_PLATE
+        ink = _ink_box(_plate_at(shown, read.outline, NUMBER_PLATE).min(axis=2) > 170)
+    else:
+        ink = _ink_box(_plate_at(shown, read.outline, (255, 255, 255)).max(axis=2) < 100)
+    css_px = ink.shape[0] * 288 / width
+    assert css_px >= 16, (size, ink.shape)
+    assert ink.shape[0] >= min(width, height) / 18

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import threading
+from html.parser import HTMLParser
 
 import pytest
 
@@ -1126,3 +1127,91 @@ def test_GEN_5_an_override_of_an_unreadable_entry_says_not_readable_once(table, 
         said = html.unescape(text(answer))
         assert answer.status_code == 400 and said.lower().count("not readable") == 1, said[-400:]
     assert entry_count(database, match.id) == 0
+
+
+# --- Scans at a table: what a live update keeps (static/screen.js) ----------------------------------
+
+
+class _ScanBoxes(HTMLParser):
+    """Each scan form of a page, with the scan box it lies in (the block its result replaces, its
+    ``hx-target``, by id; or a picker's scan part, ``data-scan``) and its words for a scan whose entry can no
+    longer be made."""
+    VOID = {"input", "img", "br", "meta", "link", "hr", "source", "wbr", "area", "col", "embed"}
+
+    def __init__(self):
+        super().__init__()
+        self.open, self.forms = [], []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and "scan-form" in (attrs.get("class") or "").split():
+            target = attrs.get("hx-target", "")
+            boxes = [a["data-scan"] if "data-scan" in a else "#" + a["id"] for _, a in self.open
+                     if "data-scan" in a or (a.get("id") and "#" + a["id"] == target)]
+            self.forms.append((boxes[-1] if boxes else None, attrs.get("data-dropped-words")))
+        if tag not in self.VOID:
+            self.open.append((tag, attrs))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            if self.open.pop()[0] == tag:
+                break
+
+
+def scan_boxes(page: str) -> list[str]:
+    """The scan boxes of a page's scan forms, in order ("#reveal-Ana", "pick"); every scan form lies in one
+    and says, in words, a scan whose entry can no longer be made."""
+    parser = _ScanBoxes()
+    parser.feed(page)
+    for box, words in parser.forms:
+        assert box is not None and words and "can no longer be made" in words, (box, words)
+    return [box for box, _ in parser.forms]
+
+
+def test_every_scan_at_a_table_lies_in_a_scan_box_a_live_update_keeps(app, database):
+    """Where a photo may be scanned, the scan form and where its result goes lie in one scan box: the
+    block the result replaces (a set-up's face-up cards, a reveal), or the scan part of a picker."""
+    from .test_cabo_table import CAMBIO, CaboPhone
+    from .test_scan import at_reveal
+    from .test_shithead_table import ShPhone
+
+    rtc = at_reveal(database)
+    ben = CaboPhone(app, rtc.id, "1")
+    assert scan_boxes(ben.screen()) == ["#reveal-Ana", "#reveal-Ben"]
+    ana = CaboPhone(app, store.create_match(database, "ratatat", ["Ana", "Ben"]).id, "0")
+    picker = ana.pick(move="turn_up", field="card")
+    assert scan_boxes(picker) == ["pick"]
+    assert re.search(r'data-scan="pick">\s*<form class="scan-form".*?</form>\s*<div id="scan-result"></div>\s*</div>',
+                     picker, re.S)
+    cambio = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO).id, "0")
+    assert scan_boxes(cambio.pick(move="turn_up", field="card")) == ["pick"]
+    sm = CaboPhone(app, store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5}).id, "0")
+    assert scan_boxes(sm.pick(move="top", seat="Ann")) == ["pick"]
+    sh = ShPhone(app, store.create_match(database, "shithead", ["Ann", "Bo", "Cy"], {}).id, "0")
+    assert scan_boxes(sh.screen()) == ["#faceup-Ann", "#faceup-Bo", "#faceup-Cy"]
+
+
+def test_a_scanned_row_keeps_its_scan_box_and_a_cambio_reveal_names_the_cards_read(app, database):
+    """A scan's result replaces its block whole, a scan box of the same id; its form is a draft box.
+    Cambio's one confirm button names the cards read, as Rat-a-Tat Cat's does (and camera.js keeps it so)."""
+    import io
+
+    from .cardphotos import standard_row_photo
+    from .test_cabo_table import CAMBIO, CaboPhone
+
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    table = CaboPhone(app, match.id, "shared")
+    table.ok(move="turn_up", card="4C")
+    table.ok(move="draw", **{"for": "Ana"})
+    table.ok(move="discard", card="5S", **{"for": "Ana"})
+    table.ok(move="call", **{"for": "Ben"})
+    table.ok(move="draw", **{"for": "Ana"})
+    table.ok(move="discard", card="8D", **{"for": "Ana"})
+    photo = standard_row_photo(["7D", "QS", "2D", "KC"], seed=7, left=60, step=370, top=260)
+    response = table.client.post(f"{table.url}/scan", headers=HX, content_type="multipart/form-data",
+                                 data={"move": "reveal", "for": "Ana", "photo": (io.BytesIO(photo), "row.jpg")})
+    page = html.unescape(text(response))
+    assert response.status_code == 200 and scan_boxes(page) == ["#reveal-Ana"]
+    assert 'class="stack reveal-form scan-reveal-form" data-draft="reveal-Ana"' in page
+    assert 'data-unknown-words="unknown card"' in page
+    assert re.search(r'class="big confirm-reveal">Reveal Ana: 7♦ Q♠ 2♦ K♣</button>', page)

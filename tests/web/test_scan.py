@@ -441,3 +441,141 @@ def test_two_decks_of_one_kind_are_read_together(client, database, taught):
     response = upload(client, f"/m/{match.id}/scan", row_photo(["5"], seed=9, kind="cloth"), move="turn_up",
                       field="card")
     assert response.status_code == 200 and re.search(r'read-label">5<', response.get_data(as_text=True))
+
+
+def scattered_photo(cards: list[tuple[str, int, int]], seed: int = 5) -> bytes:
+    """A JPEG of Rat-a-Tat Cat-like cards lying apart, each (label, x, y of its top left corner), on a table."""
+    rng = np.random.default_rng(seed)
+    scene = synth.background("wood", (1600, 1200), rng)
+    w, h = synth.CARD_SIZE
+    for label, x0, y0 in cards:
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])
+        scene = synth.paste_card(scene, face(label), corners + rng.uniform(-10, 10, (4, 2)).astype(np.float32))
+    scene = synth.photo_effects(scene, rng, blur=0.8, glare=False)
+    ok, buf = cv2.imencode(".jpg", scene, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes()
+
+
+SCATTERED = [("9", 120, 520), ("5", 650, 60), ("0", 1180, 780)]  # left to right 9, 5, 0; by rows 5, 9, 0
+
+
+def test_the_teaching_photo_numbers_the_cards_as_the_form_does(client, database):
+    """The photo shown back numbers each card found (1, 2, 3 in the order of the form's fields "Card 1, 2, 3"),
+    no "?": a player who names the cards by those numbers teaches each card under its own name."""
+    from tests.vision.test_recognise import number_drawn_at
+    import vision
+
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    html = upload(client, f"{deck}/photo", scattered_photo(SCATTERED)).get_data(as_text=True)
+    assert "3 cards found, numbered as in the photo." in html and "left to right" not in html
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    scan = scans.scans.get(token)
+    served = client.get(f"/scan/{token}.jpg").data
+    assert served == vision.draw_overlay(scan.image, scan.reads, numbered=True)
+    shown = vision.decode_upload(served)
+    numbers = [number_drawn_at(shown, r.outline) for r in scan.reads]
+    assert numbers == [1, 2, 3] and re.findall(r"Card (\d)", html) == ["1", "2", "3"]
+    # the player reads each card's number on the photo and names that field: card n is the one numbered n
+    lying = {}
+    for read in scan.reads:
+        x = np.asarray(read.outline).mean(axis=0)[0]
+        lying[number_drawn_at(shown, read.outline)] = min(SCATTERED, key=lambda c: abs(c[1] + 125 - x))[0]
+    assert [lying[n] for n in (1, 2, 3)] == ["5", "9", "0"]
+    response = client.post(f"{deck}/teach", data={"token": token, **{f"label{n - 1}": lying[n] for n in lying}},
+                           headers=HX)
+    assert response.status_code == 200 and "Learnt 5, 9, 0." in response.get_data(as_text=True)
+    refs = decks.references(decks.all_decks(database)[0])
+    assert [r.label for r in scans.read_photo(row_photo(["0", "9", "5"], seed=7), "ratatat", refs, None).reads] == \
+        ["0", "9", "5"]
+
+
+def teach_row(client, deck: str, photo: bytes, labels: list[str]):
+    html = upload(client, f"{deck}/photo", photo).get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    return client.post(f"{deck}/teach", data={"token": token, **{f"label{i}": g for i, g in enumerate(labels)}},
+                       headers=HX)
+
+
+def forget(client, deck: str, name: str, headers=HX):
+    """Forget the face named ``name`` as the deck's page offers it (by its place among the kind's faces)."""
+    page = client.get(deck).get_data(as_text=True)
+    value = re.search(rf'<option value="(\d+)">{re.escape(name)}</option>', page).group(1)
+    return client.post(f"{deck}/forget", data={"face": value}, headers=headers)
+
+
+def test_a_face_taught_wrong_is_forgotten_and_taught_again(client, database):
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    deck_id = deck.rsplit("/", 1)[1]
+    assert teach_row(client, deck, row_photo(["1", "2", "3"], seed=1), ["2", "1", "3"]).status_code == 200  # wrong
+    assert teach_row(client, deck, row_photo(["1", "2"], seed=2), ["1", "2"]).status_code == 200
+
+    def read(labels, seed=7):
+        refs = decks.references(decks.get(database, deck_id))
+        return [r.label for r in scans.read_photo(row_photo(labels, seed=seed), "ratatat", refs, None).reads]
+
+    assert read(["1", "2", "3"]) != ["1", "2", "3"]  # taught again over the wrong teach: still not sure
+    page = client.get(deck).get_data(as_text=True)
+    assert re.search(r'<select name="face" required>.*<option value="1">1</option>', page)
+    for name in ("1", "2"):
+        response = forget(client, deck, name)
+        assert response.status_code == 200 and f"Forgot {name}" in response.get_data(as_text=True)
+    taught = decks.get(database, deck_id)
+    assert taught.faces == {"3": 1} and decks.references(taught).labels == ["3"]
+    page = client.get(deck).get_data(as_text=True)
+    assert 'class="todo">1<' in page and 'class="done">3 ✓<' in page and '<option value="1">' not in page
+    assert teach_row(client, deck, row_photo(["1", "2"], seed=2), ["1", "2"]).status_code == 200
+    assert read(["1", "2", "3"]) == ["1", "2", "3"]
+    # without htmx, the form's answer is the deck's page
+    response = forget(client, deck, "3", headers={"Origin": "http://localhost"})
+    assert response.status_code == 303 and response.headers["Location"].endswith(deck)
+    assert decks.get(database, deck_id).faces == {"1": 1, "2": 1}
+    # the deck's page names the faces it offers to forget, never by their codes
+    deluxe = client.post("/decks", data={"name": "Deluxe", "kind": "ratatat_deluxe"}, headers=HX).headers["Location"]
+    assert teach_row(client, deluxe, row_photo(["DRAW2", "SWAP"], seed=2), ["DRAW2", "SUPERPEEK"]).status_code == 200
+    page = client.get(deluxe).get_data(as_text=True)
+    assert ">Draw 2</option>" in page and ">Super Peek</option>" in page and "DRAW2" not in page
+    assert forget(client, deluxe, "Super Peek").status_code == 200
+    assert decks.get(database, deluxe.rsplit("/", 1)[1]).faces == {"DRAW2": 1}
+
+
+@pytest.mark.parametrize("face", ["", "QS", "4", "13", "14", "99", "999", "-1", "+1", "1.0", " 1", "٣", "1\x00",
+                                  "x" * 5000, "9" * 5000, "<script>", "none"])
+def test_forgetting_a_face_the_deck_has_not_been_taught_is_refused(client, database, face):
+    """A face is sent by its place among the kind's faces ("4": the face 4; 13: the card back; 14: none,
+    there are 14 Rat-a-Tat Cat faces): any other value, or a face not taught, is a 422."""
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    assert teach_row(client, deck, row_photo(["1", "2"], seed=2), ["1", "2"]).status_code == 200
+    response = client.post(f"{deck}/forget", data={"face": face}, headers=HX)
+    assert response.status_code == 422 and response.get_data(as_text=True).strip()
+    assert decks.all_decks(database)[0].faces == {"1": 1, "2": 1}
+
+
+def test_a_deck_is_deleted_after_asking_again(client, database):
+    ours = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    other = client.post("/decks", data={"name": "Grandma's", "kind": "ratatat"}, headers=HX).headers["Location"]
+    assert teach_row(client, ours, row_photo(["1", "2"], seed=2), ["1", "2"]).status_code == 200
+    assert teach_row(client, other, row_photo(["3"], seed=3), ["3"]).status_code == 200
+    page = client.get(ours).get_data(as_text=True)
+    assert f'href="{ours}/delete"' in page
+    # a face only the other deck was taught is not this deck's to forget
+    assert client.post(f"{ours}/forget", data={"face": decks.FACES["ratatat"].index("3")}, headers=HX).status_code == 422
+    assert decks.get(database, other.rsplit("/", 1)[1]).faces == {"3": 1}
+    asking = client.get(f"{ours}/delete").get_data(as_text=True)
+    assert f'<form method="post" action="{ours}/delete"' in asking and "Delete the deck" in asking
+    assert decks.get(database, ours.rsplit("/", 1)[1]) is not None  # asking deletes nothing
+    # another site's form, or none at all, is refused (as every form of the app)
+    assert client.post(f"{ours}/delete", headers={"Origin": "http://evil.example"}).status_code == 403
+    assert client.post(f"{ours}/delete").status_code == 403
+    response = client.post(f"{ours}/delete", headers={"Origin": "http://localhost"})
+    assert response.status_code == 303 and response.headers["Location"].endswith("/decks")
+    assert client.get(ours).status_code == 404 and client.get(f"{ours}/delete").status_code == 404
+    assert [d.name for d in decks.all_decks(database)] == ["Grandma's"]
+    assert decks.references_for_kind(database, "ratatat").labels == ["3"]  # only the other deck is read
+    assert "Ours" not in client.get("/decks").get_data(as_text=True)
+    # a deck gone, or one that never was: 404, never a 500
+    for url in (ours, "/decks/nope", "/decks/" + "x" * 3000, "/decks/%00"):
+        for path, data in (("/delete", {}), ("/forget", {"face": "1"}), ("/photo", {}), ("/teach", {"token": "x"})):
+            assert client.post(url + path, data=data, headers=HX).status_code == 404, (url, path)
+    assert client.post(f"{other}/forget", data={"face": "3"}, headers={"Origin": "http://evil.example"}).status_code == 403
+    assert decks.all_decks(database)[0].faces == {"3": 1}

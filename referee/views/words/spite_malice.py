@@ -6,7 +6,8 @@ from typing import Any
 from flask_babel import gettext as _, lazy_gettext as _l
 
 from ...games import spite_malice_moves as m
-from ...i18n_rules import CARD_WORDS, card_name
+from ...games.spite_malice_table import card_label as table_label
+from ...i18n_rules import CARD_WORDS, card_label
 from . import common
 
 TITLE = _l("Spite & Malice")  # as the players of each language call it
@@ -20,8 +21,8 @@ def entry(move: Any, players: tuple[str, ...]) -> str:
         return shared
     who = players[move.seat] if getattr(move, "seat", None) is not None else _("The table")
 
-    def card(code: Any) -> str:
-        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_name(code)
+    def card(code: Any) -> str:  # as the screen names it: "K♥" scanned, "5" tapped, "Joker"
+        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_label(table_label(code))
 
     def source(where: str) -> str:
         kind, k = m.source_parts(where)

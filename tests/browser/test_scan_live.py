@@ -1,0 +1,278 @@
+"""A scan at a table survives the live updates of the other phones (Chromium, the real server, several
+phones): the photo, its reads and the player's corrections stay until the player confirms them; a photo
+still being read when another phone's entry arrives is read and shown all the same; a scan for an entry
+that can no longer be made is said so in words. The confirm button of a scanned reveal names the cards
+chosen; what was typed on the screen is still there after a picker and Back."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from referee import store
+from tests.web.cardphotos import standard_row_photo
+from tests.web.test_cabo_table import CAMBIO, CaboPhone
+from tests.web.test_scan import taught  # noqa: F401  (a fixture: a Rat-a-Tat Cat deck taught)
+
+from .conftest import wait_for_subscribers
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 20_000
+ANN = ["7H", "QS", "2D"]
+CY = ["9C", "5H", "JD"]
+
+
+@pytest.fixture
+def app_config(app_config):
+    return {**app_config, "SSE_MAX_LIFETIME": 120.0}
+
+
+def seated(phone, live_server, match, name):
+    page = phone()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    return page
+
+
+def photo(tmp_path, labels, **kw) -> str:
+    path = tmp_path / f"{'-'.join(labels)}.jpg"
+    path.write_bytes(standard_row_photo(labels, **kw))
+    return str(path)
+
+
+def chip(scope, card):
+    return scope.locator(f"label.chip:has(input[value='{card}'])")
+
+
+def checked(scope) -> list[str]:
+    return scope.locator("input[name=cards]:checked").evaluate_all("els => els.map(e => e.value)")
+
+
+def cy_enters_his_face_up_cards(cy):
+    form = cy.locator("form.faceup-form[data-faceup-for='Cy']")
+    for card in CY:
+        chip(form, card).click()
+    with cy.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        form.get_by_role("button", name="These are Cy's face-up cards").click()
+    assert answer.value.status == 200
+
+
+@pytest.fixture
+def shithead(live_server, phone, database):
+    match = store.create_match(database, "shithead", ["Ann", "Bo", "Cy"], {})
+    ann, cy = seated(phone, live_server, match, "Ann"), seated(phone, live_server, match, "Cy")
+    wait_for_subscribers(match.id, 2)
+    return match, ann, cy
+
+
+def test_a_scan_and_its_correction_survive_another_phones_entry(shithead, database, tmp_path):
+    match, ann, cy = shithead
+    block = ann.locator("#faceup-Ann")
+    block.locator(".scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
+    expect(block.locator("img.overlay")).to_have_count(1)
+    assert sorted(checked(block)) == sorted(ANN)
+    chip(block, "QS").click()  # the Q♠ read is a Q♥
+    chip(block, "QH").click()
+    cy_enters_his_face_up_cards(cy)
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")  # Cy's entry, live
+    expect(block.locator("img.overlay")).to_have_count(1)  # the photo and its reads are still there
+    assert sorted(checked(block)) == sorted(["7H", "QH", "2D"])
+    with ann.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        block.get_by_role("button", name="These are Ann's face-up cards").click()
+    assert answer.value.status == 200, ann.locator("#screen").inner_text()[:400]
+    entry = store.entries(database, match.id)[-1]["entry"]
+    assert entry["move"] == "faceup" and sorted(entry["cards"]) == sorted(["7H", "QH", "2D"])
+
+
+def test_a_photo_still_being_read_across_a_live_update_is_shown_when_read(shithead, database, tmp_path):
+    match, ann, cy = shithead
+    held = []
+    ann.route("**/scan", lambda route: held.append(route))  # the photo is on its way, held in the network
+    block = ann.locator("#faceup-Ann")
+    block.locator(".scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
+    while not held:
+        ann.wait_for_timeout(20)
+    expect(block.locator(".scan-progress")).to_be_visible()
+    cy_enters_his_face_up_cards(cy)
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
+    ann.wait_for_timeout(300)
+    expect(block.locator(".scan-progress")).to_be_visible()  # "Reading the photo…" is still said
+    held[0].continue_()
+    ann.unroute("**/scan")
+    expect(block.locator("img.overlay")).to_have_count(1)
+    assert sorted(checked(block)) == sorted(ANN)
+    with ann.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        block.get_by_role("button", name="These are Ann's face-up cards").click()
+    assert answer.value.status == 200
+    assert sorted(store.entries(database, match.id)[-1]["entry"]["cards"]) == sorted(ANN)
+
+
+def at_cambio_reveal(app, database):
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    table = CaboPhone(app, match.id, "shared")  # one phone for everyone: the players' own seats stay free
+    table.ok(move="turn_up", card="4C")
+    table.ok(move="draw", **{"for": "Ana"})
+    table.ok(move="discard", card="5S", **{"for": "Ana"})
+    table.ok(move="call", **{"for": "Ben"})
+    table.ok(move="draw", **{"for": "Ana"})
+    assert "Round 1: reveal" in table.ok(move="discard", card="8D", **{"for": "Ana"})
+    return match
+
+
+def test_a_scanned_cambio_reveal_names_its_cards_and_survives_another_phones_reveal(live_server, phone, database,
+                                                                                     tmp_path):
+    match = at_cambio_reveal(live_server.app, database)
+    version = store.get_match(database, match.id).version
+    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
+    wait_for_subscribers(match.id, 2)
+    block = ana.locator("#reveal-Ana")
+    block.locator(".scan-form input[type=file]").set_input_files(
+        photo(tmp_path, ["7D", "QS", "2D", "KC"], seed=7, left=60, step=370, top=260))
+    confirm = block.locator("button.confirm-reveal")
+    expect(confirm).to_have_text("Reveal Ana: 7♦ Q♠ 2♦ K♣")
+    block.locator("select[name=card2]").select_option("QH")  # the Q♠ read is a Q♥
+    expect(confirm).to_have_text("Reveal Ana: 7♦ Q♥ 2♦ K♣")
+    for i, card in enumerate(["AS", "2S", "3S", "4S"], start=1):
+        ben.locator(f"#reveal-Ben select[name=card{i}]").select_option(card)
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ben.locator("#reveal-Ben").get_by_role("button", name="Reveal Ben").click()
+    assert answer.value.status == 200
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", str(version + 1))
+    expect(block.locator("img.overlay")).to_have_count(1)
+    assert block.locator("select[name=card2]").input_value() == "QH"
+    expect(confirm).to_have_text("Reveal Ana: 7♦ Q♥ 2♦ K♣")
+    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        confirm.click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
+                                                             "cards": ["7D", "QH", "2D", "KC"]}
+
+
+@pytest.fixture
+def cambio(live_server, phone, database):
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
+    wait_for_subscribers(match.id, 2)
+    return match, ana, ben
+
+
+def ben_notes_his_first_look(ben):
+    ben.locator("details.peek-note summary").click()
+    ben.locator("details.peek-note select[name=seen1]").select_option("5C")
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ben.locator("details.peek-note").get_by_role("button", name="Save my look").click()
+    assert answer.value.status == 200
+
+
+def test_a_scan_in_a_picker_survives_another_phones_entry(cambio, database, tmp_path):
+    match, ana, ben = cambio
+    ana.locator("#actions").get_by_role("link", name="Turn up the top card").click()
+    ana.locator("#pick .scan-form input[type=file]").set_input_files(photo(tmp_path, ["10H"]))
+    expect(ana.locator("#scan-result .read-label")).to_have_text("10♥")
+    ben_notes_his_first_look(ben)
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", "1")
+    expect(ana.locator("#pick")).to_have_count(1)
+    expect(ana.locator("#pick #scan-result .read-label")).to_have_text("10♥")  # the picker is back, its scan too
+    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ana.locator("#scan-result button.confirm-scan").click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "turn_up", "card": "10H"}
+
+
+def test_a_scan_for_an_entry_another_phone_made_is_said_to_be_dropped(cambio, database, tmp_path):
+    match, ana, ben = cambio
+    held = []
+    ana.route("**/scan", lambda route: held.append(route))
+    ana.locator("#actions").get_by_role("link", name="Turn up the top card").click()
+    ana.locator("#pick .scan-form input[type=file]").set_input_files(photo(tmp_path, ["10H"]))
+    while not held:
+        ana.wait_for_timeout(20)
+    ben.locator("#actions").get_by_role("link", name="Turn up the top card").click()
+    ben.locator("#pick").get_by_role("link", name="5", exact=True).click()
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ben.locator("#pick").get_by_role("button", name="5♣", exact=True).click()
+    assert answer.value.status == 200
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", "1")
+    expect(ana.locator("#flash")).to_contain_text("The cards you scanned were not entered")
+    held[0].continue_()
+    ana.unroute("**/scan")
+    ana.wait_for_timeout(500)
+    expect(ana.locator("#scan-result")).to_have_count(0)
+    expect(ana.locator("#flash")).to_contain_text("The cards you scanned were not entered")
+    assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["turn_up"]
+
+
+@pytest.mark.parametrize("live", [False, True], ids=["picker-and-back", "live-update-in-the-picker"])
+def test_a_first_look_typed_is_still_there_after_a_picker_and_back(cambio, live):
+    match, ana, ben = cambio
+    note = ana.locator("details.peek-note")
+    note.locator("summary").click()
+    note.locator("select[name=seen1]").select_option("3H")
+    note.locator("select[name=seen2]").select_option("9D")
+    ana.locator("#actions").get_by_role("link", name="Turn up the top card").click()
+    expect(ana.locator("#pick")).to_have_count(1)
+    if live:  # another phone's entry redraws the screen meanwhile: the picker comes back, and then Back
+        ben_notes_his_first_look(ben)
+        expect(ana.locator("#screen-body")).to_have_attribute("data-version", "1")
+        expect(ana.locator("#pick")).to_have_count(1)
+    ana.locator("#pick").get_by_role("link", name="Back").click()
+    expect(ana.locator("#pick")).to_have_count(0)
+    note = ana.locator("details.peek-note")
+    expect(note.locator("select[name=seen1]")).to_have_value("3H")
+    expect(note.locator("select[name=seen2]")).to_have_value("9D")
+    assert note.evaluate("d => d.open")
+
+
+def test_a_scanned_rat_a_tat_cat_reveal_survives_another_phones_reveal(live_server, phone, database, taught,
+                                                                       tmp_path):
+    from tests.web.test_scan import at_reveal, gap_row_photo
+
+    match = at_reveal(database)
+    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
+    wait_for_subscribers(match.id, 2)
+    ben.locator("summary", has_text="Enter Ana's cards").click()
+    row = tmp_path / "row.jpg"
+    row.write_bytes(gap_row_photo(["5", "SWAP", "2", "4"]))
+    block = ben.locator("#reveal-Ana")
+    block.locator(".scan-form input[type=file]").set_input_files(str(row))
+    confirm = block.locator("button.confirm-reveal")
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    block.locator("label.chip:has(input[name=card2][value='PEEK'])").click()  # the Swap read is a Peek
+    expect(confirm).to_have_text("Reveal Ana: 5 Peek 2 4")
+    ana.locator("summary", has_text="Enter Ben's cards").click()
+    for i, card in enumerate(["1", "3", "9", "0"], start=1):
+        ana.locator(f"#reveal-Ben label.chip:has(input[name=card{i}][value='{card}'])").click()
+    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ana.locator("#reveal-Ben").get_by_role("button", name="Reveal Ben").click()
+    assert answer.value.status == 200
+    expect(ben.locator("#screen-body")).to_have_attribute("data-version", str(match.version + 1))
+    expect(block.locator("img.overlay")).to_have_count(1)
+    expect(confirm).to_have_text("Reveal Ana: 5 Peek 2 4")
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        confirm.click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
+                                                             "cards": ["5", "PEEK", "2", "4"]}
+
+
+def test_a_scanned_pay_off_top_survives_the_other_players_top(live_server, phone, database, tmp_path):
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    ann, bob = seated(phone, live_server, match, "Ann"), seated(phone, live_server, match, "Bob")
+    wait_for_subscribers(match.id, 2)
+    ann.locator("#actions").get_by_role("link", name="Enter your pay-off top").click()
+    ann.locator("#pick .scan-form input[type=file]").set_input_files(photo(tmp_path, ["9S"]))
+    expect(ann.locator("#scan-result button.confirm-scan")).to_have_count(1)
+    read = ann.locator("#scan-result .read-label").inner_text()
+    bob.locator("#actions").get_by_role("link", name="Enter your pay-off top").click()
+    with bob.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        bob.locator("#pick").get_by_role("button", name="4", exact=True).click()
+    assert answer.value.status == 200
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
+    expect(ann.locator("#pick #scan-result .read-label")).to_have_text(read)
+    with ann.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ann.locator("#scan-result button.confirm-scan").click()
+    assert answer.value.status == 200
+    entry = store.entries(database, match.id)[-1]["entry"]
+    assert entry["move"] == "top" and entry["seat"] == "Ann" and entry["card"] in ("9", "9S")
