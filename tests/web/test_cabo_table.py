@@ -568,3 +568,24 @@ def test_CAB_6_a_snap_that_matched_keeps_the_rank_of_the_discard_and_a_take_of_a
     ben.ok(move="take_discard", card="9H")
     for phone in (ana, ben, cy):
         assert "Ben takes the top card of the discard pile, a 9♥." in text(phone.client.get(f"{phone.url}/history"))
+
+
+def test_GEN_4_a_reveal_photo_that_differs_from_the_phone_s_own_first_look_is_marked(app, database):
+    """Ben's first look saw a 7♥ in his place 3 (only he knows): his photo read K♦ there, so his reveal
+    form says so beside that place before it becomes a dispute."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ben.ok(move="initial_peek", place1="3", place2="4", seen1="7H", seen2="2C")
+    ana.ok(move="turn_up", card="4C")
+    ana.ok(move="draw")
+    ana.ok(move="discard", card="5S")
+    ben.ok(move="snap", slot="2", card="5H")
+    ben.ok(move="call")
+    ana.ok(move="draw")
+    ana.ok(move="discard", card="8D")
+    html = scan(ben, standard_row_photo(["9S", "KD", "2C"], seed=7, left=100, step=370, top=260), move="reveal",
+                **{"for": "Ben"})
+    form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]
+    place3 = form.split("Place 3")[1].split("Place 4")[0]
+    assert "the photo says K♦; you noted 7♥" in place3
+    assert "you noted" not in form.split("Place 4")[1]  # the 2♣, as he saw it

@@ -109,6 +109,26 @@ def reveal_scan(client, match, labels, seed=4):
     return upload(client, f"/m/{match.id}/scan", gap_row_photo(labels, seed), move="reveal", **{"for": "Ana"})
 
 
+def test_GEN_4_a_read_that_differs_from_the_phone_s_own_note_is_marked_before_the_reveal(client, taught, database):
+    """Ana peeked at her slot 1 (a 9, only she knows it): her own photo read of 3 there is shown beside
+    her note, on her phone only, before it turns into a dispute at the reveal."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    moves = [{"move": "turn_up", "card": "2"}, {"seat": "Ana", "move": "initial_peek", "slots": [1, 4],
+                                                "seen": ["9", "0"]},
+             {"seat": "Ana", "move": "take_discard"}, {"seat": "Ana", "move": "replace", "slot": 3, "out": "6"},
+             {"seat": "Ana", "move": "call"}, {"seat": "Ben", "move": "draw"},
+             {"seat": "Ben", "move": "discard", "card": "8"}]
+    for i, entry in enumerate(moves):
+        store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    html = reveal_scan(client, match, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
+    assert "the photo says 3; you noted 9" in html.split("<legend>Slot 1")[1].split("</legend>")[0]
+    assert "you noted" not in html.split("<legend>Slot 4")[1].split("</legend>")[0]  # 0, as noted
+    client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=HX)  # Ben's phone: Ana's note is hers
+    bens = reveal_scan(client, match, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
+    assert "<legend>Slot 1" in bens and "you noted" not in bens
+
+
 def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
     response = reveal_scan(client, seated, ["3", "PEEK", "9", "0"])
     assert checked(response.get_data(as_text=True)) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
