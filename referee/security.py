@@ -258,9 +258,11 @@ DEFAULT_MESSAGES = {  # for an abort() that gives no words of its own
 }
 
 
-def render_error(code: int, message: str, headers: dict | None = None):
-    """A small friendly page, or a fragment retargeted to #flash for htmx."""
-    title = str(FRIENDLY_TITLES.get(code) or (gettext("Something went wrong") if code >= 500 else gettext("Request refused")))
+def render_error(code: int, message: str, headers: dict | None = None, title: str | None = None):
+    """A small friendly page, or a fragment retargeted to #flash for htmx; ``title`` when the code's own
+    title would not fit (a damaged photo is no "request that made no sense")."""
+    title = title or str(FRIENDLY_TITLES.get(code) or (gettext("Something went wrong") if code >= 500
+                                                       else gettext("Request refused")))
     headers = dict(headers or {})
     if request.headers.get("HX-Request") == "true":
         body = render_template("_error.html", code=code, title=title, message=message)

@@ -41,7 +41,7 @@ def _photo():
 def _upload_error(err: vision.UploadError | scans.Busy):
     if isinstance(err, scans.Busy):
         return render_error(err.status, upload_error_words(err), {"Retry-After": str(err.retry_after)})
-    return render_error(err.status, upload_error_words(err))
+    return render_error(err.status, upload_error_words(err), title=gettext("That photo cannot be used"))
 
 
 def row_slots(scan: scans.Scan, n: int) -> list[str | None]:

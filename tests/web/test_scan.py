@@ -254,6 +254,7 @@ def test_bad_uploads_are_clear_4xx_and_nothing_is_kept(client, seated, database,
     response = upload(client, f"/m/{seated.id}/scan", data, move="turn_up", field="card")
     assert response.status_code == status
     assert "<html" in response.get_data(as_text=True) or response.headers.get("HX-Retarget") == "#flash"
+    assert "<h1>That photo cannot be used</h1>" in response.get_data(as_text=True)  # not "made no sense"
     assert len(scans.scans._items) == before
     assert database.conn.execute("SELECT count(*) FROM photos").fetchone()[0] == 0
 
