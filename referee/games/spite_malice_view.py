@@ -128,7 +128,11 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     players = state.players
     center = [{"pile": i + 1, "cards": ["unknown" if c is None else c for c in stack], "rank": len(stack),
                "needs": rank_name(len(stack) + 1) if stack else None,
-               "top": (None if not stack or stack[-1] is None else stack[-1])} for i, stack in enumerate(state.center)]
+               "top": (None if not stack or stack[-1] is None else stack[-1]),
+               # a top that is not the rank its place counts (let stand by an override, SM-12): said so
+               "counts_as": (rank_name(len(stack)) if stack and stack[-1] is not None and not is_wild(stack[-1])
+                             and value_of(stack[-1]) != len(stack) else None)}
+              for i, stack in enumerate(state.center)]
     seats = []
     for i, st in enumerate(state.seats):
         seats.append({"name": players[i], "payoff": st.payoff, "top": st.top, "top_owed": st.top_owed,

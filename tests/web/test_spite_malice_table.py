@@ -135,6 +135,8 @@ def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, datab
     assert store.entries(database, match.id)[-1]["entry"]["entry"]["card"] == "7"
     assert "the 7 stays" in text(bob.client.get(f"{bob.url}/history"))
     assert "A card went on a pile" not in html.unescape(ann.screen())  # only the player in turn is offered it
+    pile = html.unescape(ann.screen()).split('data-pile="1"')[1].split("</li>")[0]
+    assert "counts as 2" in pile and "needs 3" in pile  # the 7 let stand is the pile's 2 (SM-12)
 
 
 def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
