@@ -50,6 +50,14 @@ def checked(scope) -> list[str]:
     return scope.locator("input[name=cards]:checked").evaluate_all("els => els.map(e => e.value)")
 
 
+def confirm_records(phone, confirm, database, match, entry) -> None:
+    """Tapping the scan's confirm button records exactly ``entry``."""
+    with phone.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        confirm.click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"] == entry
+
+
 def cy_enters_his_face_up_cards(cy):
     form = cy.locator("form.faceup-form[data-faceup-for='Cy']")
     for card in CY:
@@ -143,11 +151,7 @@ def test_a_scanned_cambio_reveal_names_its_cards_and_survives_another_phones_rev
     expect(block.locator("img.overlay")).to_have_count(1)
     assert block.locator("select[name=card2]").input_value() == "QH"
     expect(confirm).to_have_text("Reveal Ana: 7♦ Q♥ 2♦ K♣")
-    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
-        confirm.click()
-    assert answer.value.status == 200
-    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
-                                                             "cards": ["7D", "QH", "2D", "KC"]}
+    confirm_records(ana, confirm, database, match, {"move": "reveal", "seat": "Ana", "cards": ["7D", "QH", "2D", "KC"]})
 
 
 @pytest.fixture
@@ -250,11 +254,7 @@ def test_a_scanned_rat_a_tat_cat_reveal_survives_another_phones_reveal(live_serv
     expect(ben.locator("#screen-body")).to_have_attribute("data-version", str(match.version + 1))
     expect(block.locator("img.overlay")).to_have_count(1)
     expect(confirm).to_have_text("Reveal Ana: 5 Peek 2 4")
-    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
-        confirm.click()
-    assert answer.value.status == 200
-    assert store.entries(database, match.id)[-1]["entry"] == {"move": "reveal", "seat": "Ana",
-                                                             "cards": ["5", "PEEK", "2", "4"]}
+    confirm_records(ben, confirm, database, match, {"move": "reveal", "seat": "Ana", "cards": ["5", "PEEK", "2", "4"]})
 
 
 def test_a_scanned_pay_off_top_survives_the_other_players_top(live_server, phone, database, tmp_path):
