@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from .base import MAX_ENTRY_NUMBER, EntryError
 
 MAX_REASON = 300
+UNREADABLE = "The entry is not readable."  # an override whose entry is not one
 MAX_TEXT = 40
 MAX_JSON = 4000
 _DIGITS = re.compile(r"[0-9]{1,7}")
@@ -94,9 +95,9 @@ def refused_entry(raw: str) -> dict[str, Any]:
     try:
         inner = json.loads(raw)
     except (ValueError, RecursionError):
-        raise EntryError("entry", "The entry is not readable.") from None
+        raise EntryError("entry", UNREADABLE) from None
     if not isinstance(inner, dict):
-        raise EntryError("entry", "The entry is not readable.")
+        raise EntryError("entry", UNREADABLE)
     return inner
 
 

@@ -27,7 +27,7 @@ from ..db import get_db
 from ..i18n import lang
 from ..i18n_rules import describe_move, ruling_text
 from ..games.base import EntryError, Ruling
-from ..games.forms import LOG_MOVES
+from ..games.forms import LOG_MOVES, UNREADABLE
 from ..games.redaction import entry_seat
 from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
@@ -775,7 +775,7 @@ def _unreadable(message: str) -> str:
     """The notice for a form no entry can be read from, with the reason in the phone's language: said once
     ("That entry is not readable: The entry is not readable." would say it twice)."""
     why = ruling_text("", message)
-    if "not readable" in message:
+    if message == UNREADABLE:
         return why
     return gettext("That entry is not readable: %(why)s", why=why)
 
