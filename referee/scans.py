@@ -217,27 +217,3 @@ def kept_photo(db: Any, match_id: str, photo_id: int) -> tuple[int, bytes] | Non
 
 
 NOT_A_CARD = "none"  # what a player names an outline of a teaching photo that is not a card (skipped)
-_COVER_GROWTH = 0.08  # an outline is covered a little beyond its edge, so no edge of it is found again
-_RING_GROWTH = 0.25  # the table's colour is taken from the ring between that and this
-
-
-def without_outlines(image: np.ndarray, outlines: list) -> np.ndarray:
-    """A copy of a teaching photo with each of ``outlines`` (things the player said are not cards)
-    painted over in the colour of the table around it, so that ``vision.teach``, which names every card
-    it finds, finds only the cards that were named."""
-    import cv2
-
-    out = image.copy()
-    height, width = image.shape[:2]
-    for outline in outlines:
-        quad = np.asarray(outline, np.float32)
-        centre = quad.mean(axis=0)
-        inner = np.round(centre + (quad - centre) * (1 + _COVER_GROWTH)).astype(np.int32)
-        outer = np.round(centre + (quad - centre) * (1 + _RING_GROWTH)).astype(np.int32)
-        ring = np.zeros((height, width), np.uint8)
-        cv2.fillPoly(ring, [outer], 255)
-        cv2.fillPoly(ring, [inner], 0)
-        around = image[ring > 0]
-        colour = np.median(around, axis=0) if len(around) else np.median(image.reshape(-1, image.shape[-1]), axis=0)
-        cv2.fillPoly(out, [inner], tuple(int(v) for v in np.atleast_1d(colour)))
-    return out

@@ -438,17 +438,24 @@ def reading_order(quads: list[np.ndarray]) -> list[int]:
     return [i for row in rows for i in sorted(row, key=lambda i: centres[i][0])]
 
 
-def teach(image: np.ndarray, labels: list[str], references: References | None = None) -> References:
+def teach(image: np.ndarray, labels: list[str], references: References | None = None,
+          outlines: list[np.ndarray] | None = None) -> References:
     """References from a photo of cards named by the caller, in reading order.
 
     Reading order is by rows, top to bottom, and left to right within a row. A photo of a single
     card may also be a flat scan or close-up filling the frame (its edges are then card margin,
     not table). Adds to `references` when given.
+    `outlines`, when given, are the cards' outlines in the order of `labels` (those of the photo
+    shown back, numbered as the names were given): the cards are not looked for again.
     Raises TeachError when the number of cards found differs from the number of labels.
     """
     if not labels:
         raise TeachError("Name at least one card to teach.")
-    if len(labels) == 1 and _frame_is_card(image):
+    if outlines is not None:
+        if len(outlines) != len(labels):
+            raise TeachError(f"{len(outlines)} card(s) outlined but {len(labels)} name(s) were given.")
+        quads = [order_portrait(np.asarray(q, np.float32)) for q in outlines]
+    elif len(labels) == 1 and _frame_is_card(image):
         quads = [order_portrait(_whole_frame(image))]
     else:
         found = [order_portrait(q) for q in outermost(find_cards(image))]

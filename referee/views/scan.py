@@ -169,11 +169,10 @@ def deck_teach(deck_id: str):
     labels = [label for label in named if label != skip]
     if not labels:
         abort(422, description=gettext("Name at least one card in the photo."))
-    image = scan.image
-    if len(labels) < len(named):  # what is not a card is painted over, so that teaching does not find it
-        image = scans.without_outlines(image, [r.outline for r, label in zip(scan.reads, named) if label == skip])
+    # each name goes with the outline its number was drawn on in the photo shown back (not found again)
+    outlines = [r.outline for r, label in zip(scan.reads, named) if label != skip] if scan.reads else None
     try:
-        refs = vision.teach(image, labels, decks.references(deck))
+        refs = vision.teach(scan.image, labels, decks.references(deck), outlines=outlines)
     except vision.TeachError as err:
         return render_error(422, upload_error_words(err))
     deck = decks.save(get_db(), deck, refs, labels)

@@ -53,6 +53,19 @@ def test_teaching_refuses_a_wrong_count_of_names(faces):
         vision.teach(photo, [])
 
 
+def test_teaching_names_the_outlines_given_in_their_order(faces):
+    """The names go with the outlines the player saw numbered, in that order, whatever order the
+    cards would be found in again."""
+    rng = np.random.default_rng(3)
+    photo, quads = synth.place_cards(synth.background("wood", (1500, 600), rng), [faces[x] for x in FACES[:3]], rng)
+    backwards = list(reversed(quads))  # not reading order: right to left
+    refs = vision.teach(photo, list(reversed(FACES[:3])), outlines=backwards)
+    scene, _ = synth.compose_scene([faces[x] for x in FACES[:3]], np.random.default_rng(8), kind="cloth")
+    assert sorted(r.label for r in vision.recognise(scene, deck="ratatat", references=refs)) == sorted(FACES[:3])
+    with pytest.raises(vision.TeachError, match="3 card"):
+        vision.teach(photo, ["0", "5"], outlines=quads)
+
+
 def test_references_from_another_version_are_refused(taught):
     data = taught.to_bytes().replace(b'"version": 1', b'"version": 99')
     with pytest.raises(ValueError, match="teach the deck again"):

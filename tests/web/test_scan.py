@@ -449,6 +449,23 @@ def test_an_outline_that_is_not_a_card_is_marked_so_and_skipped(client, database
         assert refused.status_code == 422 and refused.get_data(as_text=True).strip()
 
 
+def test_each_name_goes_with_the_number_drawn_on_its_card(client, database):
+    """The names are taken for the outlines the photo shown back numbered, in that order: teaching
+    does not look for the cards again (a search that found them otherwise would swap names)."""
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    html = upload(client, f"{deck}/photo", row_photo(["4", "7", "SWAP"], seed=3)).get_data(as_text=True)
+    token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+    with client.session_transaction() as session:
+        kept = scans.scans.get(token, owner=session["device"])
+    kept.reads.reverse()  # as if the photo shown back had numbered the row right to left
+    response = client.post(f"{deck}/teach", data={"token": token, "label0": "SWAP", "label1": "7", "label2": "4"},
+                           headers=HX)
+    assert response.status_code == 200, response.get_data(as_text=True)[-400:]
+    reads = [r.label for r in scans.read_photo(row_photo(["7", "SWAP", "4"], seed=7), "ratatat",
+                                               decks.references(decks.all_decks(database)[0]), None).reads]
+    assert reads == ["7", "SWAP", "4"]
+
+
 def test_two_decks_of_one_kind_are_read_together(client, database, taught):
     """A second taught edition of the deck (a family's old and new box): both serve the tables, merged."""
     other = client.post("/decks", data={"name": "Grandma's", "kind": "ratatat"}, headers=HX).headers["Location"]
