@@ -209,4 +209,6 @@
 
   document.addEventListener("DOMContentLoaded", function () { addButtons(document); });
   document.addEventListener("htmx:afterSettle", function (event) { addButtons(event.target); });
+  // a scan box put back by screen.js after a reload comes without its button (its listener is not kept)
+  document.addEventListener("referee:putback", function (event) { addButtons(event.target); });
 })();

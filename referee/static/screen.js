@@ -8,7 +8,7 @@
 // the player now sees. After the player's own entry is accepted, nothing is restored.
 // What was typed on the screen is kept too while a picker stands in for the actions (and put back on
 // Back, or when the screen is redrawn), and a scan survives every redraw until it is confirmed (below).
-// The doorbell of the player's own entry asks for nothing (see below).
+// The doorbell of the player's own entry asks for nothing (see below). A full reload keeps both (at the end).
 (function () {
   "use strict";
   var draft = null;
@@ -373,14 +373,25 @@
     return null;
   }
 
-  function park(root, picks, except) {
+  // The scan boxes in ``root`` holding a scan, each once: { key, box, pick } as parked.
+  function scanBoxes(root) {
+    var out = [];
     root.querySelectorAll(".scan-form").forEach(function (form) {
       var found = scanBox(form), box = found && found.box;
       if (!box || !root.contains(box) || !holdsScan(box)) return;
+      if (out.some(function (p) { return p.box === box; })) return;
       var pick = box.closest("#pick");
-      if ((pick && !picks) || (except && box.contains(except))) return;
-      parked.push({ key: found.key, box: box, pick: pick ? pick.dataset.pick || "" : null });
-      box.remove();
+      out.push({ key: found.key, box: box, pick: pick ? pick.dataset.pick || "" : null });
+    });
+    return out;
+  }
+
+  function park(root, picks, except) {
+    scanBoxes(root).forEach(function (p) {
+      if (!root.contains(p.box)) return;  // inside a box parked just before
+      if ((p.pick !== null && !picks) || (except && p.box.contains(except))) return;
+      parked.push(p);
+      p.box.remove();
     });
   }
 
@@ -393,6 +404,8 @@
       box.querySelectorAll('input[name="version"]').forEach(function (v) { v.value = body.dataset.version; });
     }
     if (window.htmx) htmx.process(box);
+    // camera.js gives a box put back from a reload its live camera button (a parked box keeps its own)
+    box.dispatchEvent(new CustomEvent("referee:putback", { bubbles: true }));
   }
 
   function unparkBlocks(screen) {
@@ -469,4 +482,131 @@
       if (parseInt(v.value, 10) < parseInt(body.dataset.version, 10)) v.value = body.dataset.version;
     });
   });
+
+  // --- A full reload keeps them too -------------------------------------------------------------
+  // Phones reload the table page often (a background tab discarded, a pull to refresh). Whenever the page
+  // is hidden or left, what the player is entering is written to this tab's sessionStorage under the
+  // table's own path: the draft as taken above (with what was typed in the actions a picker stands in
+  // for), and each scan box holding a read photo, as its HTML with the player's corrections in it. The
+  // next load of that table's page takes it out and puts it back as after a redraw — not a refusal being
+  // read, nor the keyboard's place. Only what this phone's screen already shows is kept.
+  var KEEP = home && document.getElementById("screen") ? "referee-keep:" + home.dataset.tablePath : null;
+  var restoring = false;  // the saved copy is being put back: a reload meanwhile leaves it saved as it is
+
+  // The box as it stands, its fields' current values written into its HTML; without what belongs to
+  // this page only (a live camera button and its preview, a request on its way).
+  function snapshot(box) {
+    var copy = box.cloneNode(true), from = box.querySelectorAll("input, select, textarea");
+    copy.querySelectorAll("input, select, textarea").forEach(function (el, i) {
+      var was = from[i];
+      if (el.type === "checkbox" || el.type === "radio") el.toggleAttribute("checked", was.checked);
+      else if (el.tagName === "SELECT") {
+        Array.prototype.forEach.call(el.options, function (o, j) { o.toggleAttribute("selected", was.options[j].selected); });
+      } else if (el.tagName === "TEXTAREA") el.textContent = was.value;
+      else if (el.type !== "file") el.setAttribute("value", was.value);
+    });
+    copy.querySelectorAll(".camera-open, .camera").forEach(function (el) { el.remove(); });
+    copy.querySelectorAll(".htmx-request button[disabled]").forEach(function (el) { el.removeAttribute("disabled"); });
+    [copy].concat(Array.prototype.slice.call(copy.querySelectorAll("*"))).forEach(function (el) {
+      el.classList.remove("htmx-request", "htmx-settling", "htmx-swapping", "htmx-added");
+      delete el.dataset.reading;
+      delete el.dataset.dropped;
+    });
+    return copy.outerHTML;
+  }
+
+  function save() {
+    var screen = document.getElementById("screen");
+    if (!KEEP || !screen || restoring) return;
+    var d = take(screen), kept = { fields: d.fields, open: d.open, pick: d.pick, scans: [],
+                                   lang: document.documentElement.lang };
+    if (stash) {
+      stash.fields.forEach(function (f) {
+        if (!kept.fields.some(function (g) { return fieldKey(g) === fieldKey(f); })) kept.fields.push(f);
+      });
+      stash.open.forEach(function (name) { if (kept.open.indexOf(name) < 0) kept.open.push(name); });
+    }
+    var boxes = parked.concat(scanBoxes(screen));
+    boxes.forEach(function (p) {
+      if (!p.box.querySelector(".scan-result")) return;  // a photo still on its way is lost with the page
+      if (boxes.some(function (q) { return q !== p && q.box.contains(p.box); })) return;  // kept with its outer box
+      var img = p.box.querySelector("img.overlay");
+      kept.scans.push({ key: p.key, pick: p.pick, photo: img ? img.getAttribute("src") : "", html: snapshot(p.box) });
+    });
+    try {
+      if (kept.fields.length || kept.open.length || kept.pick || kept.scans.length) {
+        sessionStorage.setItem(KEEP, JSON.stringify(kept));
+      } else {
+        sessionStorage.removeItem(KEEP);
+      }
+    } catch (e) { /* no storage (full, or turned off): a reload loses them, as it did */ }
+  }
+  window.addEventListener("pagehide", save);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") save();
+  });
+  // the page itself came back (the back-forward cache): it shows all of it, the copy is not needed
+  window.addEventListener("pageshow", function (event) { if (event.persisted && KEEP) forget(); });
+
+  // Whether the server still keeps a scan's photo (a few minutes: scans.py): true, else the server's own
+  // words for it (its 404 as htmx would show it in #flash), or "" if the server could not be asked.
+  function stillKept(scan) {
+    if (scan.otherLang) return Promise.resolve("");
+    if (!scan.photo) return Promise.resolve(true);
+    var ask = function (method, headers) {
+      return fetch(scan.photo, { method: method, headers: headers || {}, credentials: "same-origin", cache: "no-store" });
+    };
+    return ask("HEAD").then(function (answer) {
+      if (answer.ok) return true;
+      return ask("GET", { "HX-Request": "true" }).then(function (r) { return r.ok ? "" : r.text(); });
+    }).catch(function () { return ""; });
+  }
+
+  function restoreKept() {
+    var kept = null;
+    if (!KEEP) return;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(KEEP) || "null");
+    } catch (e) { /* nothing readable is kept */ }
+    if (!kept || typeof kept !== "object") { forget(); return; }
+    restoring = true;
+    var fields = kept.fields || [], scans = kept.scans || [];
+    // A scan box is in the server's words: one saved in another language (the page was reloaded by the
+    // language switch) is not put back, lest one block stay in the old language; it can be scanned again.
+    if (kept.lang !== document.documentElement.lang) {
+      scans.forEach(function (scan) { scan.otherLang = true; });
+    }
+    Promise.all(scans.map(stillKept)).then(function (alive) {
+      var screen = document.getElementById("screen"), flash = document.getElementById("flash"), said = false;
+      restoring = false;
+      forget();
+      if (!screen) return;
+      scans.forEach(function (scan, i) {
+        var made = document.createElement("template");
+        made.innerHTML = scan.html || "";
+        var box = made.content.firstElementChild;
+        if (!box) return;
+        if (alive[i] === true) {
+          parked.push({ key: scan.key, box: box, pick: scan.pick === undefined ? null : scan.pick });
+          return;
+        }
+        // The photo is gone (or the words changed language): the scan is dropped with its corrections, lest
+        // they half-fill the plain form, and the server's own words say so ("That photo is gone: photos are
+        // kept only for a few minutes. Scan again."). A player would rather scan again than confirm reads
+        // they can no longer check against the photo (and "keep the photo" would keep nothing).
+        var names = Array.prototype.map.call(box.querySelectorAll("[data-draft]"), function (b) { return b.dataset.draft; });
+        if (box.dataset.draft) names.push(box.dataset.draft);
+        fields = fields.filter(function (f) { return names.indexOf(f.box) < 0; });
+        if (alive[i] && flash && !said) { flash.insertAdjacentHTML("beforeend", alive[i]); said = true; }
+      });
+      unparkBlocks(screen);  // a box whose entry can no longer be made is dropped and said so, as live
+      put(screen, { fields: fields, open: kept.open || [], pick: kept.pick || null });
+    });
+  }
+  function forget() {
+    try { sessionStorage.removeItem(KEEP); } catch (e) { /* no storage */ }
+  }
+  // after htmx has set up the page (its own DOMContentLoaded listener was added first)
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restoreKept);
+  else restoreKept();
 })();
