@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from sqlite_utils import Database
@@ -9,8 +11,9 @@ from sqlite_utils import Database
 import vision
 
 from .games import GAMES
+from .games.base import MAX_NAME as MAX_PLAYER_NAME, EntryError, normalise_name
 from .games.cards import RANKS, SUITS
-from .store import now, random_id
+from .store import now, random_id, write_transaction
 
 #: The faces a player can teach, per kind of deck (a kind is a design family and its edition: two
 #: editions of one game's deck may hold different cards). Each game names the decks its cards come
@@ -69,6 +72,40 @@ def _deck(row) -> Deck:
     return Deck(row[0], row[1], row[2], json.loads(row[3]), row[4])
 
 
+MAX_NAME = 60  # characters in a deck's name (the form's maxlength)
+
+
+class NameProblem(ValueError):
+    """A deck name refused: ``why`` is "shows" (nothing in it shows), "control" (it holds the control or
+    format character ``char``, as U+XXXX) or "long" (over MAX_NAME characters)."""
+
+    def __init__(self, why: str, char: str | None = None):
+        super().__init__(why if char is None else f"{why} {char}")
+        self.why, self.char = why, char
+
+
+def clean_name(value) -> str:
+    """A deck's name by the rules of player and group names (``games.base.normalise_name``: Unicode NFC,
+    no surrounding spaces, no control or format characters, something that shows), but of up to MAX_NAME
+    characters. Raises NameProblem."""
+    if not isinstance(value, str):
+        raise NameProblem("shows")
+    if len(value) > 4 * MAX_NAME:
+        raise NameProblem("long")
+    name = unicodedata.normalize("NFC", value).strip()
+    try:  # its characters, then whether it shows (a name's own length limit is said last: not a deck's)
+        normalise_name(name[:4 * MAX_PLAYER_NAME], "name")
+    except EntryError as err:
+        control = re.search(r"control or format character (U\+[0-9A-F]+)", err.message)
+        if control:
+            raise NameProblem("control", control.group(1)) from None
+        if not err.message.startswith("a name has at most"):
+            raise NameProblem("shows") from None
+    if len(name) > MAX_NAME:
+        raise NameProblem("long")
+    return name
+
+
 def create(db: Database, name: str, kind: str) -> Deck:
     if kind not in FACES:
         raise ValueError(f"unknown kind of deck {kind!r}")
@@ -90,23 +127,38 @@ def all_decks(db: Database) -> list[Deck]:
 
 
 def save(db: Database, deck: Deck, references: vision.References, labels: list[str]) -> Deck:
-    """Store the deck's references after teaching ``labels``."""
-    faces = dict(deck.faces)
-    for label in labels:
-        faces[label] = faces.get(label, 0) + 1
-    with db.atomic():
-        db.conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
-                        (references.to_bytes(), json.dumps(faces, sort_keys=True), now(), deck.id))
+    """Store the deck's references after teaching ``labels``: ``references`` is ``deck``'s references as
+    read (``deck`` is what the phone read before teaching) with the cards just taught added (what
+    ``vision.teach`` answers). Phones teach one deck at once: the cards taught are added to the deck as it
+    is when written (read again inside the write transaction), so no phone's faces are lost."""
+    before = _references(deck.refs)
+    kept = len(before) if before is not None and references.labels[:len(before)] == before.labels else 0
+    taught = vision.References(references.labels[kept:], references.features[kept:])
+    with write_transaction(db) as conn:
+        row = conn.execute("SELECT faces, refs FROM decks WHERE id = ?", (deck.id,)).fetchone()
+        if row is None:  # deleted meanwhile: nothing to add to
+            return None
+        faces = json.loads(row[0])
+        for label in labels:
+            faces[label] = faces.get(label, 0) + 1
+        now_refs = _references(row[1])
+        merged = taught if now_refs is None or not len(now_refs) else now_refs.merge(taught)
+        conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
+                     (merged.to_bytes(), json.dumps(faces, sort_keys=True), now(), deck.id))
     return get(db, deck.id)
 
 
-def references(deck: Deck) -> vision.References | None:
-    if not deck.refs:
+def _references(data: bytes | None) -> vision.References | None:
+    if not data:
         return None
     try:
-        return vision.References.from_bytes(deck.refs)
+        return vision.References.from_bytes(data)
     except ValueError:
         return None  # taught by an incompatible version: recognition falls back to "unknown"
+
+
+def references(deck: Deck) -> vision.References | None:
+    return _references(deck.refs)
 
 
 def references_for_kind(db: Database, kind: str) -> vision.References | None:
@@ -121,17 +173,22 @@ def references_for_kind(db: Database, kind: str) -> vision.References | None:
 
 
 def forget(db: Database, deck: Deck, face: str) -> Deck:
-    """Forget every reference taught for ``face`` (a face taught wrong is taught again from nothing)."""
-    faces = {f: n for f, n in deck.faces.items() if f != face}
-    refs = references(deck)
-    data = deck.refs
-    if refs is not None:
-        keep = [i for i, label in enumerate(refs.labels) if label != face]
-        kept = vision.References([refs.labels[i] for i in keep], refs.features[keep])
-        data = kept.to_bytes() if len(kept) else None
-    with db.atomic():
-        db.conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
-                        (data, json.dumps(faces, sort_keys=True), now(), deck.id))
+    """Forget every reference taught for ``face`` (a face taught wrong is taught again from nothing): from
+    the deck as it is when written (read again inside the write transaction), so what another phone taught
+    meanwhile stays."""
+    with write_transaction(db) as conn:
+        row = conn.execute("SELECT faces, refs FROM decks WHERE id = ?", (deck.id,)).fetchone()
+        if row is None:  # deleted meanwhile
+            return None
+        faces = {f: n for f, n in json.loads(row[0]).items() if f != face}
+        refs = _references(row[1])
+        data = row[1]
+        if refs is not None:
+            keep = [i for i, label in enumerate(refs.labels) if label != face]
+            kept = vision.References([refs.labels[i] for i in keep], refs.features[keep])
+            data = kept.to_bytes() if len(kept) else None
+        conn.execute("UPDATE decks SET refs = ?, faces = ?, updated_at = ? WHERE id = ?",
+                     (data, json.dumps(faces, sort_keys=True), now(), deck.id))
     return get(db, deck.id)
 
 

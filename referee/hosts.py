@@ -39,7 +39,9 @@ def normalize(host: str) -> str:
 
 
 def host_name(header: str | None) -> str | None:
-    """The host of a Host header (``name``, ``name:port``, ``[v6]:port``); None if malformed."""
+    """The host of a Host header (``name``, ``name:port``, ``[v6]:port``); None if malformed: among
+    others a name with an empty label (``a..b``) or a label over 63 characters, which no DNS name has
+    and which the URL building of every page (werkzeug's, by IDNA) cannot take."""
     if not header or any(c in header for c in "/\\?#@ \t"):
         return None
     try:
@@ -47,7 +49,19 @@ def host_name(header: str | None) -> str | None:
         parts.port  # noqa: B018  (raises ValueError on a bad port)
     except ValueError:
         return None
-    return normalize(parts.hostname) if parts.hostname else None
+    if not parts.hostname or not (is_ip_literal(parts.hostname) or _well_formed_name(parts.hostname)):
+        return None
+    return normalize(parts.hostname)
+
+
+def _well_formed_name(name: str) -> bool:
+    """A DNS name by IDNA's rules (one trailing dot allowed), both ways: what werkzeug encodes to route a
+    request and decodes to show its URL."""
+    try:
+        name.encode("idna").decode("idna")
+    except UnicodeError:
+        return False
+    return True
 
 
 def machine_hosts() -> set[str]:

@@ -56,6 +56,7 @@ class Scan:
     image: np.ndarray | None = None  # kept only for a teaching photo
     owner: str = ""  # the phone that took it (its device id); empty for anyone
     created: float = field(default_factory=time.monotonic)
+    place: str = ""  # what it was taken for: "<match id>:<move>:<for>" at a table, "teach:<deck id>" teaching
 
     @property
     def nbytes(self) -> int:
@@ -78,7 +79,7 @@ class ScanStore:
         replaces the previous one. ``numbered``: the photo shown back numbers the cards (a teaching photo)."""
         h, w = image.shape[:2]
         scan = Scan(secrets.token_urlsafe(12), vision.draw_overlay(image, reads, numbered=numbered), reads, (w, h),
-                    image if keep_image else None, owner)
+                    image if keep_image else None, owner, place=place)
         with self._lock:
             if place:
                 old = self._places.pop((owner, place), None)
@@ -189,10 +190,11 @@ def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None
 
 
 def attach(db: Any, match_id: str, version: int, token: str, owner: str | None = None) -> bool:
-    """Keep a scanned photo (with its outlines) with the match — only when the player asks to, and
-    only a photo that phone (``owner``) took."""
+    """Keep a scanned photo (with its outlines) with the match — only when the player asks to, only a
+    photo that phone (``owner``) took, and only one taken at this table (its ``place`` names the match:
+    never a teaching photo, nor another table's scan)."""
     scan = scans.get(token, owner=owner)
-    if scan is None:
+    if scan is None or scan.place.partition(":")[0] != match_id:
         return False
     with db.atomic():
         db.conn.execute("INSERT INTO photos (match_id, version, jpeg, created_at) VALUES (?, ?, ?, ?)",

@@ -4,11 +4,14 @@ The phone's choice lives in its signed session cookie (``security.bind_seat``); 
 lives in the store (``seat_claims``, append-only), so that taking over a held seat is a recorded act and
 the phone that held it learns it lost the seat: a session naming a seat another phone has claimed since
 counts as watching.
+
+Taking a seat checks who holds it and claims it in one write transaction (`sit`), so that of two phones
+tapping a free seat at once one sits and the other is asked whether to take it over.
 """
 from __future__ import annotations
 from flask_babel import gettext
 
-from flask import abort, request, session
+from flask import abort, g, make_response, render_template, request, session
 
 from . import store
 from .db import get_db
@@ -54,15 +57,68 @@ def lost_seat(match_id: str) -> int | None:
 
 
 def holder_of(match_id: str, seat: int) -> str | None:
-    """The device holding ``seat``, if it is another phone than this one."""
+    """The device holding ``seat``, if it is another phone than this one. What it answered is remembered
+    for the request: `sit` takes the seat only from that holder (see there)."""
     holder = store.seat_holder(get_db(), match_id, seat)
+    _seen()[(match_id, seat)] = holder
     return holder if holder not in (None, session.get("device")) else None
 
 
-def sit(match_id: str, seat: int) -> str | None:
-    """Bind this phone to ``seat`` (recorded); returns the device that held it before, if another."""
+_ANYONE = object()  # `sit`'s ``expected``: take the seat from whoever holds it
+_SEEN = object()  # `sit`'s ``expected`` by default: what `holder_of` answered in this request
+
+
+def _seen() -> dict:
+    """The holders `holder_of` answered in this request, by (match, seat)."""
+    seen = g.get("referee_seat_holders_seen")
+    if seen is None:
+        seen = g.referee_seat_holders_seen = {}
+    return seen
+
+
+def _holders(conn, match_id: str) -> dict[int, str | None]:
+    """Who holds each seat of the match that was ever claimed (None: released), read inside a transaction."""
+    rows = conn.execute("SELECT seat, device FROM seat_claims WHERE id IN"
+                        " (SELECT MAX(id) FROM seat_claims WHERE match_id = ? GROUP BY seat)", (match_id,))
+    return {seat: device for seat, device in rows}
+
+
+def _record(conn, match_id: str, seat: int, device: str | None, previous: str | None) -> None:
+    conn.execute("INSERT INTO seat_claims (match_id, seat, device, claimed_at, previous_device) VALUES (?, ?, ?, ?, ?)",
+                 (match_id, seat, device, store.now(), previous))
+
+
+def sit(match_id: str, seat: int, *, expected=_SEEN) -> str | None:
+    """Bind this phone to ``seat`` (recorded); returns the device that held it before, if another.
+
+    Who holds the seat is checked and the claim written in one write transaction. ``expected`` is the
+    holder the phone was shown (by default what `holder_of` answered in this request; when it was not
+    asked, the seat is taken from whoever holds it): if another phone has claimed the seat since, nothing
+    is taken and the phone is asked again, with the take-over page (409) — of two phones tapping a free
+    seat at once, one sits and the other is asked. Any other seat this phone holds (the shared phone's)
+    is given up in the same transaction."""
+    db = get_db()
     device = device_id()
-    previous = store.claim_seat(get_db(), match_id, seat, device)
+    match = store.get_match(db, match_id)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
+        raise store.UnknownSeat(match_id, seat)
+    if expected is _SEEN:
+        expected = _seen().get((match_id, seat), _ANYONE)
+    try:
+        with store.write_transaction(db) as conn:
+            holders = _holders(conn, match_id)
+            previous = holders.get(seat)
+            moved_on = expected is not _ANYONE and previous not in (expected, device)
+            if not moved_on:
+                if previous != device:
+                    _record(conn, match_id, seat, device, previous)
+                for other, holder in holders.items():
+                    if other != seat and holder == device:
+                        _record(conn, match_id, other, None, device)
+    finally:
+        store.holder_cache.clear()
+    if moved_on:  # another phone sat down first: asked, as for any seat held
+        _ask_first(match, seat)
     bind_seat(match_id, seat)
     _remember("shared", match_id, False)
     _remember("watching", match_id, False)
@@ -70,13 +126,33 @@ def sit(match_id: str, seat: int) -> str | None:
 
 
 def stand_up(match_id: str, mode: str) -> None:
-    """Leave a seat: ``mode`` is "shared" (this phone serves the whole table), "watch" or "choose"."""
-    seat = phone_seat(match_id)
-    if seat is not None:
-        store.release_seat(get_db(), match_id, seat, device_id())
+    """Leave a seat: ``mode`` is "shared" (this phone serves the whole table), "watch" or "choose"; every
+    seat this phone holds is given up, in one write transaction. The shared phone is a helper beside the
+    seated phones (the family tablet in the middle of the table): it takes no seat from them."""
+    device = device_id()
+    if not is_shared(match_id) and phone_seat(match_id) is None:
+        _leave(match_id, mode)  # holds no seat: nothing to give up
+        return
+    try:
+        with store.write_transaction(get_db()) as conn:
+            for s, holder in _holders(conn, match_id).items():
+                if holder == device:
+                    _record(conn, match_id, s, None, device)
+    finally:
+        store.holder_cache.clear()
+    _leave(match_id, mode)
+
+
+def _leave(match_id: str, mode: str) -> None:
     bind_seat(match_id, None)
     _remember("shared", match_id, mode == "shared")
     _remember("watching", match_id, mode == "watch")
+
+
+def _ask_first(match, seat: int):
+    """Answer with the take-over page (409) for ``seat``, which another phone holds."""
+    abort(make_response(render_template("table/take_over.html", match=match, seat=seat,
+                                        name=match.players[seat]), 409))
 
 
 def can_enter(match_id: str) -> bool:

@@ -23,6 +23,7 @@ from collections import OrderedDict
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, abort, current_app, render_template, request, session
+from flask.globals import request_ctx
 from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext, lazy_gettext as _l
 from itsdangerous import BadSignature
@@ -245,6 +246,7 @@ FRIENDLY_TITLES = {
     413: _l("That upload is too large"),
     422: _l("That cannot be done"),
     500: _l("Something went wrong"),
+    503: _l("The referee is busy"),
 }
 
 
@@ -255,7 +257,10 @@ DEFAULT_MESSAGES = {  # for an abort() that gives no words of its own
     405: _l("That address cannot be used this way."),
     413: _l("That upload is too large for the referee."),
     429: _l("Too many requests at once. Wait a moment and try again."),
+    503: _l("The referee is busy right now. Wait a moment and try again."),
 }
+
+FORM_TOO_LARGE = (_l("That form is too large"), _l("That form is too large for the referee."))  # title, words
 
 
 def render_error(code: int, message: str, headers: dict | None = None, title: str | None = None):
@@ -264,6 +269,7 @@ def render_error(code: int, message: str, headers: dict | None = None, title: st
     title = title or str(FRIENDLY_TITLES.get(code) or (gettext("Something went wrong") if code >= 500
                                                        else gettext("Request refused")))
     headers = dict(headers or {})
+    _bind_urls()
     if request.headers.get("HX-Request") == "true":
         body = render_template("_error.html", code=code, title=title, message=message)
         headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
@@ -272,13 +278,26 @@ def render_error(code: int, message: str, headers: dict | None = None, title: st
     return body, code, headers
 
 
+def _bind_urls() -> None:
+    """Every page builds URLs (its links, the stylesheet), with the request's URL adapter; a request whose
+    Host werkzeug could not bind (a malformed name that got past the guard, e.g. with ALLOWED_HOSTS "*") has
+    none. Its error page is built with one bound to a neutral name: its links are paths, never the Host."""
+    context = request_ctx._get_current_object()
+    if context.url_adapter is None:
+        context.url_adapter = current_app.url_map.bind("localhost", script_name=request.script_root or "/",
+                                                       url_scheme=request.scheme)
+
+
 def _page_before() -> str | None:
     """The page of this server the request came from (a form's page), to go back to; else None."""
     referrer = request.referrer or ""
     if not referrer or len(referrer) > 2000:
         return None
-    parts = urlsplit(referrer)
-    if parts.scheme not in ("http", "https") or parts.netloc != request.host or referrer == request.url:
+    try:
+        parts = urlsplit(referrer)
+        if parts.scheme not in ("http", "https") or parts.netloc != request.host or referrer == request.url:
+            return None
+    except (ValueError, UnicodeError):  # a Host or referrer no URL can be made of
         return None
     return referrer
 
@@ -292,8 +311,21 @@ def handle_http_exception(exc: HTTPException):
         message = str(DEFAULT_MESSAGES[exc.code])  # werkzeug's own English words: said in the phone's language
     else:
         message = exc.description or ""
+    title = None
+    if exc.code == 413 and exc.description == type(exc).description and not _refused_upload():
+        title, message = (str(words) for words in FORM_TOO_LARGE)
     headers = {k: v for k, v in exc.get_headers() if k.lower() in {"allow", "retry-after"}}
-    return render_error(exc.code, message, headers)
+    return render_error(exc.code, message, headers, title=title)
+
+
+def _refused_upload() -> bool:
+    """Whether a 413 refused a file upload: a multipart body past the upload limit (or of a length not
+    said). A form is no upload, nor is a multipart form refused for a text field past its limit or for
+    too many parts (those are refused within the upload limit)."""
+    if request.mimetype != "multipart/form-data":
+        return False
+    limit, length = current_app.config.get("MAX_CONTENT_LENGTH"), request.content_length
+    return length is None or limit is None or length > limit
 
 
 def handle_unknown_match(exc: UnknownMatch):

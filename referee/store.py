@@ -24,6 +24,7 @@ passed over, and the whole log is replayed instead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import secrets
@@ -33,7 +34,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -51,6 +52,8 @@ ReplayFn = Callable[["Match", list[dict]], Any]
 NotifyFn = Callable[[str, int], None]
 
 MAX_ENTRY_BYTES = 4096  # an entry's stored JSON, in UTF-8
+MAX_KEY_LENGTH = 64  # a client key longer than this is stored as its digest (`bounded_key`)
+HASHED_KEY = "#"  # the first character of a stored digest: a key sent with it is stored as a digest too
 MAX_ENTRY_DEPTH = 12  # nesting of lists and objects in one entry
 SNAPSHOT_EVERY = 16  # entries between snapshots: opening a match replays at most 15
 SNAPSHOTS_KEPT = 3  # per match: older ones are dropped
@@ -75,6 +78,16 @@ class StaleVersion(Exception):
         self.match_id = match_id
         self.expected = expected
         self.current = current
+
+
+class KeyReused(Exception):
+    """A client key already in the match's log for another entry, or sent by another phone (views answer
+    409): a key answers "already done" only to the phone that made that same entry with it."""
+
+    def __init__(self, match_id: str, seq: int):
+        super().__init__(f"Match {match_id}: that client key was used for entry {seq}")
+        self.match_id = match_id
+        self.seq = seq
 
 
 class UnstorableEntry(ValueError):
@@ -111,7 +124,8 @@ class Match:
 
 @dataclass(frozen=True)
 class Appended:
-    """Result of `append`.  For a duplicate client_key, `seq` is the earlier
+    """Result of `append`: `seq` is the entry's seq (with `follow` entries, the first's), `version` and
+    `state` the match's after it (after the last).  For a duplicate client_key, `seq` is the earlier
     entry's seq and `version`/`state` are the match's current ones."""
 
     match_id: str
@@ -128,6 +142,17 @@ def now() -> str:
 def dumps(value: Any) -> str:
     """Canonical compact JSON (sorted keys) as stored in the log."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def bounded_key(key: str | None) -> str | None:
+    """A client key as stored: as sent when it is short, else its SHA-256 digest (never cut: two long keys
+    that differ only past their first characters must not collide). A key sent with `HASHED_KEY` first is
+    stored as a digest too, so no key sent can equal another's digest. Keys stored before were cut to
+    64 characters; replaying never reads them."""
+    if key is None or (len(key) <= MAX_KEY_LENGTH and not key.startswith(HASHED_KEY)):
+        return key
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+    return HASHED_KEY + digest[:MAX_KEY_LENGTH - len(HASHED_KEY)]
 
 
 def random_id(length: int = ID_LENGTH, alphabet: str = ID_ALPHABET) -> str:
@@ -495,20 +520,31 @@ def append(
     seat: int | None = None,
     device: str | None = None,
     notify: NotifyFn | None = None,
+    follow: Iterable[tuple[dict, str | None]] = (),
 ) -> Appended:
     """Apply and record one entry atomically.
 
     Raises UnknownMatch, StaleVersion (match moved past `expected_version`),
     EntryTooLarge, TypeError (not JSON), or whatever `apply_fn` raises (nothing
     saved).  `apply_fn` is given the entry as stored and parsed back.  A
-    `client_key` already in this match's log returns the earlier result
-    (duplicate=True) without applying again, even though its expected version
-    is now stale.  After COMMIT, `notify(match_id, version)` is called, if given
-    (the store knows no doorbell: `tables.append` passes the live one).
+    `client_key` already in this match's log for the same entry from the same
+    `device` returns the earlier result (duplicate=True) without applying again,
+    even though its expected version is now stale; the key in use for another
+    entry or by another device raises KeyReused (nothing saved).  Keys are
+    stored bounded (`bounded_key`).  After COMMIT, `notify(match_id, version)`
+    is called, if given (the store knows no doorbell: `tables.append` passes the
+    live one).
+
+    `follow`: (entry, client_key) pairs applied and recorded right after `entry`, in the same
+    transaction: all of them stand, or none does (one tap that makes two entries).
     """
     payload, stored = encode_entry(entry)  # reject what cannot be stored before locking
-    request = _Append(match_id, expected_version, stored, payload, client_key, apply_fn, replay_fn, seat, device,
-                      notify)
+    more = []
+    for extra, key in follow:
+        extra_payload, extra_stored = encode_entry(extra)
+        more.append((extra_stored, extra_payload, bounded_key(key)))
+    request = _Append(match_id, expected_version, stored, payload, bounded_key(client_key), apply_fn, replay_fn,
+                      seat, device, notify, tuple(more))
     writer = _writer_lock(_db_key(db))
     with writer.cond:
         writer.queue.append(request)
@@ -536,13 +572,14 @@ class _Append:
     """One append waiting for its writer (see `_Writer`), then its outcome."""
 
     __slots__ = ("match_id", "expected_version", "entry", "payload", "client_key", "apply_fn", "replay_fn", "seat",
-                 "device", "notify", "done", "result", "error")
+                 "device", "notify", "more", "done", "result", "error")
 
     def __init__(self, match_id, expected_version, entry, payload, client_key, apply_fn, replay_fn, seat, device,
-                 notify) -> None:
+                 notify, more=()) -> None:
         self.match_id, self.expected_version, self.entry, self.payload = match_id, expected_version, entry, payload
         self.client_key, self.apply_fn, self.replay_fn = client_key, apply_fn, replay_fn
         self.seat, self.device, self.notify = seat, device, notify
+        self.more = more  # (entry, payload, client key) of each entry recorded after this one, all or none
         self.done = False
         self.result: Appended | None = None
         self.error: BaseException | None = None
@@ -629,12 +666,12 @@ def _commit_batch(db: Database, batch: list[_Append]) -> None:
         for request in batch:
             done = request.result
             if done is not None and not done.duplicate:
-                state_cache.put((key, request.match_id, done.seq), done.state)
+                state_cache.put((key, request.match_id, done.version), done.state)
         for request in batch:
             done = request.result
             if done is not None and not done.duplicate and request.notify is not None:
                 try:
-                    request.notify(request.match_id, done.seq)
+                    request.notify(request.match_id, done.version)
                 except BaseException as err:  # noqa: BLE001  (the entry stands; its caller hears of it)
                     request.error = err
     finally:
@@ -643,40 +680,64 @@ def _commit_batch(db: Database, batch: list[_Append]) -> None:
 
 
 def _append_one(db: Database, request: _Append, states: dict) -> Appended:
-    """One entry of a batch, inside its savepoint (what one append did in its own transaction)."""
+    """One request of a batch, inside its savepoint (what one append did in its own transaction): its
+    entry and the entries that follow it (`_Append.more`), each applied to the state the one before left."""
     conn = db.conn
     match_id = request.match_id
     row = conn.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)).fetchone()
     if row is None:
         raise UnknownMatch(match_id)
     match = _match_from_row(row)
-    if request.client_key is not None:
-        earlier = conn.execute(
-            "SELECT seq FROM entries WHERE match_id = ? AND client_key = ?", (match_id, request.client_key)
-        ).fetchone()
-        if earlier is not None:
-            state = states[(match_id, match.version)] if (match_id, match.version) in states else \
-                state_at(db, match, request.replay_fn)
-            return Appended(match_id, earlier[0], match.version, state, duplicate=True)
+    writes = ((request.entry, request.payload, request.client_key), *request.more)
+    earlier = _earlier_keys(conn, match_id, request.device, writes)
+    if earlier is not None:
+        state = states[(match_id, match.version)] if (match_id, match.version) in states else \
+            state_at(db, match, request.replay_fn)
+        return Appended(match_id, earlier, match.version, state, duplicate=True)
     if match.version != request.expected_version:
         raise StaleVersion(match_id, request.expected_version, match.version)
     state = states[(match_id, match.version)] if (match_id, match.version) in states else \
         state_at(db, match, request.replay_fn)
-    try:
-        new_state = request.apply_fn(state, request.entry)
-    except NeedsFullLog:
-        new_state = request.apply_fn(replay_all(db, match, request.replay_fn), request.entry)
-    seq = match.version + 1
-    conn.execute(
-        "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (match_id, seq, request.payload, request.seat, request.device, request.client_key, now()),
-    )
-    conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, match.version))
-    if seq % SNAPSHOT_EVERY == 0:
-        _keep_snapshot(db, match, seq, new_state, request.replay_fn)
-    states[(match_id, seq)] = new_state
-    return Appended(match_id, seq, seq, new_state)
+    version, made = match.version, {}
+    for entry, payload, client_key in writes:
+        try:
+            new_state = request.apply_fn(state, entry)
+        except NeedsFullLog:
+            new_state = request.apply_fn(replay_all(db, replace(match, version=version), request.replay_fn), entry)
+        seq = version + 1
+        conn.execute(
+            "INSERT INTO entries (match_id, seq, entry, seat, device, client_key, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match_id, seq, payload, request.seat, request.device, client_key, now()),
+        )
+        conn.execute("UPDATE matches SET version = ? WHERE id = ? AND version = ?", (seq, match_id, version))
+        if seq % SNAPSHOT_EVERY == 0:
+            _keep_snapshot(db, match, seq, new_state, request.replay_fn)
+        made[(match_id, seq)] = new_state
+        state, version = new_state, seq
+    states.update(made)  # only once every entry of the request stands (a refusal rolls all of them back)
+    return Appended(match_id, match.version + 1, version, state)
+
+
+def _earlier_keys(conn, match_id: str, device: str | None, writes: tuple) -> int | None:
+    """The seq of the first entry when every keyed entry of `writes` is in the log already, made by
+    `device` under the same key and as the same entry (a phone sending its tap again: a duplicate);
+    None when none of the keys is in use. Raises KeyReused when a key is in use otherwise (another
+    entry, another phone, or only some of the entries of one tap)."""
+    found: list[int | None] = []
+    for _, payload, client_key in writes:
+        if client_key is None:
+            continue
+        row = conn.execute("SELECT seq, device, entry FROM entries WHERE match_id = ? AND client_key = ?",
+                           (match_id, client_key)).fetchone()
+        if row is not None and (row[1] != device or row[2] != payload):
+            raise KeyReused(match_id, row[0])
+        found.append(None if row is None else row[0])
+    if not found or all(seq is None for seq in found):
+        return None
+    if any(seq is None for seq in found):
+        raise KeyReused(match_id, next(seq for seq in found if seq is not None))
+    return found[0]
 
 
 # --- Seat claims: which phone holds which seat -------------------------------------------------

@@ -17,6 +17,7 @@ import re
 import tempfile
 from gettext import NullTranslations
 from dataclasses import dataclass, field
+from datetime import date, datetime
 from typing import Any, Iterator, Protocol
 
 from .games import GAMES, get_game
@@ -224,6 +225,30 @@ def _header(data: dict[str, Any]) -> Header:
     return Header(game, state.players, rules, data.get("dealer"), meta)
 
 
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_TIME = re.compile(r"[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?(?:Z|[+-][0-9]{2}:[0-9]{2})?")
+
+
+def check_date(value: Any, where: str = "date") -> str:
+    """A transcript's ``date`` as a match's date: a calendar date written YYYY-MM-DD (what every download
+    and export writes), or that date with its time (an ISO 8601 time after ``T`` or a space: ``12:30``,
+    ``12:30:05.123``, ``Z`` or an offset such as ``+02:00``). Anything else raises TranscriptError."""
+    message = "a calendar date written YYYY-MM-DD (or YYYY-MM-DDTHH:MM:SS)"
+    if not isinstance(value, str) or len(value) > 40:
+        raise TranscriptError(where, message)
+    day = _DATE.match(value)
+    rest = value[day.end():] if day else ""
+    if day is None or (rest and not _TIME.fullmatch(rest)):
+        raise TranscriptError(where, message)
+    try:
+        date.fromisoformat(day.group(0))
+        if rest:
+            datetime.fromisoformat(day.group(0) + "T" + rest[1:].replace("Z", "+00:00"))
+    except ValueError:
+        raise TranscriptError(where, message) from None
+    return value
+
+
 def loads(text: str) -> Transcript:
     """Parse and validate a transcript; raises :class:`TranscriptError`."""
     doc = _Document(text)
@@ -233,9 +258,13 @@ def loads(text: str) -> Transcript:
 
 
 def from_data(data: Any) -> Transcript:
+    """A transcript brought into the referee's store (an import): read as `loads` reads one, and its
+    ``date``, which becomes the match's date, must be a calendar date (`check_date`)."""
     if not isinstance(data, dict):
         raise TranscriptError("(top level)", "a transcript is a JSON object")
     header = _header(data)
+    if data.get("date") is not None:
+        check_date(data["date"])
     moves = [header.parse(entry, i) for i, entry in enumerate(data["entries"])]
     return Transcript(header.game, header.players, header.rules, header.dealer, moves, header.meta)
 
@@ -458,6 +487,6 @@ def open_spill() -> Any:
     return tempfile.TemporaryFile("w+", encoding="utf-8")
 
 
-__all__ = ["FORMAT", "TranscriptError", "Transcript", "Header", "Checked", "loads", "from_data", "check",
-           "check_stream", "result", "dumps", "format_text", "text_lines", "json_chunks", "printable",
+__all__ = ["FORMAT", "TranscriptError", "Transcript", "Header", "Checked", "loads", "from_data", "check_date",
+           "check", "check_stream", "result", "dumps", "format_text", "text_lines", "json_chunks", "printable",
            "open_spill"]

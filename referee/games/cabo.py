@@ -89,7 +89,7 @@ from .cabo_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, V
                          WORDS as SWITCH_WORDS)
 from .cabo_state import (NAME, TITLE, Round, RoundResult, State, Token, awaiting_flags,  # noqa: F401
                          reveal_complete, state_from_dict, state_to_dict)
-from .cabo_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, SCAN_MOVES, TEMPLATES, card_label,  # noqa: F401
+from .cabo_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_LISTS, PICK_MOVES, SIMULTANEOUS, SCAN_MOVES, TEMPLATES, card_label,  # noqa: F401
                          cards, deck_kind, may_act, result, scan_spec, to_act)
 from .cabo_view import legal_moves, still_possible, view, zone_counts  # noqa: F401
 

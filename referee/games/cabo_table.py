@@ -20,6 +20,8 @@ TEMPLATES = "cabo"
 #: Entries whose second step is a picker (a card, a place, a target).
 PICK_MOVES = ("turn_up", "take_discard", "replace", "match", "discard", "power", "peek", "swap", "look_swap",
               "snap", "give")
+#: Picker moves whose ``slot`` is a list of places ("1,3": the places of a matching claim, tapped one by one).
+PICK_LISTS = ("match",)
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
 #: one made at a version another seat's such entry has moved on is still applied (server).
 SIMULTANEOUS = ("reveal", "initial_peek")
@@ -102,5 +104,5 @@ def result(state: Any) -> dict[str, Any]:
     }
 
 
-__all__ = ["ENGINE_VERSION", "TEMPLATES", "PICK_MOVES", "DECKS", "DECK_KINDS", "deck_kind", "to_act", "may_act", "cards",
+__all__ = ["ENGINE_VERSION", "TEMPLATES", "PICK_MOVES", "PICK_LISTS", "DECKS", "DECK_KINDS", "deck_kind", "to_act", "may_act", "cards",
            "card_label", "scan_spec", "result", "legal_moves"]

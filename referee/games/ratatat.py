@@ -43,7 +43,7 @@ from .ratatat_forms import entry_from_form, entry_to_form  # noqa: E402,F401
 from .ratatat_presets import PRESETS  # noqa: E402,F401
 from .ratatat_rulebook import RULE_BOOK  # noqa: E402,F401
 from .ratatat_rules import APPLIES_WHEN, NUMBER_WORDS, WORDS as SWITCH_WORDS  # noqa: E402,F401
-from .ratatat_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, TEMPLATES, card_label, cards, may_act,  # noqa: E402,F401
+from .ratatat_table import (DECK_KINDS, DECKS, ENGINE_VERSION, FOLLOW_UPS, PICK_MOVES, SIMULTANEOUS, TEMPLATES, card_label, cards, may_act,  # noqa: E402,F401
                             result, scan_spec, to_act)
 
 

@@ -18,6 +18,10 @@ ENGINE_VERSION = 5  # 2: a private note that agrees with the public value is not
 TEMPLATES = "ratatat"
 #: Entries whose second step is a picker (a card, or a swap target).
 PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard", "draw")
+#: The second entry one tap may make after an entry (the form's ``then``), by the first entry's move: the
+#: same player's draw after a Draw 2 is used, and after a card discarded while a Draw 2 still owes a draw.
+#: The server reads no other ``then``, and the second is read as if the same phone had posted it.
+FOLLOW_UPS: dict[str, tuple[str, ...]] = {"power": ("draw",), "discard": ("draw",)}
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
 #: one made at a version another seat's such entry has moved on is still applied (server).
 SIMULTANEOUS = ("reveal", "initial_peek")

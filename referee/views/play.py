@@ -4,7 +4,9 @@ A phone sends an intent (the entry's move and fields) and the version its screen
 validates it with the engine inside the store's transaction, appends it, commits, then rings the
 doorbell. The answer is always a fresh screen for that phone:
 
-* 200 — accepted; 409 — someone moved first (nothing saved, the fresh screen shows why);
+* 200 — accepted (or the same phone's same entry sent again under its key); 409 — someone moved first,
+  or the form's key was used for another entry or by another phone (nothing saved, the fresh screen
+  shows why);
 * 422 — the rules refuse it: the ruling (rule ID, plain words, entries involved) and nothing saved;
 * 400 — a malformed form, 403 — a spectator or another player's seat.
 """
@@ -13,6 +15,7 @@ from flask_babel import gettext, ngettext
 
 import dataclasses
 import functools
+import re
 import secrets
 from typing import Any
 from urllib.parse import urlencode
@@ -22,7 +25,7 @@ from jinja2 import pass_context
 from markupsafe import Markup, escape
 from werkzeug.routing import BuildError
 
-from .. import scans, store, tables, transcript
+from .. import live, scans, store, tables, transcript
 from ..db import get_db
 from ..i18n import lang
 from ..i18n_rules import describe_move, ruling_text
@@ -517,14 +520,45 @@ def pick(match_id: str):
     """The second step of an entry: choose a card or a target (a fragment of buttons)."""
     _, match, log = load(match_id)
     require_entrant(match_id)
-    fields = {k: v[:40] for k, v in request.args.items() if k in PICK_FIELDS}
-    if fields.get("move") not in log.game.PICK_MOVES:
+    fields = pick_fields(log.game, match.players, request.args)
+    if fields is None:
         abort(400, description=gettext("Nothing to choose for that entry."))
     ctx = screen_context(match, log)
-    ctx.update(pick=fields, pick_query=urlencode(fields))
+    ctx.update(pick=fields, pick_query=urlencode({k: v for k, v in fields.items() if v}))
     template = (f"games/{log.game.TEMPLATES}/pick.html" if is_htmx()
                 else "table/pick_page.html")
     return render_template(template, **ctx)
+
+
+_PLACE = re.compile(r"[1-9][0-9]?")  # a place in a row, as a picker link names it (1 to 99)
+_FIELD_NAME = re.compile(r"[a-z_]{1,20}")  # the entry's field a picker fills in ("card", "out", "seen")
+MAX_PICK_PLACES = 60  # a list of places (a matching claim's): no row holds more
+
+
+def pick_fields(game, players, args) -> dict[str, str] | None:
+    """A picker's fields (``PICK_FIELDS``) as its template reads them, or None when they are no picker's
+    link (answered 400). Every field is there ("" when not sent), so no template meets a missing one; a
+    place is a number from 1 to 99 (a list of them, "1,3", only for a move of the game's ``PICK_LISTS``);
+    ``seat`` and ``target`` name a player of the table; ``field`` is a field's name; ``then`` is a second
+    entry the game lets the move make in the same tap (``FOLLOW_UPS``). Whether a place, a player or a card
+    is open now is the template's to say, from the moves open ("That choice is no longer open")."""
+    fields = {name: args.get(name, "")[:40] for name in args.keys() if name in PICK_FIELDS}  # as the link has them
+    for name in PICK_FIELDS:
+        fields.setdefault(name, "")
+    move = fields["move"]
+    if move not in game.PICK_MOVES:
+        return None
+    if fields["slot"]:
+        places = fields["slot"].split(",") if move in getattr(game, "PICK_LISTS", ()) else [fields["slot"]]
+        if len(places) > MAX_PICK_PLACES or not all(_PLACE.fullmatch(place) for place in places):
+            return None
+    if any(fields[name] and fields[name] not in players for name in ("seat", "target")):
+        return None
+    if fields["field"] and not _FIELD_NAME.fullmatch(fields["field"]):
+        return None
+    if fields["then"] and fields["then"] not in getattr(game, "FOLLOW_UPS", {}).get(move, ()):
+        return None
+    return fields
 
 
 def _history_rows(db, match, log, seat: int | None) -> list[dict]:
@@ -682,8 +716,10 @@ def sees_whole(log, entries: list, seat: int | None, position: int) -> bool:
 def kept_photo(match_id: str, photo_id: int):
     """A photo kept with the match, outlines drawn, shown to every phone that may see its entry: a
     photo of a card only one seat saw (a peek, a first look) only to that seat's phone."""
+    from .nights import MAX_ID
+
     db, match, log = load(match_id)
-    found = scans.kept_photo(db, match_id, photo_id)
+    found = scans.kept_photo(db, match_id, photo_id) if photo_id <= MAX_ID else None  # SQLite's ids end there
     if found is None:
         abort(404, description=gettext("There is no such photo at this table."))
     seq, jpeg = found
@@ -709,8 +745,84 @@ def download(match_id: str):
 # --- Entries ---------------------------------------------------------------------------------
 
 
-def _append(db, match_id: str, expected: int, entry: dict, key: str | None):
-    return tables.append(db, match_id, expected, entry, key, seat=phone_seat(match_id), device=device_id())
+def _append(db, match_id: str, expected: int, entry: dict, key: str | None, follow: tuple = ()):
+    """``tables.append`` for this phone; with ``follow`` (the (entry, key) pairs one tap makes after it), all
+    of them in one transaction (``store.append``'s ``follow``): every one stands, or none does."""
+    if not follow:
+        return tables.append(db, match_id, expected, entry, key, seat=phone_seat(match_id), device=device_id())
+    try:
+        return store.append(db, match_id, expected, entry, key, tables.checked_feed, replay_fn=tables.replay,
+                            seat=phone_seat(match_id), device=device_id(), notify=live.publish, follow=follow)
+    except store.UnstorableEntry as err:  # as tables.append says it
+        raise EntryError("entry", err.message) from None
+    except TypeError as err:
+        raise EntryError("entry", "The entry holds values that cannot be stored.") from err
+
+
+class _Refused(Exception):
+    """A form this phone may not post as it is: the status and the notice its screen shows (nothing saved)."""
+
+    def __init__(self, status: int, notice: str):
+        super().__init__(notice)
+        self.status, self.notice = status, notice
+
+
+def override_refusal(game, match, inner: Any) -> str | None:
+    """Why this phone may not let the refused entry ``inner`` stand, or None. The screen offers a phone the
+    override of its own refused entry, and the shared phone anyone's: the entry is read again as if this
+    phone had posted it (``entry_to_form``, then ``entry_from_form`` with its own seat), and it must be
+    whose it says (a seated phone's entry is its own seat's, but for one naming whose cards they are: a
+    reveal, a pay-off top), the same check as the entry itself gets."""
+    seat = phone_seat(match.id)
+    if is_shared(match.id) or seat is None or not isinstance(inner, dict):
+        return None  # the shared phone enters for anyone; what is no entry is the engine's to refuse
+    players = tuple(match.players)
+    named = inner.get("seat")
+    try:
+        owner = game.entry_from_form(game.entry_to_form(inner), players, seat, shared=False).get("seat")
+    except Exception:  # noqa: BLE001 - an entry no form makes: only the phone's own seat, or nobody's, passes
+        owner = named if named in (None, players[seat]) else players[seat]
+    if owner == named:
+        return None
+    name = named if isinstance(named, str) and named in players else "?"
+    return gettext("Only %(name)s's phone can let %(name)s's refused entry stand: ask them, or use the phone "
+                   "for everyone.", name=name)
+
+
+def follow_up(game, match, log, entry: dict, then: str) -> dict:
+    """The second entry of a one-tap pair (``then``: a Draw 2 used, then its draw), read exactly as if this
+    phone had posted it itself: its own seat, or on the shared phone the first entry's player (whom its
+    buttons name). Only a continuation the game's forms offer after the first entry's move
+    (``FOLLOW_UPS``), by the same player; raises _Refused otherwise."""
+    if then not in getattr(game, "FOLLOW_UPS", {}).get(entry.get("move"), ()):
+        raise _Refused(400, gettext("That entry cannot be followed by another in the same tap: enter each on "
+                                    "its own."))
+    shared = is_shared(match.id)
+    form = {"move": then}
+    if shared and isinstance(entry.get("seat"), str):
+        form["for"] = entry["seat"]
+    try:
+        follow = game.entry_from_form(form, tuple(match.players), phone_seat(match.id), shared=shared,
+                                      turn=game.to_act(log.state))
+    except EntryError as err:
+        raise _Refused(400, _unreadable(err.message)) from None
+    if follow.get("seat") != entry.get("seat"):
+        name = entry["seat"] if isinstance(entry.get("seat"), str) else "?"
+        raise _Refused(403, gettext("That tap would enter %(name)s's entry and then one of yours: enter each "
+                                    "on its own.", name=name))
+    return follow
+
+
+def _alone_fits(log, match, expected: int, entry: dict) -> bool:
+    """Whether ``entry`` alone fits the table as this phone's screen showed it (the rules refused the pair
+    it began: then the entry that follows it was the one refused)."""
+    if expected != match.version:
+        return False
+    try:
+        tables.checked_feed(log, entry)
+    except Exception:  # noqa: BLE001 - refused, malformed, or reaching back: not known to fit alone
+        return False
+    return True
 
 
 @bp.post("/entry")
@@ -721,7 +833,7 @@ def post_entry(match_id: str):
     if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
         abort(400, description=gettext("The form is missing the version it was made for; reload the page."))
     expected = int(raw_version)
-    key = request.form.get("key", "")[:64] or None
+    key = request.form.get("key", "") or None  # never cut: the store bounds a long key by its digest
     try:
         entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
@@ -742,9 +854,23 @@ def post_entry(match_id: str):
                                   phone_seat(match_id))
         if refusal:
             return render_screen(match, log, 403 if refusal[0] == 403 else 422, notice=refusal[1])
+    if entry.get("move") == "override":  # only what this phone could have entered itself
+        refusal = override_refusal(log.game, match, entry.get("entry"))
+        if refusal:
+            return render_screen(match, log, 403, notice=refusal)
+    # One tap for two entries (``then``): both or neither. The second is read and checked before anything is
+    # saved, and the store appends the two in one transaction, so a refused second never leaves the first
+    # standing alone (nor a first refused, the second).
+    follow: tuple = ()
+    then = request.form.get("then", "")
+    if then:
+        try:
+            follow = ((follow_up(log.game, match, log, entry, then), f"{key}-{then[:20]}" if key else None),)
+        except _Refused as refused:
+            return render_screen(match, log, refused.status, notice=refused.notice)
     for attempt in range(4):
         try:
-            done = _append(db, match_id, expected, entry, key)
+            done = _append(db, match_id, expected, entry, key, follow)
             break
         except store.StaleVersion:
             match = store.get_match(db, match_id)
@@ -753,15 +879,20 @@ def post_entry(match_id: str):
                 expected = match.version  # only other seats' reveals came first: this one stands beside them
                 continue
             return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+        except store.KeyReused:
+            match = store.get_match(db, match_id)
+            log = store.state_at(db, match, tables.replay)
+            return render_screen(match, log, 409, notice=gettext(
+                "That button was already used for another entry: the table has moved on. Nothing of yours was "
+                "saved: here is the table as it is now."))
         except Ruling as ruling:
+            if follow and _alone_fits(log, match, expected, entry):  # the second entry was refused
+                return render_screen(match, log, 422, ruling=ruling)
             return render_screen(match, log, 422, ruling=ruling, entry=entry)
         except EntryError as err:
             return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"], owner=device_id())
-    then = request.form.get("then", "")
-    if then and not done.duplicate:
-        done = _then(db, match, log.game, done, entry, then, key)
     match = dataclasses.replace(match, version=done.version)
     set_aside = _set_aside_now(log, done.state)
     if not is_htmx():
@@ -817,15 +948,3 @@ def _came_first(db, log, match_id: str, expected: int) -> str:
         return gettext("Someone else entered something first: %(entries)s. Nothing of yours was saved: here is the table as it is now.",
                  entries="; ".join(came))
     return gettext("Someone else entered something first. Nothing of yours was saved: here is the table as it is now.")
-
-
-def _then(db, match, game, done, entry: dict, then: str, key: str | None):
-    """One tap for two entries where the second is the only way on (a Draw 2 used, then its draw): the
-    form names the second entry's move, made by the same player. If it is refused, the first entry
-    stands and the screen shows what to do next."""
-    form = {"move": then[:20], "for": entry.get("seat") or ""}
-    try:
-        follow = game.entry_from_form(form, tuple(match.players), phone_seat(match.id), shared=True)
-        return _append(db, match.id, done.version, follow, f"{key}-{then[:20]}" if key else None)
-    except (Ruling, EntryError, store.StaleVersion):
-        return done

@@ -118,9 +118,16 @@ def deck_list():
 
 @bp.post("/decks")
 def deck_create():
-    name = request.form.get("name", "").strip()[:60]
     kind = request.form.get("kind", "")
-    if not name:
+    try:  # the rules of player and group names
+        name = decks.clean_name(request.form.get("name", ""))
+    except decks.NameProblem as problem:
+        if problem.why == "control":
+            abort(422, description=gettext("Deck name: %(message)s", message=gettext(
+                "a name cannot hold the control or format character %(char)s", char=problem.char)))
+        if problem.why == "long":
+            abort(422, description=gettext("Deck name: %(message)s", message=gettext(
+                "a name has at most %(num)s characters", num=decks.MAX_NAME)))
         abort(422, description=gettext("Give the deck a name, e.g. “Grandma's deck”."))
     if kind not in decks.FACES:
         abort(422, description=gettext("Choose the kind of deck."))

@@ -167,12 +167,12 @@ def again(client, match_id):
 def test_play_again_starts_the_same_table_and_keeps_each_phone_in_its_seat(app, database):
     old = finished_match(database, {"tie_policy": "no_winner"})
     ann, bo, shared, watcher = (app.test_client() for _ in range(4))
+    take(shared, old.id, "shared")  # first: once phones hold seats, the shared phone would take them over
     take(ann, old.id, "0")
     take(bo, old.id, "1")
-    take(shared, old.id, "shared")
     take(watcher, old.id, "watch")
-    new_id = again(bo, old.id)
-    assert [again(c, old.id) for c in (ann, shared, watcher)] == [new_id] * 3  # the same new match
+    new_id = again(shared, old.id)
+    assert [again(c, old.id) for c in (bo, ann, watcher)] == [new_id] * 3  # the same new match
     new = store.get_match(database, new_id)
     assert (new.game, new.players, new.rules, new.version) == ("ratatat", old.players, old.rules, 0)
     assert new.rematch_of == old.id and new.id != old.id

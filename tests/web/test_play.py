@@ -647,14 +647,14 @@ def test_a_refused_correction_can_be_let_stand_with_the_override_it_offers(table
     assert again.status_code == 200 and re.search(r'value="5"[^>]*checked', text(again))
 
 
-def test_an_override_naming_another_seat_is_the_posting_phones(table, database):
+def test_an_override_naming_another_seat_is_refused(table, database):
+    """A seated phone lets only its own refused entry stand (tests/web/test_entry_guards.py has the rest)."""
     match, ana, ben, _ = table
     ana.post(move="turn_up", card="5")
-    assert ben.post(move="override", rule="GEN-7", seat="Cy", entry=json.dumps({"move": "draw", "seat": "Cy"}),
-                    reason="Cy asked Ben to enter it").status_code == 200
-    last = store.entries(database, match.id)[-1]
-    assert last["entry"]["seat"] == "Ben" and last["seat"] == 1  # Ben's phone made it, whatever it names
-    assert last["entry"]["entry"] == {"move": "draw", "seat": "Cy"}
+    response = ben.post(move="override", rule="GEN-7", seat="Cy", entry=json.dumps({"move": "draw", "seat": "Cy"}),
+                        reason="Cy asked Ben to enter it")
+    assert response.status_code == 403 and "Only Cy&#39;s phone can let Cy&#39;s refused entry stand" in text(response)
+    assert entry_count(database, match.id) == 1
 
 
 def test_the_shared_phone_never_promises_privacy(app, database):
@@ -675,8 +675,8 @@ def test_the_shared_phone_never_shows_the_notes_of_a_player_on_their_own_phone(a
     enters for her but shows nothing of what she noted on her own phone; in Ben's turn, Ben having no
     phone, it shows what he noted on it."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    shared = Phone(app, match.id, "shared")  # first: once a phone holds a seat, this would take it over
     ana = Phone(app, match.id, "0")
-    shared = Phone(app, match.id, "shared")
     assert ana.post(move="turn_up", card="5").status_code == 200
     assert ana.post(move="initial_peek", slots="1,4", seen1="7", seen2="SWAP").status_code == 200
     assert shared.post(move="initial_peek", **{"for": "Ben"}, slots="1,4", seen1="9", seen2="2").status_code == 200
@@ -792,8 +792,9 @@ def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, da
 
     monkeypatch.setattr(play.secrets, "token_urlsafe", lambda n=None: "KEY")  # one submission key for all
     match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 3})
+    shared = Phone(app, match.id, "shared")  # first: once phones hold seats, this would take them over
     phones = [Phone(app, match.id, str(seat)) for seat in range(3)]
-    phones.append(Phone(app, match.id, "shared"))
+    phones.append(shared)
     watcher = Phone(app, match.id, None)
     watcher.client.set_cookie(i18n.COOKIE, "he")
     phones.append(watcher)
@@ -924,7 +925,8 @@ def test_every_standard_deck_screen_drawn_from_what_is_kept_is_the_screen_drawn_
 
     monkeypatch.setattr(play.secrets, "token_urlsafe", lambda n=None: "KEY")
     match = store.create_match(database, game, ["Ana", "Ben", "Cy", "Dee"], {})
-    phones = [Phone(app, match.id, seat) for seat in ("0", "1", "2", "3", "shared")]
+    shared = Phone(app, match.id, "shared")  # first: once phones hold seats, this would take them over
+    phones = [Phone(app, match.id, seat) for seat in ("0", "1", "2", "3")] + [shared]
     watcher = Phone(app, match.id, None)
     watcher.client.set_cookie(i18n.COOKIE, "he")
     phones.append(watcher)
@@ -1064,11 +1066,11 @@ def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_p
     """RTC-V8 outer_face_up (the preset for younger players): the outer cards are public, so the form says so,
     and the shared phone enters them for each player (on their turn, before their first play)."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"initial_peek": "outer_face_up"})
+    shared = Phone(app, match.id, "shared")  # first: once Ana's phone holds her seat, this would take it over
     ana = Phone(app, match.id, "0")
     assert ana.post(move="turn_up", card="5").status_code == 200
     screen = text(ana.client.get(f"{ana.url}/screen"))
     assert "Enter your face-up outer cards (everyone sees them)" in screen and "only you see it" not in screen
-    shared = Phone(app, match.id, "shared")
     screen = html.unescape(text(shared.client.get(f"{shared.url}/screen")))
     assert "Enter Ana's face-up outer cards (everyone sees them)" in screen  # the player to act's
     answer = shared.post(move="initial_peek", slots="1,4", seen1="3", seen2="9", **{"for": "Ana"})
