@@ -7,7 +7,7 @@ group, made the first time it is needed. An evening runs past midnight: a match 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 from sqlite_utils import Database
 
@@ -41,6 +41,21 @@ def evening_of(moment: datetime | None = None) -> str:
     """The day (YYYY-MM-DD) of the evening ``moment`` (default: now, local time) belongs to."""
     moment = moment or datetime.now().astimezone()
     return (moment - timedelta(hours=EVENING_ENDS_AT)).date().isoformat()
+
+
+def night_of_match(day: str | None, created_at: str) -> str:
+    """The night (YYYY-MM-DD) a match belongs to, as every screen says it: its group's night (``day``),
+    else the evening its start belongs to, local time (``created_at`` is kept in UTC: a match started at
+    1 am on Saturday belongs to Friday's night, never to the UTC date)."""
+    if day:
+        return day
+    try:
+        moment = datetime.fromisoformat(created_at)
+    except (TypeError, ValueError):
+        return str(created_at or "")[:10]
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return evening_of(moment.astimezone())
 
 
 def _night(row) -> Night:

@@ -33,7 +33,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import store, tables
+from . import nights, store, tables
 from .games import GAMES, get_game
 from .games.base import changed_rules, resolve_rules
 from .games.rulebook import describe_switch
@@ -521,6 +521,7 @@ def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
     for r in rows:
         item = dict(zip(keys, r))
         item["players"] = json.loads(item["players"])
+        item["day"] = nights.night_of_match(item["day"], item["created_at"])  # a match without a group too
         out.append(item)
     return out
 
@@ -530,14 +531,14 @@ def head_to_head(db: Database, a: int, b: int) -> dict:
     refresh(db)
     ids_a, ids_b = _ids_of(db, a), _ids_of(db, b)
     rows = db.conn.execute(
-        "SELECT sa.game, sa.rules_key, sa.match_id, m.created_at, sa.place, sb.place, sa.won + sa.tied,"
+        "SELECT sa.game, sa.rules_key, sa.match_id, m.created_at, n.day, sa.place, sb.place, sa.won + sa.tied,"
         " sb.won + sb.tied FROM seat_summaries sa JOIN seat_summaries sb ON sb.match_id = sa.match_id"
-        " JOIN matches m ON m.id = sa.match_id"
+        " JOIN matches m ON m.id = sa.match_id LEFT JOIN nights n ON n.id = m.night_id"
         f" WHERE sa.over = 1 AND sa.profile_id IN ({','.join('?' * len(ids_a))})"
         f" AND sb.profile_id IN ({','.join('?' * len(ids_b))}) ORDER BY m.created_at DESC", [*ids_a, *ids_b]).fetchall()
     by_table: dict[tuple, dict] = {}
     matches = []
-    for game, key, mid, created, pa, pb, wa, wb in rows:
+    for game, key, mid, created, day, pa, pb, wa, wb in rows:
         t = by_table.setdefault((game, key), {"game": game, "rules_key": key, "rules": rules_words(game, key),
                                               "matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0,
                                               "a_won": 0, "b_won": 0})
@@ -545,7 +546,8 @@ def head_to_head(db: Database, a: int, b: int) -> dict:
         t["a_ahead" if pa < pb else "b_ahead" if pb < pa else "level"] += 1
         t["a_won"] += wa
         t["b_won"] += wb
-        matches.append({"id": mid, "game": game, "created_at": created, "a_place": pa, "b_place": pb})
+        matches.append({"id": mid, "game": game, "created_at": created, "day": nights.night_of_match(day, created),
+                        "a_place": pa, "b_place": pb})
     return {"tables": list(by_table.values()), "matches": matches}
 
 
@@ -593,6 +595,15 @@ def running_totals(db: Database, match: store.Match) -> tuple[list[str], list[li
             values.append(total)
         series.append(values)
     return list(match.players), series
+
+
+def match_result(db: Database, match: store.Match) -> tuple[dict, dict]:
+    """The match's result as its game gives it (``game.result``: each round or game — a Shithead game's
+    finishing order and Shithead, a Spite & Malice game's winner and points —, the standings, the winners)
+    and the table as a watcher sees it (``game.view``, for the words of its outcome), from its state as the
+    table screen reads it."""
+    log = store.state_at(db, match, tables.replay, tables.feed)
+    return log.game.result(log.state), log.game.view(log.state, None)
 
 
 def default_rules_key(game_name: str) -> str:

@@ -1,12 +1,36 @@
+// A switch that matters only under some values of another one (data-when: that switch's name,
+// data-when-values: those values) shows only while one of them is chosen, and while that switch shows.
+// Values compare as the form spells them, whatever the case ("True" and "true" alike).
+const showSwitches = (form) => {
+  if (!form) return;
+  const spelled = (value) => String(value).trim().toLowerCase();
+  const applies = (box, depth = 0) => {
+    if (!box || !box.dataset.when) return true;
+    const field = form.elements.namedItem(box.dataset.when);
+    if (!field || depth > 10) return false;
+    const wanted = box.dataset.whenValues.split(/\s+/).filter(Boolean).map(spelled);
+    const owner = field.closest ? field.closest(".switch") : null;
+    return wanted.includes(spelled(field.value)) && applies(owner, depth + 1);
+  };
+  for (const box of form.querySelectorAll(".switch[data-when]")) box.classList.toggle("applies", applies(box));
+};
+
 // New-table form: choosing a rule set sets every house-rule switch under "Customise" to its values.
 document.addEventListener("change", (event) => {
   const radio = event.target;
-  if (!radio.matches || !radio.matches('input[name="preset"]')) return;
-  const rules = JSON.parse(radio.dataset.rules || "{}");
-  for (const [key, value] of Object.entries(rules)) {
-    const field = radio.form.elements.namedItem(key);
-    if (field) field.value = value === null ? "" : String(value);
+  if (radio.matches && radio.matches('input[name="preset"]')) {
+    const rules = JSON.parse(radio.dataset.rules || "{}");
+    for (const [key, value] of Object.entries(rules)) {
+      const field = radio.form.elements.namedItem(key);
+      if (field) field.value = value === null ? "" : String(value);
+    }
   }
+  if (event.target.form) showSwitches(event.target.form);
+});
+document.addEventListener("input", (event) => { if (event.target.form) showSwitches(event.target.form); });
+for (const form of document.forms) showSwitches(form);
+window.addEventListener("pageshow", () => {  // a form the browser filled in again (back, reload)
+  for (const form of document.forms) showSwitches(form);
 });
 
 // The group's known players: tapping one puts the name in the first empty player field (tapping it

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
 from ..games import GAMES, get_game
+from ..games.base import EntryError, changed_rules, resolve_rules
 from ..i18n import lang
 from ..i18n_rules import game_title, preset_name, switch_label, switch_value
 
@@ -35,6 +36,27 @@ def rules_words(game: str, key: str) -> str | Markup:
         return Markup("; ").join(said)
     default = next((p for p in get_game(game).PRESETS if not dict(p.rules)), None)  # the rules set by default
     return preset_name(game, default) if default is not None else _("the default house rules")
+
+
+def rules_name(game: str, key: str) -> str | Markup:
+    """A set of house rules by its name: the rule set the new-table form offers with exactly these rules
+    ("Cambio (standard deck, common rules)"), else each switch off its default (``rules_words``). Cabo and
+    Cambio are rule sets of one game: their standings, and their charts, are told apart by it."""
+    try:
+        engine = get_game(game)
+        wanted = changed_rules(engine.VARIANTS, resolve_rules(engine.VARIANTS, json.loads(key)))
+        preset = next((p for p in engine.PRESETS
+                       if changed_rules(engine.VARIANTS, resolve_rules(engine.VARIANTS, dict(p.rules))) == wanted),
+                      None)
+    except (EntryError, KeyError, ValueError, TypeError, AttributeError):  # rules said switch by switch
+        preset = None
+    return preset_name(game, preset) if preset is not None else rules_words(game, key)
+
+
+def table_name(game: str, key: str) -> str:
+    """What a table of standings counts, as plain text (a chart's title): the game and its house rules."""
+    said = rules_name(game, key)
+    return f"{game_title(game)} — {said.striptags() if isinstance(said, Markup) else said}"
 
 
 @bp.app_template_global()
@@ -137,21 +159,22 @@ def create_group():
     return redirect(url_for("nights.group", group_id=group.id), code=303)
 
 
-def _wins_chart(db, scope: stats.Scope, names: dict[int, str]):
-    """Running wins by night for the table's game and house rules (None when under two nights)."""
+def _wins_chart(db, scope: stats.Scope, names: dict[int, str], chart_id: str = "wins-by-night"):
+    """Running wins by night for one table of standings: its game under its house rules, named as the
+    table is (None when no night has a finished match of it)."""
     days, per = stats.wins_by_night(db, scope)
     if not days:
         return None
     ranked = sorted(per.items(), key=lambda kv: (-kv[1][-1], names.get(kv[0], "")))[:charts.MAX_SERIES]
     series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
-    game = game_title(scope.game)
+    game = table_name(scope.game, scope.rules_key)
     if len(days) < 2:  # one night: a bar for each player
         title = _("Matches won on the night of %(night)s: %(game)s", night=night_words(days[0]), game=game)
         svg = charts.bar_chart(title, [s.name for s in series], [s.values[-1] for s in series],
-                               chart_id="wins-by-night")
+                               chart_id=chart_id)
     else:
         title = _("Matches won, night by night: %(game)s", game=game)
-        svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id="wins-by-night")
+        svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id=chart_id)
     rows = [[day, *(s.values[i] for s in series)] for i, day in enumerate(days)]
     return {"svg": svg, "title": title, "headings": [_("Night"), *(s.name for s in series)], "rows": rows}
 
@@ -166,14 +189,14 @@ def group(group_id: int):
         return counting
     tables = stats.standings(db, scope, fresh=False)  # counted just now
     sets = stats.rule_sets(db, scope)
-    chart = None
-    if tables:
-        top = tables[0]
-        names = {row["profile_id"]: row["name"] for t in tables for row in t.rows}
-        chart = _wins_chart(db, stats.Scope(group_id, None, top.game, top.rules_key), names)
+    # a chart for each table of standings, of what that table counts (its game under its house rules)
+    names = dict(db.conn.execute("SELECT id, name FROM profiles")) if tables else {}
+    charts_of = [_wins_chart(db, stats.Scope(group_id, None, t.game, t.rules_key), names,
+                             "wins-by-night" if i == 0 else f"wins-by-night-{i + 1}") for i, t in enumerate(tables)]
     night = nights.get_night(db, scope.night_id) if scope.night_id else None
-    return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets,
-                           nights=nights.group_nights(db, group_id), night=night, chart=chart,
+    return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets, charts=charts_of,
+                           rules_name=rules_name,
+                           nights=nights.group_nights(db, group_id), night=night,
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=rules_words, title_of=night_words,
                            matches=_night_matches(db, scope.night_id) if scope.night_id else [],
@@ -210,6 +233,7 @@ def player(profile_id: int):
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=stats.history(db, profile.id), games=GAMES, rules_words=rules_words,
+                           rules_name=rules_name,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id))
@@ -283,7 +307,7 @@ def head_to_head():
             return counting
         result = stats.head_to_head(db, pa.id, pb.id)
     return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES,
-                           rules_words=rules_words)
+                           rules_words=rules_words, rules_name=rules_name)
 
 
 @bp.get("/m/<match_id>")
@@ -304,7 +328,9 @@ def match(match_id: str):
     seats = db.conn.execute("SELECT s.seat, p.canonical_id FROM match_seats s JOIN profiles p ON p.id = s.profile_id"
                             " WHERE s.match_id = ? ORDER BY s.seat", (m.id,)).fetchall()
     group_id, night_id = nights.match_group(db, m.id)
+    result, view = stats.match_result(db, m)  # a game scored without points (Shithead) has no chart: its games
     return render_template("nights/match.html", match=m, players=players, series=series, rounds=rounds, svg=svg,
+                           result=result, view=view,
                            title=title, links=[(n, dict(seats).get(i)) for i, n in enumerate(players)],
                            rows=[[i + 1, *(s[i] for s in series)] for i in range(rounds)], game=GAMES[m.game],
                            group_id=group_id,
