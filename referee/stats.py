@@ -41,7 +41,7 @@ from .store import write_transaction
 
 logger = logging.getLogger(__name__)
 
-SUMMARY_FORMAT = 2  # bump when what a summary holds changes: every summary is computed again
+SUMMARY_FORMAT = 3  # bump when what a summary holds changes: every summary is computed again
 
 
 def tag_for(game_name: str) -> str:
@@ -94,7 +94,7 @@ class MatchSummary:
     game: str
     rules_key: str
     over: bool
-    rounds: list[list[int | None]]  # each round's score by seat (for the running totals)
+    rounds: list[list[int | None]]  # each round's change to each seat's total (the running totals, `_chart_steps`)
     seats: list[SeatSummary]
 
 
@@ -191,10 +191,29 @@ def summarise(match: store.Match, log: Any, stored: list[dict] | None = None) ->
         seats.append(SeatSummary(seat, places[name], int(name in winners and len(winners) == 1),
                                  int(name in winners and len(winners) > 1),
                                  _int((res.get("totals") or {}).get(name)), counters))
-    chart = [[(_int(r["scores"][n]) if n in r["scores"] else None) for n in players]
-             for r in rounds if isinstance(r.get("scores"), dict)]
+    chart = _chart_steps(players, [r for r in rounds if isinstance(r.get("scores"), dict)])
     return MatchSummary(match.id, match.version, tag_for(match.game), match.game, rules_key(match.rules),
                         bool(res.get("over")), chart, seats)
+
+
+RESET_TO = 50  # a round's ``reset`` names players whose total of exactly 100 dropped to this (CAB-43)
+
+
+def _chart_steps(players: tuple[str, ...] | list[str], rounds: list[dict]) -> list[list[int | None]]:
+    """Each round's change to each player's total, for the running totals: what the round scores, or, for a
+    player the round names in ``reset``, what takes the total to RESET_TO."""
+    totals = dict.fromkeys(players, 0)
+    out = []
+    for r in rounds:
+        step: list[int | None] = []
+        for n in players:
+            score = _int(r["scores"][n]) if n in r["scores"] else None
+            if n in (r.get("reset") or ()):
+                score = RESET_TO - totals[n]
+            totals[n] += score or 0
+            step.append(score)
+        out.append(step)
+    return out
 
 
 def compute(db: Database, match: store.Match) -> MatchSummary:

@@ -78,3 +78,18 @@ def test_a_finished_cabo_match_shows_its_rounds_and_its_winner(client, database,
     assert 'id="running-totals"' in page and "No round scored yet." not in text
     assert re.search(r"Cy wins the match with \d+", text)
     assert 'id="games"' not in page  # rounds scored in points: the chart says it all
+
+
+def test_the_running_totals_end_on_the_match_totals_after_a_drop_from_100_to_50(database, club):
+    """CAB-43: a total of exactly 100 drops to 50; the chart's running totals follow it."""
+    from referee import stats
+
+    match = play(database, example("cabo-scoring"), club.id)
+    result, _ = stats.match_result(database, match)
+    assert any(r.get("reset") for r in result["rounds"])  # the example has such a drop
+    players, series = stats.running_totals(database, match)
+    assert {name: values[-1] for name, values in zip(players, series)} == result["totals"]
+    for name, values in zip(players, series):
+        for r, after in zip(result["rounds"], values):
+            if name in r["reset"]:
+                assert after == 50
