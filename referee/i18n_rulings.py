@@ -219,6 +219,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
      N_("After the 9 the next card must be of its suit (%(card)s), or a 2, 3 or 10.")),
     (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or a 2 or 10\.",
      N_("After the 9 the next card must be of its suit (%(card)s), or a 2 or 10.")),
+    (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or (?P<anywhere>an? .+)\.",
+     N_("After the 9 the next card must be of its suit (%(card)s), or %(anywhere)s.")),
     _same(N_("At this table a side stack takes the same rank or one lower: only an ace goes on an ace.")),
     _same(N_("There are no jokers at this table.")),
     (r"All (?P<num>\d+) (?P<ranks>\S+) of the decks are already face up on the table: (?P<card>an? \S+) now must be a "
@@ -281,6 +283,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table: this sighting "
              "would be one too many (a misread or a wrong card?).")),
     _same(N_("This card was known to be %(card)s (entry %(entry)s) but shows %(card2)s now (entry %(now)s).")),
+    _same(N_("The card in %(owner)s's place %(place)s was known to be %(card)s (entry %(entry)s) but shows %(card2)s now "
+             "(entry %(now)s)."), owner=".+"),
     _same(N_("The match is over: no more entries can be played.")),
     _same(N_("%(rule)s does not refuse this entry, so there is nothing to override."), rule="[A-Z]+-[A-Z0-9]+"),
     _same(N_("There is no open flag %(flag)s to decide.")),
@@ -359,6 +363,13 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
      N_("A 7 is on top: the next card must be a 7 or lower, or a 2 or 10.")),
     (r"A 7(?P<under> under the 3s)? is on top: at this table a 10 may not burn it\.",
      N_("A 7 is on top: at this table a 10 may not burn it.")),
+    # ... where the house rules let other cards go on anything (SH-V2, SH-V4, SH-V5, SH-V15): the list is read
+    # by ``_anywhere_words``
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
+     r"or (?P<anywhere>an? .+)\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or "
+                                      "higher, or %(anywhere)s).")),
+    (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or (?P<anywhere>an? .+)\.",
+     N_("A 7 is on top: the next card must be a 7 or lower, or %(anywhere)s.")),
     _same(N_("The pile is empty: picking it up would be a pass (SH-10). Play any card.")),
     _same(N_("A play puts at least one card on the pile.")),
     _same(N_("Name every card played: they are all face up on the pile.")),
@@ -385,6 +396,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
                            "not a %(rank)s.")),
     _same(N_("Face-down cards cannot interrupt (SH-A9).")),
     _same(N_("Every %(card)s is already somewhere else on the table: this must be a mis-tap or a misread photo.")),
+    _same(N_("Every %(card)s is already somewhere else on the table (%(where)s): this must be a mis-tap or a misread "
+             "photo."), card=r"\S+"),  # where each copy is: read by ``_where_words``
     _same(N_("There is no %(card)s in this table's deck.")),
     (r"The table knows every card in (?P<name>.+)'s hand \((?P<known>.+)\): (?P<cards>.+) (?:is|are) not among them\.",
      N_("The table knows every card in %(name)s's hand (%(known)s): %(cards)s is not among them.")),
@@ -480,6 +493,10 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     (r"an? (?P<rank>\w+) or higher, or a 2, 3 or 10", N_("a %(rank)s or higher, or a 2, 3 or 10")),
     _same(N_("a 7 or lower, or a 2 or 10")),
     (r"an? (?P<rank>\w+) or higher, or a 2 or 10", N_("a %(rank)s or higher, or a 2 or 10")),
+    (r"a 7 or lower, or (?P<anywhere>an? .+)", N_("a 7 or lower, or %(anywhere)s")),
+    (r"an? (?P<rank>\w+) or higher, or (?P<anywhere>an? .+)", N_("a %(rank)s or higher, or %(anywhere)s")),
+    (r"a card of the 9's suit \((?P<card>.+)\), or (?P<anywhere>an? .+)", N_("a card of the 9's suit (%(card)s), or "
+                                                                          "%(anywhere)s")),
     _same(N_("%(name)s starts: the higher pay-off top (%(tops)s).")),
     _same(N_("%(name)s starts: entered by the table.")),
     _same(N_("%(name)s starts and must play the %(rank)s."), rank=r"\w+"),
@@ -563,9 +580,53 @@ def and_joined(names: list[str], word: str) -> str:
     return out
 
 
+_ANYWHERE = re.compile(r"(?:an? (?P<first>\w+)(?P<more>(?:, \w+)*)(?: or (?P<last>\w+))?)?(?P<joker>(?:, or )?a joker)?")
+
+
+def _anywhere_words(value: str, gettext: Callable[[str], str]) -> str:
+    """The cards that go on anything, as a Shithead sentence lists them ("a 2, 3, 9 or 10, or a joker"),
+    said in the catalogue's language; as said if it is not such a list."""
+    found = _ANYWHERE.fullmatch(value)
+    if found is None or not (found["first"] or found["joker"]):
+        return value
+    ranks = [r for r in (found["first"], *found["more"].split(", "), found["last"]) if r]
+    said = ""
+    if len(ranks) == 1:
+        said = gettext(N_("a %(rank)s")) % {"rank": ranks[0]}
+    elif ranks:
+        said = gettext(N_("a %(ranks)s or %(last)s")) % {"ranks": ", ".join(ranks[:-1]), "last": ranks[-1]}
+    if found["joker"]:
+        said = gettext(N_("%(cards)s, or a joker")) % {"cards": said} if said else gettext(N_("a joker"))
+    return said
+
+
+_PLACES = ((re.compile(r"the pile"), N_("the pile")), (re.compile(r"the burned cards"), N_("the burned cards")),
+           (re.compile(r"(?P<name>.+)'s face-up cards"), N_("%(name)s's face-up cards")),
+           (re.compile(r"(?P<name>.+)'s hand"), N_("%(name)s's hand")))
+
+
+def _where_words(value: str, gettext: Callable[[str], str]) -> str:
+    """Where a Shithead card already is ("Mom's face-up cards, the pile"), said in the catalogue's language;
+    a place it does not know stays as said."""
+    said = []
+    for place in value.split(", "):
+        for pattern, words in _PLACES:
+            found = pattern.fullmatch(place)
+            if found:
+                said.append(gettext(words) % found.groupdict())
+                break
+        else:
+            said.append(place)
+    return ", ".join(said)
+
+
 def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool) -> str:
     if value is None:
         return ""
+    if key.startswith("anywhere"):
+        return _anywhere_words(value, gettext)
+    if key.startswith("where"):
+        return _where_words(value, gettext)
     if key.startswith(("card", "need", "code")):
         value = _card_phrase(value, gettext)
     elif key.startswith("names"):  # "Ana and Ben", "Ana, Ben and Cy"

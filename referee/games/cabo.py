@@ -37,8 +37,10 @@ Where RULES.md §2 is silent or leaves a choice, the engine follows this default
   claim ("no penalty"; RULES.md is silent on the card in hand): the cards go back face down, now known to
   all, and the card in hand is discarded. A set is "equal" by rank, as for snapping (both kings are kings).
 * CAB-6: a snap is open from the moment a player's move puts a card on the discard pile (not the turned-up
-  first card, nor a card left by a reshuffle) until the next move of the player whose turn it is (GEN-7),
-  or the first card turned up at the reveal, or a good snap. Each player may try once per discard (a wrong
+  first card, nor a card left by a reshuffle) until the next move of the player whose turn it is (GEN-7;
+  resolving the discard's own power is part of the discard, so the snap stays open through it: RULES.md is
+  silent, this is its default reading of CAB-3(a) and CAB-7), or the first card turned up at the reveal, or a
+  good snap. Each player may try once per discard (a wrong
   snap ends that player's chance). The snapped card is named; if not entered, the entry says whether it
   matched. After snapping another player's card the snapper enters ``give`` (which of their own cards
   fills the gap) before anything else; a snapper with no cards left gives nothing. Penalty cards come from
@@ -76,7 +78,7 @@ from typing import Any, Mapping
 
 from . import rulebook as _rulebook
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
-from .cabo_apply import apply, deal, new_match  # noqa: F401
+from .cabo_apply import apply, deal, failed_play, new_match  # noqa: F401
 from .cabo_cards import DECKS as CARD_DECKS, points, power, rank  # noqa: F401
 from .cabo_forms import entry_from_form, entry_to_form  # noqa: F401
 from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,  # noqa: F401

@@ -22,6 +22,7 @@ from .hidden4_entry import Entry, dealt_card_now
 from .ratatat_state import next_seat
 
 POWER_STEPS = ("peek", "spy", "swap", "look_swap")
+_KNOWN_TO_BE = "This card was known to be "  # how the family's GEN-4 starts (``hidden4_entry.Entry.observe``)
 
 # --- Setting up --------------------------------------------------------------------------------
 
@@ -75,6 +76,20 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     return freeze(ctx.state), ctx.events
 
 
+def failed_play(state: State, move: Any) -> dict[str, Any] | None:
+    """What became of a snap entered at ``state`` that did not match (CAB-6): the "wrong_snap" event
+    (``card``, ``onto``: the discard it was tried on, ``places``: where the penalty cards went), or None
+    for any other entry (a good snap, a refused one). For the history and the undo button, which say such
+    a snap as what happened, not as a snap."""
+    if type(move) is not Snap:
+        return None
+    try:
+        _, events = apply(state, move)
+    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
+        return None
+    return next((e for e in events if e.get("kind") == "wrong_snap"), None)
+
+
 def _with(token: Token, *, face_up: bool | None = None, origin: str | None = None,
           origin_entry: int | None = None, notes: tuple | None = None) -> Token:
     return Token(token.value, token.seen, token.notes if notes is None else notes,
@@ -100,6 +115,22 @@ class _Entry(Entry):
     def card_text(self, value: str) -> str:
         return label(value)  # "Q♥", not its code "QH"
 
+    def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
+        """The family's ``observe`` (GEN-3, GEN-4, GEN-6), its GEN-4 saying whose place the card lies in,
+        as the end-of-round GEN-4 flags do (``flag``)."""
+        self._where = where
+        try:
+            return super().observe(token, value, where)
+        finally:
+            self._where = None
+
+    def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
+        where = self._where
+        if rule == "GEN-4" and where is not None and message.startswith(_KNOWN_TO_BE):
+            message = f"The card in {self.name(where[0])}'s place {where[1]} was known to be " + \
+                message[len(_KNOWN_TO_BE):]
+        super().flag(rule, message, entries)
+
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)
         self.r: RoundDraft | None = self.state.round
@@ -107,6 +138,7 @@ class _Entry(Entry):
         self.events: list[dict[str, Any]] = []
         self.waive: frozenset[str] = frozenset()
         self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}
+        self._where: tuple[int, int] | None = None  # the place of the card ``observe`` is looking at
 
     # Knowledge (rows have empty places) -------------------------------------------------------
     def public_count(self, value: str) -> int:
@@ -144,17 +176,19 @@ class _Entry(Entry):
         row.append(token)
         return len(row)
 
-    def penalty(self, seat: int, n: int, rule: str) -> int:
-        """``n`` face-down cards from the draw pile into ``seat``'s layout (as many as the pile holds)."""
+    def penalty(self, seat: int, n: int, rule: str) -> list[int]:
+        """``n`` face-down cards from the draw pile into ``seat``'s layout (as many as the pile holds): the
+        places they went to."""
         given = min(n, self.r.draw)
+        places = []
         for _ in range(given):
             self.r.draw -= 1
-            self.add_card(seat, Token(origin="penalty", origin_entry=self.eid))
+            places.append(self.add_card(seat, Token(origin="penalty", origin_entry=self.eid)))
         if given < n:
             self.events.append({"kind": "penalty_short", "seat": seat, "owed": n, "given": given, "rule": rule,
                                 "message": f"The draw pile is empty: {self.name(seat)} takes {given} of the "
                                            f"{n} penalty card{'s' if n > 1 else ''}."})
-        return given
+        return places
 
     def only_card_matching(self, token: Token, top: Token, matched: bool | None) -> str | None:
         """A snapped card entered without its value that matched a discard the table knows, when only one
@@ -193,7 +227,8 @@ class _Entry(Entry):
 
     # Turn order --------------------------------------------------------------------------------
     def take_turn(self, seat: int) -> Round:
-        """``seat`` starts its turn (GEN-7, CAB-3, CAB-20): closes the chance to snap the last discard."""
+        """``seat`` starts its turn (GEN-7, CAB-3, CAB-20): closes the chance to snap the last discard (which
+        stays open while the player before resolves its power, CAB-6)."""
         r = self.round()
         self.no_give_owed()
         if r.awaiting_turn_up:
@@ -246,7 +281,8 @@ class _Entry(Entry):
         if r.turn != seat or r.step not in steps:
             self.refuse("CAB-7", f"There is no {what} to resolve: a power is used right after its card is "
                                  "drawn and discarded.")
-        self.close_snap()
+        # the power is how its card was discarded (CAB-3a, CAB-7), not the next move (GEN-7): the card still
+        # lies on top, so it may still be snapped (CAB-6) until the next turn begins
         return r
 
     def end_turn(self, seat: int) -> None:
@@ -448,7 +484,7 @@ class _Entry(Entry):
                 row[slot - 1] = _with(token, face_up=True)
             at = self.add_card(move.seat, self.incoming())
             r.pending = None
-            extra = self.penalty(move.seat, len(slots) - 2, "CAB-5") if len(slots) > 2 else 0
+            extra = len(self.penalty(move.seat, len(slots) - 2, "CAB-5")) if len(slots) > 2 else 0
             self.events.append({"kind": "match_failed", "seat": move.seat, "slots": list(slots), "cards": values,
                                 "added": at, "penalty": extra, "rule": "CAB-5",
                                 "message": f"The cards do not all match: they stay face up and "
@@ -639,10 +675,12 @@ class _Entry(Entry):
                 r.give_owed = (move.seat, owner, move.slot)
         else:
             row[move.slot - 1] = _with(shown, face_up=False)
-            given = self.penalty(move.seat, self.rules["snap_penalty"], "CAB-6")
+            places = self.penalty(move.seat, self.rules["snap_penalty"], "CAB-6")
+            given = len(places)
             r.snap_tried = r.snap_tried | {move.seat}
             self.events.append({"kind": "wrong_snap", "seat": move.seat, "owner": owner, "slot": move.slot,
-                                "card": shown.value, "penalty": given, "rule": "CAB-6",
+                                "card": shown.value, "onto": top.value, "penalty": given, "places": places,
+                                "rule": "CAB-6",
                                 "message": f"{sentence_card(shown.value)} does not match {card_words(top.value)}: "
                                            f"it goes back, and {self.name(move.seat)} takes {given} penalty "
                                            f"card{'s' if given != 1 else ''} (CAB-6)."})

@@ -235,9 +235,32 @@ def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def describe(move: Any, players: tuple[str, ...]) -> str:
-    """One line in plain words, for the table's history."""
+def penalty_words(given: int, places: Any) -> str:
+    """The penalty cards a wrong snap cost, in words ("a penalty card (place 5)")."""
+    if not given:
+        return "no penalty card (the draw pile is empty)"
+    if given == 1:
+        return f"a penalty card (place {places[0]})" if places else "a penalty card"
+    at = f" (places {', '.join(map(str, places[:-1]))} and {places[-1]})" if len(places) > 1 else ""
+    return f"{given} penalty cards{at}"
+
+
+def failed_words(who: str, whose: str, move: Any, failed: dict[str, Any]) -> str:
+    """A snap that did not match (``cabo_apply.failed_play``), as what happened (CAB-6)."""
+    onto = failed.get("onto")
+    top = f"the {label(onto)}" if onto is not None else "the discard"
+    cost = penalty_words(failed.get("penalty", 0), failed.get("places") or ())
+    return (f"{who} snaps {whose} place {move.slot} ({card_words(failed.get('card', move.card))}), which does not "
+            f"match {top}: it goes back, and {who} takes {cost} (CAB-6).")
+
+
+def describe(move: Any, players: tuple[str, ...], failed: dict[str, Any] | None = None) -> str:
+    """One line in plain words, for the table's history; ``failed``: a snap that did not match
+    (``cabo_apply.failed_play``), said as what happened."""
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
+    if failed is not None and isinstance(move, Snap):
+        return failed_words(who, "their own" if move.owner in (None, move.seat) else f"{players[move.owner]}'s",
+                            move, failed)
     match move:
         case TurnUp(card=card):
             return f"{sentence_card(card)} is turned up on the discard pile."

@@ -8,7 +8,7 @@ from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
                    seat_index)
-from .shithead_logic import (advance, declared_face_up, effective_top, illegal, must_play_declared, possible,
+from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared, possible,
                              run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
@@ -163,15 +163,64 @@ class _Entry:
         if self.s.phase != "setup":
             self.refuse(rule, "Play has started: the face-up cards and the swaps are settled.")
 
-    def sighted(self, cards: tuple[str | None, ...], mine: Seat | None = None) -> None:
-        """GEN-3 / SH-K5: cards newly seen must not exceed the copies in the deck."""
+    def sighted(self, cards: tuple[str | None, ...], seat: int | None = None) -> None:
+        """GEN-3 / SH-K5: cards newly seen must not exceed the copies in the deck (``seat``'s own known hand
+        cards are where they are looked for). A refusal says where every copy already is and points at
+        the entries that put them there (GEN-13)."""
+        mine = None if seat is None else self.s.seats[seat]
         for card in dict.fromkeys(c for c in cards if c is not None):
             n = cards.count(card)
             if card not in deck(self.s.decks, self.s.rules):
                 self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
-            self.check(possible(self.s, card, n, mine), "SH-K5",
-                       f"Every {say_card(card)} is already somewhere else on the table: this must be a mis-tap or a "
-                       "misread photo.")
+            if possible(self.s, card, n, mine):
+                continue
+            where, entries = self.seen_where(card, seat)
+            self.check(False, "SH-K5", f"Every {say_card(card)} is already somewhere else on the table ({where}): this "
+                                       "must be a mis-tap or a misread photo." if where else
+                                       f"Every {say_card(card)} is already somewhere else on the table: this must be a "
+                                       "mis-tap or a misread photo.", entries)
+
+    def seen_where(self, card: str, seat: int | None) -> tuple[str, tuple[int, ...]]:
+        """Where the table has seen ``card`` (but in ``seat``'s own hand), in words ("Mom's face-up cards, the
+        pile"), and the entries that put each copy there."""
+        s = self.s
+        places: list[str] = []
+        entries: list[int | None] = []
+
+        def found(words: str, entry: int | None) -> None:
+            if words not in places:
+                places.append(words)
+            entries.append(entry)
+
+        for i, st in enumerate(s.seats):
+            for kind, cards, words in (("faceup", st.faceup, f"{s.players[i]}'s face-up cards"),
+                                       ("hand", st.known if i != seat else (), f"{s.players[i]}'s hand")):
+                copies = cards.count(card)
+                if copies:
+                    marks = [e for x, z, c, e in s.placed if (x, z, c) == (i, kind, card)]
+                    for k in range(copies):  # the latest entries first: those are the copies still there
+                        found(words, marks[-1 - k] if k < len(marks) else None)
+        for p in s.pile:
+            if p.card == card:
+                found("the pile", p.play)
+        for i, c in enumerate(s.burned):
+            if c == card:
+                found("the burned cards", s.burned_at[i] if i < len(s.burned_at) else None)
+        return ", ".join(places), tuple(sorted({e for e in entries if e is not None and e >= 0}))
+
+    def mark(self, seat: int, zone: str, cards: Any) -> None:
+        """The table saw ``cards`` go into ``seat``'s face-up cards or hand (``zone``) at this entry."""
+        self.s.placed += tuple((seat, zone, c, self.eid) for c in cards if c is not None)
+
+    def unmark(self, seat: int, zone: str, cards: Any) -> None:
+        """``cards`` left ``seat``'s face-up cards or hand: each one's latest mark goes."""
+        placed = list(self.s.placed)
+        for c in cards:
+            for k in range(len(placed) - 1, -1, -1):
+                if placed[k][:3] == (seat, zone, c):
+                    del placed[k]
+                    break
+        self.s.placed = tuple(placed)
 
     def do_FaceUp(self, m: FaceUp) -> None:
         self.setup("SH-2")
@@ -182,6 +231,7 @@ class _Entry:
             self.refuse("SH-2", f"Each player has {FACE_UP} face-up cards; {len(m.cards)} were entered.")
         self.sighted(m.cards)
         self.seat(m.seat, faceup=tuple(m.cards), entered=True)
+        self.mark(m.seat, "faceup", m.cards)
 
     def do_Swap(self, m: Swap) -> None:
         self.setup("SH-3")
@@ -200,15 +250,19 @@ class _Entry:
         known = Counter(st.known)
         if m.card is not None and known[m.card]:
             known[m.card] -= 1
+            self.unmark(m.seat, "hand", (m.card,))
         elif st.unknown < 1:
             self.refuse("SH-K4", f"The table knows every card in {self.name(m.seat)}'s hand "
                                  f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
         elif m.card is not None:
-            self.sighted((m.card,), st)
+            self.sighted((m.card,), m.seat)
+        self.unmark(m.seat, "faceup", (faceup[i],))
         faceup[i] = m.card
         if m.out is not None:
             known[m.out] += 1
         self.seat(m.seat, faceup=tuple(faceup), known=tuple(sorted(known.elements())))
+        self.mark(m.seat, "faceup", (m.card,))
+        self.mark(m.seat, "hand", (m.out,))
 
     def do_Start(self, m: Start) -> None:
         s = self.s
@@ -228,7 +282,7 @@ class _Entry:
                 if m.card not in st.known and st.unknown < 1:
                     self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
                                          f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
-                self.sighted((m.card,), st)
+                self.sighted((m.card,), m.seat)
             if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
                 self._check_public_lowest(m.seat, m.card)
         d = self.s
@@ -308,10 +362,11 @@ class _Entry:
         st = self.s.seats[seat]
         if len(cards) > st.count:
             self.refuse("SH-K2", f"{self.name(seat)} has only {st.count} card{'s' * (st.count != 1)} in hand.")
-        known, unknown = list(st.known), []
+        known, unknown, gone = list(st.known), [], []
         for c in cards:
             if c in known:
                 known.remove(c)
+                gone.append(c)
             else:
                 unknown.append(c)
         if len(unknown) > st.unknown:
@@ -322,15 +377,17 @@ class _Entry:
             if c in st.faceup and not possible(self.s, c, unknown.count(c), st):
                 self.refuse("SH-16", f"{say_card(c)} is one of {self.name(seat)}'s face-up cards: those are played "
                                      "once the hand and the stock are empty.")
-        self.sighted(tuple(unknown), st)
+        self.sighted(tuple(unknown), seat)
         self.seat(seat, count=st.count - len(cards), known=tuple(sorted(known)))
+        self.unmark(seat, "hand", gone)
 
     def from_faceup(self, seat: int, cards: tuple[str, ...]) -> None:
         st = self.s.seats[seat]
-        faceup, new = list(st.faceup), []
+        faceup, new, gone = list(st.faceup), [], []
         for c in cards:
             if c in faceup:
                 faceup.remove(c)
+                gone.append(c)
             elif None in faceup:
                 faceup.remove(None)
                 new.append(c)
@@ -338,6 +395,7 @@ class _Entry:
                 self.refuse("SH-16", f"{say_card(c)} is not among {self.name(seat)}'s face-up cards.")
         self.sighted(tuple(new))
         self.seat(seat, faceup=tuple(faceup))
+        self.unmark(seat, "faceup", gone)
 
     def lay(self, seat: int, cards: tuple[str, ...], rank: str, play: int) -> None:
         pile = tuple(PileCard(c, rank, seat, play) for c in cards)
@@ -354,6 +412,7 @@ class _Entry:
     def burn(self, rule: str, seat: int) -> None:
         s = self.s
         s.burned += tuple(p.card for p in s.pile)
+        s.burned_at += tuple(p.play for p in s.pile)
         s.pile, s.last = (), None
         self.note(rule, f"Burned: the pile goes out of play ({'a 10' if rule == 'SH-32' else 'four of a kind'}).",
                   "burn")
@@ -511,8 +570,10 @@ class _Entry:
         taken = tuple(p.card for p in s.pile) + ((card,) if takes else ())
         if not takes:
             self.seat(seat, faceup=st.faceup + (card,))
+            self.mark(seat, "faceup", (card,))
             st = self.s.seats[seat]
         self.seat(seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
+        self.mark(seat, "hand", taken)
         rule = "SH-19" if where == "facedown" else "SH-18"
         who, said = self.name(seat), say_card(card)
         self.note(rule, f"{who}'s {said} {self.cannot_go(why[0])} ({why[0]}), so {who} picks up the pile"
@@ -554,10 +615,10 @@ class _Entry:
         if not s.rules["voluntary_pickup"]:
             where = zone(s, m.seat)
             if where == "hand":  # only the cards the table saw go in can be held against the player
-                can = any(c == "JOKER" or illegal(s, rank_of(c), (c,)) is None for c in st.known)
+                can = any(c == "JOKER" or fits(s, rank_of(c), (c,)) for c in st.known)
             elif where == "faceup" and s.rules["faceup_play"] == "same_rank_set":
                 # SH-18 same_rank_set: no face-up card goes, so the pile is picked up (they stay face up)
-                can = any(c is not None and (c == "JOKER" or illegal(s, rank_of(c), (c,)) is None)
+                can = any(c is not None and (c == "JOKER" or fits(s, rank_of(c), (c,)))
                           for c in st.faceup)
             else:  # SH-18 one_at_a_time / SH-19: a table card is turned over, and taken with the pile if it fails
                 can = True
@@ -565,6 +626,7 @@ class _Entry:
                                           "only by a player who cannot play.")
         taken = tuple(p.card for p in s.pile)
         self.seat(m.seat, count=st.count + len(taken), known=tuple(sorted(st.known + taken)))
+        self.mark(m.seat, "hand", taken)
         nxt, _ = advance(self.s, m.seat, 1)
         d = self.s
         d.pile, d.turn, d.last, d.last_entry, d.first_played = (), nxt, None, self.eid, True

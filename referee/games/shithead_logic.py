@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .shithead_rules import SUIT_SIGNS, VALUES, a_rank, deck, rank_of, say_cards, strong, suit_of, transparent
+from .shithead_rules import (SUIT_SIGNS, VALUES, a_rank, deck, natural, rank_of, say_cards, strong, suit_of,
+                             transparent)
 from .shithead_state import PileCard, Seat, State
 
 
@@ -20,20 +21,20 @@ def effective_top(state: State) -> tuple[PileCard | None, bool]:
     return None, through
 
 
-def goes_anywhere(rules) -> str:
-    """The ranks that go on any card (SH-12): a 3 among them unless it is an ordinary card (SH-V1)."""
-    return "a 2 or 10" if rules["three_is_normal"] else "a 2, 3 or 10"
+#: The ranks in the order a sentence lists them ("a 2, 3, 9 or 10").
+ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, str] | None:
-    """Why a play of ``rank`` may not go on the pile now, as (rule, words); None if it may (SH-12)."""
+def _refusal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """Whether a play of ``rank`` (``cards``, for a 9's suit) may go on the pile now: None if it may, else
+    (rule, what is in the way: "ten_after_seven", "suit", "seven" or "lower"). The one decision behind
+    the refusals, the hints and the list of cards that go on anything (SH-12, SH-30..34, SH-V4..V6,
+    SH-V15)."""
     rules = state.rules
     top, through = effective_top(state)
-    anywhere = goes_anywhere(rules)
-    under = " under the 3s" if through else ""
     if strong(rank, rules):
         if (rank == "10" and rules["ten_after_seven"] == "blocked" and top is not None and top.rank == "7"):
-            return "SH-V15", f"A 7{under} is on top: at this table a 10 may not burn it."
+            return "SH-V15", "ten_after_seven"
         return None
     special = rank in ("7", "8") or (rank == "9" and (rules["nine_reverse"] != "off" or rules["nine_same_suit"]))
     if (rules["specials_anytime"] and special) or (rank == "9" and rules["nine_reverse"] == "strong"):
@@ -44,16 +45,75 @@ def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, 
         suit = suit_of(top.card)
         if not suit or all(c == "JOKER" or suit_of(c) == suit for c in cards):
             return None
-        sign = SUIT_SIGNS.get(suit, suit)
-        return "SH-V6", f"After the 9{under} the next card must be of its suit ({sign}), or {anywhere}."
+        return "SH-V6", "suit"
     value = VALUES[rank]
     if top.rank == "7":
-        if value <= 7:
-            return None
-        return "SH-33", f"A 7{under} is on top: the next card must be a 7 or lower, or {anywhere}."
+        return None if value <= 7 else ("SH-33", "seven")
     if value >= VALUES[top.rank]:
         return None
-    rule = "SH-31" if through else "SH-34" if top.rank == "8" else "SH-12"
+    return ("SH-31" if through else "SH-34" if top.rank == "8" else "SH-12"), "lower"
+
+
+def fits(state: State, rank: str, cards: tuple[str, ...] = ()) -> bool:
+    """Whether a play of ``rank`` may go on the pile now: ``illegal`` is None, told without its words."""
+    return _refusal(state, rank, cards) is None
+
+
+def _by_order(state: State, top: PileCard, rank: str) -> bool:
+    """Whether a natural ``rank`` goes on ``top`` by the order of the ranks alone (SH-12 steps 3-4)."""
+    if not natural(rank, state.rules):
+        return False
+    return VALUES[rank] <= 7 if top.rank == "7" else VALUES[rank] >= VALUES[top.rank]
+
+
+def beyond_order(state: State) -> tuple[tuple[str, ...], bool]:
+    """The ranks that go on the pile now though the order of the ranks would not let them (the 2, 3 and
+    10; a 7, 8 or 9 a house rule lets go on anything, SH-V4, SH-V5), as the engine decides each play
+    (``_refusal``), and whether a joker goes too (SH-V2: it may be named any of them). After a 9 at a
+    same-suit table (SH-V6): the ranks that go in another suit. Empty when anything goes."""
+    top, _ = effective_top(state)
+    if top is None or top.rank == "2" or (state.rules["nine_same_suit"] and top.rank == "9"
+                                          and not suit_of(top.card)):  # a joker named a 9 has no suit
+        return (), False
+    if state.rules["nine_same_suit"] and top.rank == "9":
+        other = next(x for x in SUIT_SIGNS if x != suit_of(top.card))
+        ranks = tuple(r for r in ORDER if _refusal(state, r, (r + other,)) is None)
+    else:
+        ranks = tuple(r for r in ORDER if _refusal(state, r) is None and not _by_order(state, top, r))
+    joker = bool(state.rules["jokers"]) and any(_refusal(state, r, ("JOKER",)) is None for r in ORDER)
+    return ranks, joker
+
+
+def goes_anywhere(state: State) -> str:
+    """The cards that go on the pile now whatever it shows, in a sentence ("a 2, 3 or 10"; "a 2, 3, 9 or
+    10" where the 9 goes on anything, SH-V5; "..., or a joker", SH-V2), from the engine's own decision
+    (``beyond_order``), so that a hint or a refusal lists exactly what the table's rules allow."""
+    ranks, joker = beyond_order(state)
+    said = ""
+    if ranks:
+        said = a_rank(ranks[0]) if len(ranks) == 1 else \
+            f"{a_rank(ranks[0])}{''.join(', ' + r for r in ranks[1:-1])} or {ranks[-1]}"
+    if joker:
+        said = f"{said}, or a joker" if said else "a joker"
+    return said
+
+
+def illegal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """Why a play of ``rank`` may not go on the pile now, as (rule, words); None if it may (SH-12)."""
+    why = _refusal(state, rank, cards)
+    if why is None:
+        return None
+    rule, what = why
+    top, through = effective_top(state)
+    under = " under the 3s" if through else ""
+    if what == "ten_after_seven":
+        return rule, f"A 7{under} is on top: at this table a 10 may not burn it."
+    anywhere = goes_anywhere(state)
+    if what == "suit":
+        sign = SUIT_SIGNS.get(suit_of(top.card), suit_of(top.card))
+        return rule, f"After the 9{under} the next card must be of its suit ({sign}), or {anywhere}."
+    if what == "seven":
+        return rule, f"A 7{under} is on top: the next card must be a 7 or lower, or {anywhere}."
     return rule, (f"The card to beat is the {top.rank}{under}: {a_rank(rank)} is lower "
                   f"(play {a_rank(top.rank)} or higher, or {anywhere}).")
 
@@ -147,14 +207,20 @@ def set_rank(cards: tuple[str, ...], rank: str | None) -> str | None:
 
 
 def describe_top(state: State) -> str:
+    """What may go on the pile now, in words (the status line): exactly the ranks the engine accepts."""
     top, through = effective_top(state)
     if top is None:
         return "anything"
     if top.rank == "2":
         return "anything (a 2 is on top)"
+    if state.rules["nine_same_suit"] and top.rank == "9" and not suit_of(top.card):
+        return "anything"  # a joker named a 9 has no suit to follow (SH-V6)
+    anywhere = goes_anywhere(state)
+    if state.rules["nine_same_suit"] and top.rank == "9":
+        return f"a card of the 9's suit ({SUIT_SIGNS[suit_of(top.card)]}), or {anywhere}"
     if top.rank == "7":
-        return f"a 7 or lower, or {goes_anywhere(state.rules)}"
-    return f"{a_rank(top.rank)} or higher, or {goes_anywhere(state.rules)}"
+        return f"a 7 or lower, or {anywhere}"
+    return f"{a_rank(top.rank)} or higher, or {anywhere}"
 
 
 def pile_words(cards: Any) -> str:

@@ -95,6 +95,11 @@ class State:
     flags: tuple[Flag, ...] = ()
     overrides: tuple[tuple[int, str, str, int | None, str, tuple[int, ...]], ...] = ()
     version: int = 0
+    # Where the table saw each public card go, for a ruling to point at (SH-K5, GEN-13): the entry that
+    # put each burned card on the pile (beside ``burned``), and (seat, "faceup" or "hand", card, entry)
+    # for each face-up card and each known hand card
+    burned_at: tuple[int, ...] = ()
+    placed: tuple[tuple[int, str, str, int], ...] = ()
 
     def active(self) -> tuple[int, ...]:
         """Seats still in this game (SH-50)."""

@@ -8,7 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from .base import changed_rules
-from .shithead_logic import advance, describe_top, effective_top, illegal, must_play_declared, run_length, zone
+from .shithead_logic import advance, describe_top, effective_top, fits, must_play_declared, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
 from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, natural, rank_of
 from .shithead_state import NAME, TITLE, PileCard, State
@@ -91,18 +91,18 @@ def _hand_plays(state: State, seat: int) -> list[Any]:
     for code in sorted(codes):
         if code == "JOKER":
             moves.append(Play(seat, (code,), "2"))
-        elif illegal(state, rank_of(code), (code,)) is None:
+        elif fits(state, rank_of(code), (code,)):
             moves.append(Play(seat, (code,)))
     by_rank: dict[str, list[str]] = {}
     for c in st.known:
         by_rank.setdefault(rank_of(c), []).append(c)
     for rank, cs in by_rank.items():
-        if len(cs) > 1 and rank != "JOKER" and illegal(state, rank, tuple(cs)) is None:
+        if len(cs) > 1 and rank != "JOKER" and fits(state, rank, tuple(cs)):
             moves.append(Play(seat, tuple(cs)))
     if state.stock == 0 and st.unknown == 0 and len(by_rank) == 1:  # SH-17: the last hand cards + face up
         rank, cs = next(iter(by_rank.items()))
         more = tuple(c for c in st.faceup if c is not None and rank_of(c) == rank)
-        if more and rank != "JOKER" and illegal(state, rank, tuple(cs)) is None:
+        if more and rank != "JOKER" and fits(state, rank, tuple(cs)):
             moves.append(Play(seat, tuple(cs) + more))
     return moves
 
@@ -146,8 +146,8 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
                 if c is not None:
                     groups.setdefault(rank_of(c), []).append(c)
             for r, cs in groups.items():  # each card checked on its own (a 9's suit, SH-V6), then together
-                ok = tuple(c for c in cs if r != "JOKER" and illegal(state, r, (c,)) is None)
-                if ok and illegal(state, r, ok) is None:
+                ok = tuple(c for c in cs if r != "JOKER" and fits(state, r, (c,)))
+                if ok and fits(state, r, ok):
                     moves.append(Play(seat, ok))
             moves += [Play(seat, ("JOKER",), "2")] if "JOKER" in st.faceup else []
             moves += [Play(seat, (None,))] if None in st.faceup else []

@@ -3,6 +3,8 @@ can cite, grouped as RULES.md groups them, for the rules page and rulings. The h
 (SM-V1..SM-V15, SM-A9) are explained with the switches themselves (``spite_malice_rules.VARIANTS``)."""
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from .rulebook import Section
 
 RULE_BOOK: tuple[Section, ...] = (
@@ -84,3 +86,23 @@ RULE_BOOK: tuple[Section, ...] = (
         ("SM-A10", "Who shuffles a completed pile into the stock does not matter to the referee."),
     )),
 )
+
+
+#: Rules whose words change under a house rule: (rule, switch, value) -> the words at such a table. Where a
+#: king may not start a pile (SM-V4 off), SM-12 says so, as the table's rulings do (SM-A5 already says
+#: "unless agreed otherwise").
+HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
+    ("SM-12", "king_can_start_stack", False): "Building piles go up from ace to queen, one rank at a time; a new "
+                                              "pile starts with an ace. A king is wild: it counts as the rank the "
+                                              "pile needs, but at this table it may not start a pile.",
+}
+
+
+def rule_words_at(rule: str, rules: Mapping[str, Any] | None) -> str | None:
+    """The words of ``rule`` at a table with ``rules``, where a house rule changes them; else None."""
+    if not rules:
+        return None
+    for (rule_id, key, value), words in HOUSE_RULE_WORDS.items():
+        if rule_id == rule and rules.get(key) == value:
+            return words
+    return None

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 
 from ...games import cabo_moves as m
 from ...i18n_rules import CARD_WORDS, card_label, match_words
@@ -17,16 +17,51 @@ DECKS = {"cabo": _l("Cabo deck (0 to 13)")}  # the standard deck is every game's
 outcome = match_words
 
 
-def entry(move: Any, players: tuple[str, ...]) -> str:
-    """A Cabo / Cambio entry said from its fields (places numbered as CAB-1 numbers them)."""
+def _card(code: Any) -> str:
+    return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_label(m.label(code))
+
+
+def failed_words(who: str, players: tuple[str, ...], move: Any, failed: dict) -> str:
+    """A snap that did not match (CAB-6), as what happened (``cabo_apply.failed_play``): the card went back and
+    the snapper took a penalty card."""
+    card = _card
+    given, places = failed.get("penalty", 0), list(failed.get("places") or ())
+    if not given:
+        cost = _("no penalty card (the draw pile is empty)")
+    elif given == 1 and places:
+        cost = _("a penalty card (place %(place)s)", place=places[0])
+    else:
+        cost = ngettext("%(num)s penalty card (places %(places)s)", "%(num)s penalty cards (places %(places)s)",
+                        given, num=given, places=", ".join(map(str, places)))
+    onto = failed.get("onto")
+    snapped = card(failed.get("card", move.card))
+    if move.owner in (None, move.seat):
+        if onto is None:
+            return _("%(name)s snaps their own place %(place)s (%(card)s), which does not match the discard: it goes "
+                     "back, and %(name)s takes %(cost)s (CAB-6).", name=who, place=move.slot, card=snapped, cost=cost)
+        return _("%(name)s snaps their own place %(place)s (%(card)s), which does not match the %(top)s: it goes "
+                 "back, and %(name)s takes %(cost)s (CAB-6).", name=who, place=move.slot, card=snapped, top=card(onto),
+                 cost=cost)
+    if onto is None:
+        return _("%(name)s snaps %(owner)s's place %(place)s (%(card)s), which does not match the discard: it goes "
+                 "back, and %(name)s takes %(cost)s (CAB-6).", name=who, owner=players[move.owner], place=move.slot,
+                 card=snapped, cost=cost)
+    return _("%(name)s snaps %(owner)s's place %(place)s (%(card)s), which does not match the %(top)s: it goes "
+             "back, and %(name)s takes %(cost)s (CAB-6).", name=who, owner=players[move.owner], place=move.slot,
+             card=snapped, top=card(onto), cost=cost)
+
+
+def entry(move: Any, players: tuple[str, ...], failed: dict | None = None) -> str:
+    """A Cabo / Cambio entry said from its fields (places numbered as CAB-1 numbers them); ``failed``: a snap
+    that did not match, said as what happened."""
     shared = common(move, players, entry)
     if shared is not None:
         return shared
     seat = getattr(move, "seat", None)
     who = players[seat] if seat is not None else _("The table")
-
-    def card(code: Any) -> str:
-        return str(CARD_WORDS["unknown"]) if code in (None, "unknown") else card_label(m.label(code))
+    if failed is not None and isinstance(move, m.Snap):
+        return failed_words(who, players, move, failed)
+    card = _card
 
     def cards(codes: Any) -> str:
         return ", ".join(card(c) for c in codes)

@@ -1,0 +1,44 @@
+"""The words shown under a ruling follow the table's house rules (SM-12 with SM-V4 off): a ruling and the
+rule's explanation under it never contradict each other."""
+from __future__ import annotations
+
+import html
+import re
+
+from referee import store
+from referee.games import spite_malice as sm
+
+from .test_shithead_table import ShPhone as Phone
+
+
+def _ruling(response) -> str:
+    found = re.search(r'<div class="ruling reject"[^>]*>(.*?)</div>', response.get_data(as_text=True), re.S)
+    assert found is not None, response.get_data(as_text=True)[:400]
+    return html.unescape(found.group(1))
+
+
+def test_SM_T05_a_king_refused_on_an_empty_space_is_explained_by_the_tables_rule(app, database):
+    """At a table where a king may not start a pile, Ann builds a king on an empty space: REJECT SM-12, and
+    the explanation under it says so too, not that a king may start a pile as its ace."""
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"],
+                               {"payoff_size": 5, "king_can_start_stack": False})
+    ann = Phone(app, match.id, "0")
+    assert ann.post(move="top", card="9").status_code == 200
+    assert ann.post(move="top", card="4", **{"for": "Bob"}).status_code == 200
+    response = ann.post(move="build", source="hand", card="K", pile="1")
+    assert response.status_code == 422
+    said = _ruling(response)
+    assert "SM-12" in said and "a king may not start a pile" in said
+    rule = re.search(r'<p class="rule-text">(.*?)</p>', said, re.S).group(1)
+    assert "may start a pile as its ace" not in rule and "at this table it may not start a pile" in rule
+
+
+def test_SM_T05_the_default_table_keeps_the_rule_books_words(app, database):
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    ann = Phone(app, match.id, "0")
+    ann.post(move="top", card="9")
+    ann.post(move="top", card="4", **{"for": "Bob"})
+    response = ann.post(move="build", source="hand", card="5", pile="1")
+    assert response.status_code == 422
+    assert "may start a pile as its ace" in _ruling(response)
+    assert sm.rule_text("SM-12", sm.new_match(("Ann", "Bob")).rules) == sm.rule_text("SM-12")
