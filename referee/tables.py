@@ -77,7 +77,7 @@ def checked_feed(log: Log, entry: dict[str, Any]) -> Log:
         raise EntryError("entry", "The referee could not apply this entry.") from None
 
 
-def _replay_one(log: Log, entry: Any, position: int) -> Log:
+def replay_one(log: Log, entry: Any, position: int) -> Log:
     """Feed a stored entry at its position; one that no longer applies is recorded as skipped."""
     try:
         move = log.game.parse_move(entry, log.state.players, log.state.rules)
@@ -113,7 +113,7 @@ class Replay:
     def __call__(self, match: store.Match, entries: list[Any]) -> Log:
         log = start(match)
         for position, entry in enumerate(entries):
-            log = _replay_one(log, entry, position)
+            log = replay_one(log, entry, position)
         return log
 
     def snapshot_tag(self, match: store.Match) -> str | None:
@@ -152,7 +152,7 @@ class Replay:
                           tuple((int(p), str(r), str(m)) for p, r, m in data["refused"]),
                           tuple((int(u), int(p)) for u, p in data["undone"]))
         for item in rest:
-            log = _replay_one(log, item["entry"], item["seq"] - 1)
+            log = replay_one(log, item["entry"], item["seq"] - 1)
         return log
 
 

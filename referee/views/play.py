@@ -328,15 +328,23 @@ def move_words(game, move, players, before: Any = None) -> str:
     return describe_move(game, move, players, failed)
 
 
-def states_before(db, match, log) -> dict[int, Any]:
-    """The state each entry that stands was applied to, by position (what a game needs to say what became
-    of an entry: Shithead's failed plays, SH-18). A log opened from a snapshot (after a restart) knows only
-    the entries after it: then the stored entries are replayed from the deal for the others."""
+def states_before(db, match, log, entries: list[dict] | None = None) -> dict[int, Any]:
+    """The state each entry was applied to, by position (what a game needs to say what became of an entry:
+    Shithead's failed plays, SH-18). A log opened from a snapshot (after a restart) knows only the entries
+    after it, and a log knows no state before an entry undone or corrected since: then the stored entries
+    (``entries``, or read here) are replayed from the deal, each from the state the log had reached."""
     befores = log.states_before()
-    if all(position in befores for position in log.positions()):
+    if entries is None and all(position in befores for position in log.positions()):
         return befores
-    return tables.replay(match, [item["entry"] for item in store.entries(db, match.id, upto=match.version)]
-                         ).states_before()
+    if entries is None:
+        entries = store.entries(db, match.id, upto=match.version)
+    if all(position in befores for position in range(len(entries))):
+        return befores
+    out, replayed = {}, tables.start(match)
+    for position, item in enumerate(entries):
+        out[position] = replayed.state
+        replayed = tables.replay_one(replayed, item["entry"], position)
+    return {**out, **befores}
 
 
 def entry_words(log, entry: dict, before: Any = None) -> str:
@@ -571,11 +579,12 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
     photos = scans.kept_photos(db, match.id)
-    befores = states_before(db, match, log) if hasattr(log.game, "failed_play") else {}
+    befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") else {}
     rows = []
     for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, seen)):
         position = item["seq"] - 1
-        rows.append({**item, **fate, "words": entry_words(log, item["entry"], befores.get(position)), "kind": "entry",
+        words = entry_words(log, item["entry"], befores.get(position))
+        rows.append({**item, **fate, "words": words, "plain": _plain(words), "kind": "entry",  # plain: in an attribute
                      "photos": photos.get(item["seq"], []) if visible == item["entry"] else []})
     for claim in _seat_claims(db, match):
         rows.append(claim)
@@ -682,14 +691,25 @@ def correct_page(match_id: str, number: int):
     refusal = correct_refusal(log, history, number, phone_seat(match_id))
     if refusal:
         abort(*refusal)
+    return _correction_page(db, match, log, history, number)
+
+
+def _correction_page(db, match, log, history: list, number: int, status: int = 200, typed: dict | None = None,
+                     **extra) -> Response:
+    """The correction page of entry ``number``: what it says now and its pickers, prefilled with it, or with
+    what this phone ``typed`` (a correction it posted that was refused: ``extra`` holds the ruling or the
+    notice, and ``entry``, the refused correction, to let stand). The reason typed is kept too."""
     last = _corrections_standing(history, log).get(number)
     original = history[number] if last is None else history[last]["entry"]
     if original.get("move") == "override" and isinstance(original.get("entry"), dict):
         original = original["entry"]  # a correction let stand (GEN-5): its pickers show the entry it holds
-    ctx = screen_context(match, log)
+    ctx = screen_context(match, log, **extra)
     before = states_before(db, match, log).get(number) if last is None else None  # the entry as it was applied
-    ctx.update(number=number, original=original, words=entry_words(log, original, before))
-    return render_template("table/correct.html", **ctx)
+    inner = typed.get("entry") if typed is not None else None
+    ctx.update(number=number, original=inner if isinstance(inner, dict) else original, stored=original,
+               words=entry_words(log, original, before), ruling_page=True,
+               reason=typed.get("reason", "") if typed is not None else "")
+    return _no_store(Response(render_template("table/correct.html", **ctx), status=status))
 
 
 def _hidden_from(log, history: list, number: int, seat: int | None) -> str | None:
@@ -838,7 +858,8 @@ def post_entry(match_id: str):
         entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
     except EntryError as err:
-        return render_screen(match, log, 400, notice=_unreadable(err.message))
+        page = _unreadable_correction(db, match, log, _unreadable(err.message))
+        return page if page is not None else render_screen(match, log, 400, notice=_unreadable(err.message))
     if (entry.get("move") == "undo" and expected == match.version and log.undo_target() is not None
             and not may_undo(log, phone_seat(match_id), is_shared(match_id), _made_here(db, match, log))):
         if log.head.correction is not None:
@@ -886,6 +907,11 @@ def post_entry(match_id: str):
                 "That button was already used for another entry: the table has moved on. Nothing of yours was "
                 "saved: here is the table as it is now."))
         except Ruling as ruling:
+            if (entry.get("move") == "correct" and not is_htmx() and "c_move" in request.form
+                    and isinstance(entry.get("target"), int)):
+                # the correction page's own form: the refusal is said there, over the form as it was filled in
+                return _correction_page(db, match, log, [item["entry"] for item in store.entries(db, match_id)],
+                                        entry["target"], 422, typed=entry, ruling=ruling, entry=entry)
             if follow and _alone_fits(log, match, expected, entry):  # the second entry was refused
                 return render_screen(match, log, 422, ruling=ruling)
             return render_screen(match, log, 422, ruling=ruling, entry=entry)
@@ -900,6 +926,30 @@ def post_entry(match_id: str):
             return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state, notice=set_aside)
+
+
+def _unreadable_correction(db, match, log, notice: str) -> Response | None:
+    """A correction posted from the correction page that could not be read (a reason of nothing but spaces):
+    that page again, with ``notice`` and the form as it was filled in; None for any other unreadable form (the
+    table screen says it) or a correction this phone may not make."""
+    form = request.form
+    target = form.get("target_entry", "")
+    if (form.get("move") != "correct" or is_htmx() or "c_move" not in form
+            or not (target.isascii() and target.isdigit() and len(target) <= 9)):
+        return None
+    history = [item["entry"] for item in store.entries(db, match.id)]
+    if correct_refusal(log, history, int(target), phone_seat(match.id)):
+        return None
+    reason = form.get("reason", "")[:300]
+    with_reason = form.copy()
+    with_reason["reason"] = "-"  # read the pickers as typed, whatever the reason was
+    try:
+        typed = log.game.entry_from_form(with_reason, tuple(match.players), phone_seat(match.id),
+                                         shared=is_shared(match.id), turn=log.game.to_act(log.state))
+    except EntryError:
+        typed = {}  # the pickers themselves unreadable: the entry as it stands
+    return _correction_page(db, match, log, history, int(target), 400, typed={**typed, "reason": reason},
+                            notice=notice)
 
 
 def _unreadable(message: str) -> str:

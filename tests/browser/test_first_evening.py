@@ -281,7 +281,7 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     assert ben.reveal("Ben", ["0", "0", "3", "7"]) == 200
     # a fifth 0 is refused (GEN-3); the reason Cy types survives Ana's reveal on her phone
     assert cy2.reveal("Cy", ["0", "0", "0", "5"]) == 422
-    cy2.page.locator("#ruling", has_text="REJECT GEN-3").wait_for()
+    cy2.page.locator("#ruling", has_text="Refused (GEN-3)").wait_for()
     assert cy2.page.locator("#ruling a.rule-id").get_attribute("href").endswith("/rules#GEN-3")
     cy2.page.locator("#override-reason").fill("a 0 from the old deck")
     assert ana.reveal("Ana", ["1", "2", "6", "8"]) == 200
@@ -327,7 +327,7 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     for p in (ana, ben, cy2, grandpa):
         p.status("Round 3: decide the dispute")
     disputes = ana.page.locator("#disputes")
-    assert "FLAG GEN-4" in disputes.inner_text() and "Accept" in disputes.inner_text()
+    assert "Flagged (GEN-4)" in disputes.inner_text() and "Accept" in disputes.inner_text()
     order = ana.page.evaluate("""() => ['#disputes', '#status', '#rows'].map(s =>
         document.querySelector(s).getBoundingClientRect().top)""")
     assert order == sorted(order)  # the dispute first, above whose turn it is and the table

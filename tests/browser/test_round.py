@@ -241,7 +241,7 @@ def test_three_phones_play_a_whole_round(live_server, phone, database):
     assert ana.reveal("Ana", ["8", "8", "8", "8"], ) == 422
     ruling = ana.page.locator("#ruling")
     ruling.wait_for()
-    assert "REJECT GEN-3" in ruling.inner_text() and "Nothing was saved" in ruling.inner_text()
+    assert "Refused (GEN-3)" in ruling.inner_text() and "Nothing was saved" in ruling.inner_text()
     assert len(store.entries(database, match.id)) == before
     assert store.get_match(database, match.id).version == version
     ana.version(version)

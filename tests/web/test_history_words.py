@@ -6,8 +6,6 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from referee import i18n, store, tables
 from referee.games import cabo, shithead
 from referee.games.cabo_apply import failed_play
@@ -103,9 +101,6 @@ def test_SH_T21_a_face_down_flip_that_cannot_go_is_said_as_what_happened(app, da
     assert "turns over the face-down" in row and "(SH-19)" in row, row
 
 
-@pytest.mark.xfail(strict=True, reason="referee/views/play.py gives the history the state an entry was applied to "
-                                       "only for entries that still stand (states_before): an undone one is said as "
-                                       "entered")
 def test_SH_T21_an_undone_face_down_flip_is_still_said_as_what_happened(app, database):
     """The table undoes the flip: the history's struck-through row still says what that entry was, as the
     Undo button said it (the flip picked up with the pile), not "Dad plays 5♠"."""

@@ -143,7 +143,7 @@ def test_a_turn_in_hebrew_and_a_refusal_names_its_rule(app, database):
     refused = phone.post(f"/m/{match.id}/entry", data={"version": 1, "move": "call"}, headers=HX)
     assert refused.status_code == 422
     body = text(refused)
-    assert "נדחה RTC-" in body and "שום דבר לא נשמר." in body
+    assert "(RTC-" in body and "REJECT" not in body and "שום דבר לא נשמר." in body
 
 
 # --- The large-type view ------------------------------------------------------------------------

@@ -88,7 +88,7 @@ def test_illegal_entry_is_422_with_its_rule_and_nothing_saved(table, database):
     before = entry_count(database, match.id)
     response = ben.post(move="draw")
     assert response.status_code == 422
-    assert "REJECT GEN-7" in text(response) and "Ana&#39;s turn" in text(response)
+    assert "Refused (GEN-7)" in text(response) and "Ana&#39;s turn" in text(response)
     assert "Play goes clockwise" in text(response)
     assert "Nothing was saved" in text(response)
     assert entry_count(database, match.id) == before
@@ -249,7 +249,7 @@ def test_flag_at_reveal_then_accepted(app, database):
                           (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"})]:
         assert phone.post(**fields).status_code == 200
     screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
-    assert "FLAG GEN-4" in screen and "known to be 2" in screen and 'value="accept"' in screen
+    assert "Flagged (GEN-4)" in screen and "known to be 2" in screen and 'value="accept"' in screen
     response = ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards")
     assert response.status_code == 200 and "Accepted by Ben (entry" in text(response)
     assert "Why: she moved her cards" in text(response)
@@ -626,7 +626,7 @@ def test_a_refused_correction_can_be_let_stand_with_the_override_it_offers(table
     last = store.entries(database, match.id)[-1]["seq"] - 1
     refused = ana.post(move="correct", target_entry=str(last), c_move="discard", c_for="Ana", c_card="5",
                        reason="it was a 5")
-    assert refused.status_code == 422 and "REJECT GEN-3" in text(refused)
+    assert refused.status_code == 422 and "Refused (GEN-3)" in text(refused)
     entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
     entry = html.unescape(entry)
     assert json.loads(entry)["move"] == "correct"

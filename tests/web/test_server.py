@@ -444,7 +444,7 @@ def test_an_accepted_entry_is_answered_with_the_screen_a_screen_process_draws(ap
             assert worker.next_id - asked == (4 if drawn_there else 0)  # each of the four answers
             answers.append([_comparable(a) for a in (ok, again, stale, refused)])
             app.extensions["referee.screens"] = screens
-            assert b'value="1-0"' in ok[2] and b"REJECT" in refused[2]
+            assert b'value="1-0"' in ok[2] and b"Refused (" in refused[2]
     finally:
         background.stop()
     ids = re.compile(rb"/m/[a-z0-9]{8}/|[A-Z]{4}")  # the two matches' ids and join codes

@@ -255,7 +255,7 @@ def test_cards_that_do_not_fit_are_entered_refused_and_let_stand(table, database
     picker = cy.pick(move="play_any", seat="Cy")
     assert 'name="cards" value="5S"' in picker and 'name="cards" value="KH"' in picker
     refused = cy.post_cards(["5S"], move="play")
-    assert refused.status_code == 422 and "REJECT SH-12" in text(refused)
+    assert refused.status_code == 422 and "Refused (SH-12)" in text(refused)
     entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
     before = entry_count(database, match.id)
     answer = cy.post(move="override", rule="SH-12", entry=html.unescape(entry), reason="we let the 5 stay")

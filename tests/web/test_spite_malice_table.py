@@ -55,7 +55,7 @@ def test_the_higher_pay_off_top_starts_and_builds_go_by_source_then_pile(table, 
     assert re.search(r'</span> · <span class="muted">\d+ left</span>', screen)
     # A pay-off top that does not fit is refused with its rule, nothing saved
     response = bob.post(move="build", source="payoff", card="4", pile="1")
-    assert response.status_code == 422 and "REJECT SM-12" in text(response)
+    assert response.status_code == 422 and "Refused (SM-12)" in text(response)
     # The discard ends the turn: a hand card onto a side stack, from the picker
     picker = bob.pick(move="discard", seat="Bob")
     assert 'name="stack" value="1"' in picker and "Side 4 (new)" in picker
@@ -126,7 +126,7 @@ def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, datab
     picker = html.unescape(bob.pick(move="build_any", seat="Bob"))
     assert 'name="card" value="7"' in picker and "Pile 1 (on A)" in picker and "Start a new pile" in picker
     refused = bob.post(move="build", source="hand", card="7", pile="1")
-    assert refused.status_code == 422 and "REJECT SM-12" in text(refused)
+    assert refused.status_code == 422 and "Refused (SM-12)" in text(refused)
     entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
     before = entry_count(database, match.id)
     assert bob.post(move="override", rule="SM-12", entry=html.unescape(entry),
@@ -165,11 +165,11 @@ def test_SM_18_a_side_stack_beyond_the_most_is_refused_and_cannot_be_let_stand(t
     before = entry_count(database, match.id)
     refused = ann.post(move="discard", card="5", stack="9")
     said = text(refused)
-    assert refused.status_code == 422 and "REJECT SM-18" in said and "at most 4 side stacks" in said
+    assert refused.status_code == 422 and "Refused (SM-18)" in said and "at most 4 side stacks" in said
     assert "Let it stand" not in said and 'name="move" value="override"' not in said
     entry = json.dumps({"move": "discard", "seat": "Ann", "card": "5", "stack": 99})
     forced = ann.post(move="override", rule="SM-18", entry=entry, reason="a pasted link")
-    assert forced.status_code == 422 and "REJECT SM-18" in text(forced)
+    assert forced.status_code == 422 and "Refused (SM-18)" in text(forced)
     assert entry_count(database, match.id) == before
     for phone in (ann, bob):
         assert "Side 5" not in html.unescape(phone.screen()) and "Side 99" not in html.unescape(phone.screen())
