@@ -24,7 +24,7 @@ from . import nights, people, store, tables
 from .games import GAMES
 from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, seat_index, show
 from .transcript import FORMAT as TRANSCRIPT_FORMAT
-from .transcript import TranscriptError, first_dealer, from_data
+from .transcript import TranscriptError, check_date, first_dealer, from_data
 
 FORMAT = "referee-group/1"
 MAX_ITEMS = 100_000  # profiles, nights or matches in one file
@@ -335,8 +335,11 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
                   "two seats name the same profile")
             match.seats = seats
         created = item.get("created_at")
-        if isinstance(created, str) and len(created) <= 40 and created.isprintable():
-            match.created_at = created
+        if created is not None:
+            try:
+                match.created_at = check_date(created, f"{where}.created_at")
+            except TranscriptError as err:
+                _need(False, err.where, err.message)
         matches.append(match)
     group = people.find_or_create_group(db, name)
     return _write(db, group, matches, profile_names, merges)

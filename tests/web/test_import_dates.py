@@ -75,3 +75,13 @@ def test_referee_check_still_ignores_the_date():
     with pytest.raises(transcript.TranscriptError) as err:
         transcript.from_data(doc)
     assert err.value.where == "date"
+
+
+@pytest.mark.parametrize("created", ["9999-99-99", "<script>", 12, "2026-11-30junk"], ids=repr)
+def test_a_group_exports_created_at_must_be_a_calendar_date_too(database, created):
+    bad = {"format": "referee-group/1", "group": {"name": "G"},
+           "matches": [{"transcript": example("flag-at-reveal"), "created_at": created}]}
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, bad)
+    assert err.value.field == "matches[0].created_at"
+    assert _matches(database) == []
