@@ -8,7 +8,7 @@ Here: the rules of every game (GEN) and how a game's rule book is read. Each gam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 
 
@@ -67,6 +67,16 @@ def book(game: Any) -> dict[str, str]:
             cached.setdefault(v.rule, v.help or v.label)
         game._rule_sentences = cached
     return cached
+
+
+def house_rule_words(words: Mapping[tuple[str, str, Any], str], rule: str, rules: Mapping[str, Any] | None
+                     ) -> str | None:
+    """The words of ``rule`` at a table with ``rules``, where one of its house rules changes them (``words``:
+    a game's ``HOUSE_RULE_WORDS``, by (rule ID, switch, value)); else None."""
+    for (rule_id, key, value), said in words.items():
+        if rule_id == rule and rules and rules.get(key) == value:
+            return said
+    return None
 
 
 def rule_text(rule: str, game: Any = None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .rulebook import Section
+from .rulebook import Section, house_rule_words
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -100,8 +100,7 @@ HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
 
 def rule_words_at(rule: str, rules: Mapping[str, Any] | None) -> str | None:
     """The words of ``rule`` at a table with ``rules``, where a house rule changes them; else None."""
-    if not rules:
-        return None
+    return house_rule_words(HOUSE_RULE_WORDS, rule, rules)
     for (rule_id, key, value), words in HOUSE_RULE_WORDS.items():
         if rule_id == rule and rules.get(key) == value:
             return words
