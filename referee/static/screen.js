@@ -21,8 +21,14 @@
   if (home && window.history && location.pathname !== home.dataset.tablePath) {
     history.replaceState(null, "", home.dataset.tablePath);
   }
+  // A refused correction is answered with its own page again, filled as typed: the address bar shows that
+  // page's address (``data-address``), so a reload opens it rather than posting the form again.
+  var address = document.querySelector("main [data-address]");
+  if (address && window.history && location.pathname !== address.dataset.address) {
+    history.replaceState(null, "", address.dataset.address);
+  }
   // ... and that refusal is where the keyboard (and a screen reader) starts
-  var refusal = document.querySelector("#screen #ruling");
+  var refusal = document.querySelector("#screen #ruling, main [data-address] #ruling");
   if (refusal) {
     refusal.setAttribute("tabindex", "-1");
     refusal.focus();

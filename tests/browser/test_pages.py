@@ -293,10 +293,10 @@ def test_the_keyboard_keeps_its_place_through_live_updates_and_goes_to_what_to_r
     page.locator("#status:focus").wait_for()
 
 
-def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_override(live_server, phone, database):
-    """The correction page posts without htmx: refused (GEN-3, a fifth 5), the answer is the table with the
-    ruling and its "Let it stand" form, and the address bar says the table's address, so a reload opens the
-    table (not the address the form was posted to)."""
+def test_a_refused_correction_stays_on_its_page_at_its_own_address_with_the_override(live_server, phone, database):
+    """The correction page posts without htmx: refused (GEN-3, a fifth 5), the answer is the correction page
+    again with the ruling, its "Let it stand" form and the form as typed, and the address bar says the
+    correction page's address, so a reload opens it (not the address the form was posted to)."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
     for seat, entry in [(None, {"move": "turn_up", "card": "5"}), (0, {"move": "draw"}),
                         (0, {"move": "discard", "card": "5"}), (1, {"move": "draw"}),
@@ -315,9 +315,10 @@ def test_a_refused_correction_shows_the_table_at_its_own_address_with_the_overri
     page.locator("#correct-form button[type=submit]").click()
     page.locator("#ruling:focus").wait_for()  # where the keyboard and a screen reader start
     assert "GEN-3" in page.locator("#ruling").inner_text()
-    assert page.url == f"{live_server.url}/m/{match.id}"
+    assert page.url == f"{live_server.url}/m/{match.id}/correct/8"
     assert page.locator("#ruling form.override").count() == 1
-    assert page.locator("#override-reason").input_value() == "it was a 5"  # the reason typed is kept
+    assert page.locator("#correct-form input[name='reason']").input_value() == "it was a 5"  # as typed
+    assert page.locator("#correct-form input[name='c_card'][value='5']").is_checked()
     assert page.reload().status == 200
-    assert page.locator("#ruling").count() == 0  # nothing was saved: the table as it is
+    assert page.locator("#ruling").count() == 0  # nothing was saved: the correction page as it is
     assert csp_violations(page) == []
