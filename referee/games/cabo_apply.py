@@ -140,21 +140,6 @@ class _Entry(Entry):
         self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}
         self._where: tuple[int, int] | None = None  # the place of the card ``observe`` is looking at
 
-    # Knowledge (rows have empty places) -------------------------------------------------------
-    def public_count(self, value: str) -> int:
-        r = self.r
-        n = 0
-        for t in r.discard:
-            if t.value == value:
-                n += 1
-        for row in r.rows:
-            for t in row:
-                if t is not None and t.value == value:
-                    n += 1
-        if r.pending is not None and r.pending.value == value:
-            n += 1
-        return n
-
     @property
     def rules(self) -> Mapping[str, Any]:
         return self.state.rules

@@ -9,8 +9,7 @@ table's decision on a flag work the same in every game of the family.
 
 A game's entry class subclasses :class:`Entry`, sets ``TITLE`` and ``OVER_RULE`` (the rule a finished
 match cites), and provides ``__init__`` (the draft), ``maybe_score`` and a ``do_<Entry>`` method per
-entry. The draft's round has ``discard``, ``rows``, ``pending`` and ``conflicts``; a game whose rows
-may hold gaps overrides ``public_count``.
+entry. The draft's round has ``discard``, ``rows`` (a place may be empty: None), ``pending`` and ``conflicts``.
 """
 from __future__ import annotations
 
@@ -103,23 +102,30 @@ class Entry:
 
     # Knowledge ------------------------------------------------------------------------------
     def public_count(self, value: str) -> int:
+        return len(self.public_sightings(value))
+
+    def public_sightings(self, value: str) -> list[int | None]:
+        """The entries at which each card known on the table to be ``value`` was seen (None: not recorded)."""
         r = self.r
-        n = sum(1 for t in r.discard if t.value == value)
+        tokens = [t for t in r.discard if t.value == value]
         for row in r.rows:
-            n += sum(1 for t in row if t.value == value)
+            tokens += [t for t in row if t is not None and t.value == value]
         if r.pending is not None and r.pending.value == value:
-            n += 1
-        return n
+            tokens.append(r.pending)
+        return [t.seen for t in tokens]
 
     def check_supply(self, value: str | None, extra: int = 0) -> None:
         """GEN-3 (RTC-K8, CAB-K1): one more sighting of ``value`` must not exceed the copies in the deck."""
         if value is None:
             return
         copies = self.state.deck[value]
-        seen = self.public_count(value) + extra
+        where = self.public_sightings(value)
+        seen = len(where) + extra
+        # the ruling points at the entries where the copies known were seen (GEN-13), not only at this one
         self.check(seen < copies, "GEN-3",
                    f"The deck has only {copies} × {self.card_text(value)}, and {seen} are already known on the table: "
-                   f"this sighting would be one too many (a misread or a wrong card?).")
+                   f"this sighting would be one too many (a misread or a wrong card?).",
+                   tuple(sorted({e for e in where if e is not None and e != self.eid})))
 
     def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
         """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)

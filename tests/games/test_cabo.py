@@ -471,6 +471,7 @@ def test_a_standard_deck_has_one_king_of_hearts():
     state = play(match(2, "cambio_common"), TurnUp("KH"))
     ruling = refused(state, Draw(ANA, "KH", shown=True))
     assert ruling.rule == "GEN-3" and "1 × K♥" in ruling.message
+    assert ruling.entries == (1, 0)  # this entry, and the one that turned the K♥ up (GEN-13)
     assert "KH" not in C.still_possible(state) and "KD" in C.still_possible(state)
     state = play(state, Draw(ANA, "KD", shown=True), Discard(ANA, "KD"))
     assert refused(state, Snap(BEN, 1, None, "KH")).rule == "GEN-3"  # KH is already on the discard pile

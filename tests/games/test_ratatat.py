@@ -239,6 +239,7 @@ def test_RTC_T17_one_sighting_too_many_breaks_conservation():
     state = play(state, Draw(BEN))  # the draw itself is hidden: nothing to check yet
     ruling = refused(state, Replace(BEN, 2, "8"))
     assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.entries == (8, 0, 2, 4, 6)  # this entry, and each that showed an 8 (GEN-13)
     # The table can let it stand; the override is recorded.
     state, events = R.apply(state, Override(Replace(BEN, 2, "8"), "GEN-3", "card is bent", BEN))
     assert events[-1]["kind"] == "override" and state.overrides[0][1] == "GEN-3"
