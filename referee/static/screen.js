@@ -604,6 +604,13 @@
         if (box.dataset.draft) names.push(box.dataset.draft);
         fields = fields.filter(function (f) { return names.indexOf(f.box) < 0; });
         if (alive[i] && flash && !said) { flash.insertAdjacentHTML("beforeend", alive[i]); said = true; }
+        if (scan.otherLang && flash && !said && home.dataset.scanOtherLanguage) {  // said in the page's language
+          var note = document.createElement("div");
+          note.className = "notice scan-dropped";
+          note.textContent = home.dataset.scanOtherLanguage;
+          flash.appendChild(note);
+          said = true;
+        }
       });
       unparkBlocks(screen);  // a box whose entry can no longer be made is dropped and said so, as live
       put(screen, { fields: fields, open: kept.open || [], pick: kept.pick || null });

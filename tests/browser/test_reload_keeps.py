@@ -191,6 +191,19 @@ def test_a_scan_whose_photo_is_gone_is_not_put_back(shithead, database, tmp_path
     assert store.entries(database, match.id) == []
 
 
+def test_a_scan_not_put_back_after_the_language_changed_is_said_so(shithead, database, tmp_path):
+    """A scan box is in the server's words: one taken before the phone's language changed is not put back
+    in the old language, and the player is told, in the new one, to scan again."""
+    match, ann = shithead
+    scan_and_correct_face_up(ann, tmp_path)
+    ann.get_by_role("button", name="עברית").click()
+    ann.wait_for_url(f"**/m/{match.id}")
+    expect(ann.locator("#flash .scan-dropped")).to_have_count(1)
+    assert ann.locator("#flash .scan-dropped").inner_text().startswith("הקלפים שסרקתם")
+    expect(ann.locator("img.overlay")).to_have_count(0)
+    assert store.entries(database, match.id) == []
+
+
 def test_a_scan_in_a_picker_whose_photo_is_gone_is_not_put_back(live_server, phone, database, tmp_path,
                                                                 monkeypatch):
     match = cambio_table(database)
