@@ -21,7 +21,7 @@ from .shithead_forms import entry_from_form, entry_to_form  # noqa: F401
 from .shithead_moves import (Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, describe,  # noqa: F401
                              move_to_dict, parse_move as _parse_move)
 from .shithead_presets import PRESETS  # noqa: F401
-from .shithead_rulebook import HOUSE_RULE_WORDS, RULE_BOOK, rule_words_at  # noqa: F401
+from .shithead_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: F401
 from .shithead_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                              WORDS as SWITCH_WORDS)
 from .shithead_state import NAME, TITLE, State, state_from_dict, state_to_dict  # noqa: F401
@@ -39,4 +39,4 @@ def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | N
 def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
     """A rule this game can cite (its own or a general one), in plain words; "" if unknown. With the
     table's ``rules``, as they read under its house rules (SH-12 without the 3 under SH-V1)."""
-    return rule_words_at(rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])
+    return _rulebook.house_rule_words(HOUSE_RULE_WORDS, rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])

@@ -2,9 +2,9 @@
 cite, grouped as RULES.md groups them, for the rules page and rulings."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from .rulebook import Section, house_rule_words
+from .rulebook import Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -85,12 +85,3 @@ HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
                                         "empty pile.",
     ("SH-33", "three_is_normal", True): "After a 7 the next card must be a 7 or lower (or a 2 or 10).",
 }
-
-
-def rule_words_at(rule: str, rules: Mapping[str, Any] | None) -> str | None:
-    """The words of ``rule`` at a table with ``rules``, where a house rule changes them; else None."""
-    return house_rule_words(HOUSE_RULE_WORDS, rule, rules)
-    for (rule_id, key, value), words in HOUSE_RULE_WORDS.items():
-        if rule_id == rule and rules.get(key) == value:
-            return words
-    return None

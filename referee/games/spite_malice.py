@@ -68,7 +68,7 @@ from .spite_malice_forms import entry_from_form, entry_to_form  # noqa: F401
 from .spite_malice_moves import (Build, Discard, Draw, Start, Top, describe, move_to_dict,  # noqa: F401
                                  parse_move as _parse_move)
 from .spite_malice_presets import PRESETS  # noqa: F401
-from .spite_malice_rulebook import HOUSE_RULE_WORDS, RULE_BOOK, rule_words_at  # noqa: F401
+from .spite_malice_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: F401
 from .spite_malice_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                                  WORDS as SWITCH_WORDS)
 from .spite_malice_state import NAME, TITLE, State, state_from_dict, state_to_dict, zone_counts  # noqa: F401
@@ -86,4 +86,4 @@ def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | N
 def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
     """A rule this game can cite (its own or a general one), in plain words; "" if unknown. With the
     table's ``rules``, as they read under its house rules (SM-12 where a king may not start a pile)."""
-    return rule_words_at(rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])
+    return _rulebook.house_rule_words(HOUSE_RULE_WORDS, rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])

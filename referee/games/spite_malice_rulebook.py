@@ -3,9 +3,9 @@ can cite, grouped as RULES.md groups them, for the rules page and rulings. The h
 (SM-V1..SM-V15, SM-A9) are explained with the switches themselves (``spite_malice_rules.VARIANTS``)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from .rulebook import Section, house_rule_words
+from .rulebook import Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -96,12 +96,3 @@ HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
                                               "pile starts with an ace. A king is wild: it counts as the rank the "
                                               "pile needs, but at this table it may not start a pile.",
 }
-
-
-def rule_words_at(rule: str, rules: Mapping[str, Any] | None) -> str | None:
-    """The words of ``rule`` at a table with ``rules``, where a house rule changes them; else None."""
-    return house_rule_words(HOUSE_RULE_WORDS, rule, rules)
-    for (rule_id, key, value), words in HOUSE_RULE_WORDS.items():
-        if rule_id == rule and rules.get(key) == value:
-            return words
-    return None
