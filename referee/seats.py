@@ -64,8 +64,7 @@ def holder_of(match_id: str, seat: int) -> str | None:
     return holder if holder not in (None, session.get("device")) else None
 
 
-_ANYONE = object()  # `sit`'s ``expected``: take the seat from whoever holds it
-_SEEN = object()  # `sit`'s ``expected`` by default: what `holder_of` answered in this request
+_ANYONE = object()  # `holder_of` was not asked in this request: `sit` takes the seat from whoever holds it
 
 
 def _seen() -> dict:
@@ -88,12 +87,12 @@ def _record(conn, match_id: str, seat: int, device: str | None, previous: str | 
                  (match_id, seat, device, store.now(), previous))
 
 
-def sit(match_id: str, seat: int, *, expected=_SEEN) -> str | None:
+def sit(match_id: str, seat: int) -> str | None:
     """Bind this phone to ``seat`` (recorded); returns the device that held it before, if another.
 
-    Who holds the seat is checked and the claim written in one write transaction. ``expected`` is the
-    holder the phone was shown (by default what `holder_of` answered in this request; when it was not
-    asked, the seat is taken from whoever holds it): if another phone has claimed the seat since, nothing
+    Who holds the seat is checked and the claim written in one write transaction, against the holder the
+    phone was shown (what `holder_of` answered in this request; when it was not asked, the seat is taken
+    from whoever holds it): if another phone has claimed the seat since, nothing
     is taken and the phone is asked again, with the take-over page (409) — of two phones tapping a free
     seat at once, one sits and the other is asked. Any other seat this phone holds (the shared phone's)
     is given up in the same transaction."""
@@ -102,8 +101,7 @@ def sit(match_id: str, seat: int, *, expected=_SEEN) -> str | None:
     match = store.get_match(db, match_id)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
         raise store.UnknownSeat(match_id, seat)
-    if expected is _SEEN:
-        expected = _seen().get((match_id, seat), _ANYONE)
+    expected = _seen().get((match_id, seat), _ANYONE)
     try:
         with store.write_transaction(db) as conn:
             holders = _holders(conn, match_id)
