@@ -613,6 +613,30 @@ def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
     assert "Slot 1" in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
 
 
+def test_RTC_18_a_draw2_drawn_last_offers_no_draw_in_the_same_tap(app, database):
+    """The Draw 2 was the draw pile's last card: "Use Draw 2 and draw" would be refused as a pair (RTC-18),
+    so the button uses it alone; the table reshuffles, and then the draw is offered."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"])
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    ana.post(move="turn_up", card="5")
+    log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    seat = 0
+    while log.state.round.draw > 1:
+        for entry in ({"move": "draw", "seat": match.players[seat]},
+                      {"move": "discard", "seat": match.players[seat]}):
+            tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
+        seat = 1 - seat
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    phone = ana if seat == 0 else ben
+    screen = text(phone.post(move="draw"))
+    assert "Use Draw 2" in screen and "Use Draw 2 and draw" not in screen
+    screen = text(phone.post(move="power", card="DRAW2"))
+    assert "The draw pile is empty: shuffle the discards into a new pile" in screen
+    phone.post(move="reshuffle")
+    phone.post(move="turn_up", card="3")
+    assert "Discard it and draw again" in text(phone.post(move="draw"))  # the new pile has cards
+
+
 def test_a_refused_correction_can_be_let_stand_with_the_override_it_offers(table, database):
     """GEN-5 for a correction: "Let it stand" on a refused correction stores the correction with its entry
     overridden (an override holds a table entry, never a correction), and the corrected entry replays."""
