@@ -13,6 +13,7 @@ from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
 from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS, build_problem, copies_of_ranks,
                                  deck, deck_size, decks_for, fits, rank_of, ranks_of, said, same_card, side_problem,
                                  start_value)
+from .spite_malice_table import card_label
 from .spite_malice_state import Draft, GameResult, Seat, Stack, State, cards_face_up, reseat
 
 
@@ -219,7 +220,7 @@ class _Entry:
         best = max(v for v in values if v is not None)
         leaders = [i for i, v in enumerate(values) if v == best]
         if len(leaders) == 1:
-            tops = ", ".join(f"{s.players[i]} {st.top}" for i, st in enumerate(s.seats))
+            tops = ", ".join(f"{s.players[i]} {card_label(st.top)}" for i, st in enumerate(s.seats))
             self.begin(leaders[0], f"the higher pay-off top ({tops})")
             return
         names = " and ".join(s.players[i] for i in leaders)

@@ -24,6 +24,9 @@ def tops(rules, a, b):
 def test_SM_7_higher_top_starts():
     s = tops(None, "4H", "9S")
     assert s.phase == "play" and s.turn == BOB
+    _, events = sm.apply(go(sm.new_match(["Ann", "Bob"]), T(ANN, "QS")), T(BOB, "7H"))
+    said = [e["message"] for e in events if e.get("rule") == "SM-7"]
+    assert said and "(Ann Q♠, Bob 7♥)" in said[0], "the tops are named as cards, not as codes"
 
 
 def test_SM_V10_king_low_loses_to_a_queen():
