@@ -280,8 +280,12 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     (r"It is (?P<name>.+)'s turn, not (?P<other>.+)'s(?P<hint>.+)\.", N_("It is %(name)s's turn, not %(other)s's.")),
     _same(N_("%(name)s is in the middle of a turn.")),
     _same(N_("%(name)s is not playing this round.")),
-    _same(N_("The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table: this sighting "
-             "would be one too many (a misread or a wrong card?).")),
+    (r"The deck has only (?P<copies>\d+) × (?P<card>.+), and (?P<seen>\d+) (?:is|are) already known on the table: "
+     r"this sighting would be one too many \(a misread or a wrong card\?\)\.",
+     Nn_("The deck has only %(copies)s × %(card)s, and %(seen)s is already known on the table: this sighting "
+         "would be one too many (a misread or a wrong card?).",
+         "The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table: this sighting "
+         "would be one too many (a misread or a wrong card?).", "seen")),
     _same(N_("This card was known to be %(card)s (entry %(entry)s) but shows %(card2)s now (entry %(now)s).")),
     _same(N_("The card in %(owner)s's place %(place)s was known to be %(card)s (entry %(entry)s) but shows %(card2)s now "
              "(entry %(now)s)."), owner=".+"),

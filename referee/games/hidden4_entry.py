@@ -123,8 +123,9 @@ class Entry:
         seen = len(where) + extra
         # the ruling points at the entries where the copies known were seen (GEN-13), not only at this one
         self.check(seen < copies, "GEN-3",
-                   f"The deck has only {copies} × {self.card_text(value)}, and {seen} are already known on the table: "
-                   f"this sighting would be one too many (a misread or a wrong card?).",
+                   f"The deck has only {copies} × {self.card_text(value)}, and {seen} {'is' if seen == 1 else 'are'} "
+                   "already known on the table: "
+                   "this sighting would be one too many (a misread or a wrong card?).",
                    tuple(sorted({e for e in where if e is not None and e != self.eid})))
 
     def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:

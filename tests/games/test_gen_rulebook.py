@@ -310,6 +310,11 @@ def test_GEN_3_every_game_refuses_one_sighting_too_many():
     s = run(R, s, R.Draw(BEN))
     assert ruling(R, s, R.Discard(BEN, "1")).rule == "GEN-3"
     c = run(C, C.new_match(["Ana", "Ben"]), C.TurnUp("0"), C.Draw(ANA), C.Discard(ANA, "0"), C.Draw(BEN))
-    assert ruling(C, c, C.Discard(BEN, "0")).rule == "GEN-3", "Cabo has two 0s"
+    said = ruling(C, c, C.Discard(BEN, "0"))
+    assert said.rule == "GEN-3", "Cabo has two 0s"
+    assert "only 2 × 0, and 2 are already known" in said.message
+    c = run(C, C.new_match(["Ana", "Ben"], {"deck": "standard"}), C.TurnUp("7H"), C.Draw(ANA))
+    said = ruling(C, c, C.Discard(ANA, "7H"))
+    assert said.rule == "GEN-3" and "only 1 × 7♥, and 1 is already known" in said.message, said.message
     t = sh_table(plays=[(3, "5H 5S 5D")])
     assert ruling(sh, t, sh.Play(ARI, ("5H",))).rule in ("GEN-3", "SH-K5")

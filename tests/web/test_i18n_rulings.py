@@ -230,6 +230,15 @@ def test_a_sentence_is_read_by_its_own_pattern_not_a_more_general_one():
     assert i18n_rulings.say("Resolve a blind Swap first.", words, plural) == "Resolve the blind Swap first."
 
 
+def test_GEN_3_one_copy_already_known_is_said_in_the_singular():
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    for seen, words in ((1, "e 1 è già nota"), (2, "e 2 sono già note")):
+        said = i18n_rulings.say(f"The deck has only 3 × 0, and {seen} {'is' if seen == 1 else 'are'} already known "
+                                "on the table: this sighting would be one too many (a misread or a wrong card?).",
+                                it.gettext, it.ngettext)
+        assert words in said
+
+
 def test_cards_with_a_suit_keep_their_order_in_hebrew():
     he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
     said = i18n_rulings.say("Ana's 7♣ cannot go on the K (SH-12), so Ana picks up the pile and plays from the hand "
