@@ -37,7 +37,9 @@ CLEAR_MARGIN = 8.0  # ... the next label inside `allowed` under 1/CLEAR_MARGIN o
 
 def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None,
            clear: bool = False) -> tuple[str | None, float]:
-    """Pick the label to report: the best candidate inside `allowed` that is confident enough. With
+    """Pick the label to report: the best candidate inside `allowed` that is confident enough. When the
+    best of all lies outside `allowed` and is confident enough itself, only another suit of its rank
+    may be answered instead (a suit misread), never another rank (unknown then). With
     `clear` (the standard deck's index reader), a less sure best candidate is answered too when it
     stands clear of every other (a blurred or small index read as one label, the rest near nothing);
     a 6 or a 9 never is, as its orientation evidence holds it below ACCEPT when it disagrees."""
@@ -46,6 +48,8 @@ def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None,
               if allowed_set is None or _allowed(label, allowed_set)]
     if not inside:
         return None, 0.0
+    if candidates[0][1] >= ACCEPT and inside[0] != candidates[0] and _rank(inside[0][0]) != _rank(candidates[0][0]):
+        return None, inside[0][1]  # surely a card the table rules out: unknown, never another rank instead
     label, conf = inside[0]
     if conf >= ACCEPT:
         return label, conf
@@ -53,6 +57,11 @@ def decide(candidates: list[tuple[str, float]], allowed: Iterable[str] | None,
     if clear and conf >= ACCEPT_CLEAR and conf >= CLEAR_MARGIN * runner_up and label[:-1] not in ("6", "9"):
         return label, conf
     return None, conf
+
+
+def _rank(label: str) -> str:
+    """A standard card's rank ("10H" -> "10"); any other label (a joker, a Rat-a-Tat face) is its own."""
+    return label[:-1] if len(label) > 1 and label[-1] in "SHDC" else label
 
 
 def _allowed(label: str, allowed: set[str]) -> bool:

@@ -14,17 +14,49 @@ import numpy as np
 
 TYPICAL_PITCH = 1.25  # centre to centre, in card widths, for cards laid a little apart
 MIN_PITCH = 0.9  # cards of a row can touch, but do not lie over each other
+STEEP = 0.5  # a row whose direction has less than this across the photo runs down it (steeper than 60°)
 
 
-def _axis(centres: np.ndarray) -> np.ndarray:
-    """Unit direction of the row, pointing right on screen."""
+def _axis(centres: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+    """Unit direction of the row: pointing right on screen, or down when the row runs more down the
+    photo than across it (a photo taken turned a quarter: the cards then lie on their sides)."""
     if len(centres) < 2:
-        return np.array([1.0, 0.0])
-    _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
-    u = vt[0]
-    if abs(u[0]) < 0.5:  # a steep "row" of two is more likely two cards askew than a column
-        u = np.array([1.0, 0.0])
+        u = _across(quads)
+    else:
+        _, _, vt = np.linalg.svd(centres - centres.mean(axis=0))
+        u = vt[0]
+        # a steep "row" of two upright cards is more likely two cards askew than a column
+        if len(centres) == 2 and abs(u[0]) < 0.5 and abs(_across(quads)[0]) >= 0.5:
+            u = np.array([1.0, 0.0])
+    if abs(u[0]) < STEEP:
+        return u if u[1] >= 0 else -u
     return u if u[0] >= 0 else -u
+
+
+def _across(quads: list[np.ndarray]) -> np.ndarray:
+    """The direction across the cards (along their short sides), the median over ``quads``: the way a
+    row of them runs."""
+    sides = []
+    for q in quads:
+        a, b = q[1] - q[0], q[2] - q[1]
+        side = a if np.hypot(*a) <= np.hypot(*b) else b
+        side = side / max(float(np.hypot(*side)), 1e-9)
+        pointing = side[0] if abs(side[0]) >= abs(side[1]) else side[1]  # right, or down when steep
+        sides.append(side if pointing >= 0 else -side)
+    u = np.median(np.array(sides), axis=0)
+    return u / max(float(np.hypot(*u)), 1e-9)
+
+
+def runs_down(outlines: list[np.ndarray]) -> bool:
+    """Whether a row of these outlines runs down the photo rather than across it (``place_in_row``
+    then numbers its slots from the top: which end is the player's left the photo cannot tell)."""
+    if not outlines:
+        return False
+    quads = [np.asarray(q, float).reshape(4, 2) for q in outlines]
+    if len(quads) == 4 and _square_of_four(quads) is not None:
+        return False
+    centres = np.array([q.mean(axis=0) for q in quads])
+    return abs(_axis(centres, quads)[0]) < STEEP
 
 
 def _pitch(gaps: np.ndarray, width: float, slots: int) -> float:
@@ -49,7 +81,7 @@ def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int 
         return square
     chosen = sorted(range(len(quads)), key=lambda i: -abs(_area(quads[i])))[:slots]
     centres = np.array([quads[i].mean(axis=0) for i in chosen])
-    u = _axis(centres)
+    u = _axis(centres, [quads[i] for i in chosen])
     t = centres @ u
     order = np.argsort(t)
     chosen, t = [chosen[i] for i in order], t[order]

@@ -257,6 +257,29 @@
     flash.textContent = "";
   });
 
+  // A photo refused (not a photo, damaged, too large, the scanner busy) is said beside the scan button
+  // that sent it, where the player is looking, not in #flash at the top of a long page.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
+    var form = elt && elt.closest ? elt.closest(".scan-form") : null;
+    if (!form || !d.target || d.target.id !== "flash") return;
+    var note = form.querySelector(".scan-error");
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "scan-error notice";
+      note.setAttribute("role", "alert");
+      form.appendChild(note);
+    }
+    note.innerHTML = d.target.innerHTML;
+    d.target.textContent = "";
+    note.scrollIntoView({block: "nearest"});
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt, form = elt && elt.closest ? elt.closest(".scan-form") : null;
+    var note = form && form.querySelector(".scan-error");
+    if (note) note.remove();  // the next photo: the last one's error no longer applies
+  });
+
   function answered() {  // after htmx has put the answer on the screen (its own load handler ran first)
     posting = Math.max(0, posting - 1);
     if (posting > 0) return;

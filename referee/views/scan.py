@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from flask_babel import gettext
 
 import vision
+from vision.types import ACCEPT
 
 from .. import decks, scans
 from ..db import get_db
@@ -44,6 +45,18 @@ def _upload_error(err: vision.UploadError | scans.Busy):
     return render_error(err.status, upload_error_words(err), title=gettext("That photo cannot be used"))
 
 
+def ruled_out(game, scan: scans.Scan, allowed: set[str] | None, labels: dict[str, str]) -> list[str]:
+    """The cards a scan read surely that the table rules out (every copy seen, or not in its deck), named
+    as the screen names cards: left unknown by the reader (GEN-3), and said so on the phone."""
+    out = []
+    for read in scan.reads:
+        if read.label is None and read.alternatives and allowed is not None:
+            best, sure = read.alternatives[0]
+            if sure >= ACCEPT and best not in allowed:
+                out.append(labels.get(best) or card_label(game.card_label(best)))
+    return out
+
+
 def row_slots(scan: scans.Scan, n: int) -> list[str | None]:
     """The ``n`` slots of a row, left to right: each the read of the card lying there, None where no
     card was found or read (the player taps it)."""
@@ -70,10 +83,12 @@ def scan_at_table(match_id: str):
     except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
     ctx = screen_context(match, log)
-    ctx.update(scan=scan, purpose=purpose, kind=kind, taught=references is not None)
+    ctx.update(scan=scan, purpose=purpose, kind=kind, taught=references is not None,
+               ruled_out=ruled_out(game, scan, allowed, ctx["labels"]))
     if spec.cards > 1:
         slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
-        ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards)
+        ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards,
+                   row_down=len(scan.reads) > 1 and vision.runs_down([r.outline for r in scan.reads]))
         return render_template([f"games/{game.TEMPLATES}/_row_result.html", "scan/_reveal_result.html"], **ctx)
     return render_template([f"games/{game.TEMPLATES}/_card_result.html", "scan/_card_result.html"], **ctx)
 

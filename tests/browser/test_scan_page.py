@@ -195,7 +195,12 @@ def test_an_error_said_for_one_photo_goes_when_the_next_is_read(live_server, pho
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(row_photo(["5"], seed=2)[:3000])  # a photo cut off in the middle
     page.set_input_files("#pick .scan-form input[type=file]", str(broken))
-    expect(page.locator("#flash")).to_contain_text("damaged or incomplete", timeout=20_000)
+    # said beside the button that sent it, where the player looks, not at the top of the page
+    error = page.locator("#pick .scan-form .scan-error[role=alert]")
+    expect(error).to_contain_text("damaged or incomplete", timeout=20_000)
+    expect(error).to_be_in_viewport()
+    expect(page.locator("#flash")).to_have_text("")
     page.set_input_files("#pick .scan-form input[type=file]", photo_file(tmp_path, ["5"]))
     expect(page.locator("#scan-result")).not_to_be_empty(timeout=20_000)
+    expect(page.locator(".scan-error")).to_have_count(0)
     expect(page.locator("#flash")).to_have_text("")

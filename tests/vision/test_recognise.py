@@ -82,6 +82,13 @@ def test_allowed_set_drops_a_read_to_the_next_allowed_candidate():
     assert decide(cands, {"AH"})[0] is None
 
 
+def test_a_sure_read_the_table_rules_out_is_never_answered_as_another_rank():
+    """A joker photographed at a table whose deck has none is not answered as the jack read next to it."""
+    assert decide([("JOKER", 0.9), ("JD", 0.87)], {"JD", "QS"}) == (None, 0.87)
+    assert decide([("7", 0.95), ("1", 0.8)], {"1", "2"})[0] is None  # a Rat-a-Tat 7 with every 7 seen
+    assert decide([("JOKER", 0.5), ("JD", 0.87)], {"JD"}) == ("JD", 0.87)  # the excluded read was unsure
+
+
 @pytest.mark.parametrize("cands, allowed, answer", [
     ([("10D", 0.33), ("QD", 0.02)], None, "10D"),  # alone in its reading: answered
     ([("10D", 0.33), ("QD", 0.05)], None, None),  # another label within 8 times below it

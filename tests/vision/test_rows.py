@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from vision.rows import place_in_row
+from vision.rows import place_in_row, runs_down
 
 W, H = 250, 350  # a card, in px
 
@@ -83,3 +83,22 @@ def test_a_row_at_an_angle_is_not_taken_for_a_square():
     centres = [np.array([800, 450]) + along * 330 * (i - 1.5) for i in range(4)]
     outlines = [card(*c, angle=angle) for c in centres]
     assert place_in_row(outlines, FRAME) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("jitter", [(0, 0, 0, 0), (30, -25, 10, -40), (-40, 35, -20, 15)])
+def test_a_row_photographed_turned_a_quarter_is_placed_from_the_top(jitter):
+    """The photo was taken turned a quarter: the row runs down it, the cards on their sides. The slots
+    follow the row from the top (never the cards' small sideways offsets), and the row says so."""
+    frame = (900, 1600)
+    outlines = [card(450 + dx, y, angle=np.pi / 2) for dx, y in zip(jitter, ROW)]
+    shuffled = [outlines[2], outlines[0], outlines[3], outlines[1]]
+    assert place_in_row(shuffled, frame) == [1, 3, 0, 2]
+    assert runs_down(shuffled)
+    assert place_in_row([outlines[0], outlines[2], outlines[3]], frame) == [0, None, 1, 2]
+    assert place_in_row([outlines[3]], frame) == [None, None, None, 0]  # a lone card: its quarter down
+
+
+def test_two_upright_cards_askew_are_still_a_row_across():
+    outlines = [card(500, 350), card(800, 600)]
+    assert place_in_row(outlines, FRAME) == [None, 0, 1, None] and not runs_down(outlines)
+    assert not runs_down([card(x) for x in ROW]) and not runs_down([])

@@ -134,6 +134,15 @@ def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
     assert checked(response.get_data(as_text=True)) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
 
 
+def test_a_row_photographed_turned_a_quarter_fills_the_slots_from_the_top(client, taught, seated):
+    photo = cv2.imdecode(np.frombuffer(gap_row_photo(["1", "5", "9", "0"]), np.uint8), cv2.IMREAD_COLOR)
+    turned = cv2.imencode(".jpg", cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE))[1].tobytes()
+    html = upload(client, f"/m/{seated.id}/scan", turned, move="reveal", **{"for": "Ana"}).get_data(as_text=True)
+    assert checked(html) == {"card1": "1", "card2": "5", "card3": "9", "card4": "0"}
+    assert "The cards lie top to bottom in the photo: they were placed from the top." in html
+    assert "top to bottom" not in reveal_scan(client, seated, ["1", "5", "9", "0"]).get_data(as_text=True)
+
+
 def test_a_read_that_differs_from_what_the_table_knew_is_marked_before_the_reveal(client, taught, database):
     """Ana's slot 3 is the 2 she took from the discard pile (known to all): a photo read of 9 there is
     shown beside what was known, for the player to check before confirming (a misread photo must not
@@ -218,6 +227,7 @@ def test_the_rules_drop_an_impossible_read_to_unknown(client, taught, database):
         store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
     html = upload(client, f"/m/{match.id}/scan", photo, move="discard", field="card").get_data(as_text=True)
     assert "read-label" not in html and "Not sure which card this is" in html  # found, then dropped
+    assert "Read 8, which cannot turn up here (every copy is already on the table" in html  # and said so
 
 
 def test_untaught_deck_answers_unknown_and_says_why(client, seated):
