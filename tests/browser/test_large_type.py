@@ -95,3 +95,22 @@ def test_a_round_result_and_the_scores_fit_320_px_in_large_type(live_server, pho
     fits(page, "the match over, round by round, and the scores")
     page.goto(f"{live_server.url}/m/{match.id}/history")
     fits(page, "the history")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "it-IT", "he-IL"])
+def test_a_new_table_form_fits_320_px_in_large_type(live_server, browser, locale):
+    """The new-table form (its presets, whose Italian words are long) in large type, in a 320 px window
+    with a scroll bar of its own (a desktop browser made narrow): nothing spills."""
+    context = browser.new_context(viewport=NARROW, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/new/ratatat")
+    page.get_by_role("button", name=LARGE[locale]).click()
+    page.wait_for_selector("html.large")
+    page.goto(f"{live_server.url}/new/ratatat")
+    found = page.evaluate(OVERFLOW.replace("main *", "body *").replace("window.innerWidth", "document.documentElement.clientWidth"))
+    assert found["page"] <= found["width"] and not found["spilling"], found
+    for details in page.locator("details").all():  # every house rule opened
+        details.evaluate("d => d.open = true")
+    found = page.evaluate(OVERFLOW.replace("main *", "body *").replace("window.innerWidth", "document.documentElement.clientWidth"))
+    assert found["page"] <= found["width"] and not found["spilling"], found
+    context.close()

@@ -121,3 +121,31 @@ def test_in_large_type_a_square_that_cannot_share_a_line_is_two_by_two(live_serv
             assert all(f["lines"] == 1 and not f["cut"] for f in faces), (width, row)
             assert row["score"]["right"] <= width, (width, row)
         assert page.evaluate(FITS)["card"], width
+
+
+HEADS = """() => [...document.querySelectorAll('#all-rounds thead th')].map(th => {
+  const text = document.createRange();
+  text.selectNodeContents(th);
+  return new Set([...text.getClientRects()].map(q => Math.round(q.top))).size;
+})"""
+
+
+def test_the_round_by_round_table_never_breaks_a_name_mid_word_at_320_px(live_server, phone, database):
+    """Six players at 320 px: the header keeps "Round" and every name whole (the table scrolls sideways
+    inside its card instead of breaking "Ben" into "Be/n")."""
+    names = ["Ana", "Ben", "Cy", "Dee", "Eli", "Fay"]
+    match = store.create_match(database, "ratatat", names, {"rounds_n": 1})
+    entries = [{"move": "turn_up", "card": "5"}, {"seat": "Ana", "move": "draw"},
+               {"seat": "Ana", "move": "discard", "card": "5"}, {"seat": "Ana", "move": "call"}]
+    for name in names[1:]:
+        entries += [{"seat": name, "move": "draw"}, {"seat": name, "move": "discard"}]
+    entries += [{"seat": name, "move": "reveal", "cards": [str(i)] * 2 + [str((i + 6) % 9)] * 2}
+                for i, name in enumerate(names)]
+    version = 0
+    for entry in entries:
+        version = tables.append(database, match.id, version, entry, None).version
+    page = seated(phone, live_server, match, "Ana", "en-US").page
+    page.set_viewport_size({"width": 320, "height": 740})
+    page.wait_for_selector("#all-rounds thead th")
+    assert page.evaluate(HEADS) == [1] * 7
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
