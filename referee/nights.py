@@ -58,6 +58,19 @@ def night_of_match(day: str | None, created_at: str) -> str:
     return evening_of(moment.astimezone())
 
 
+def moment_utc(stamp: str | None) -> str | None:
+    """A stored timestamp as the moment it names, in ISO 8601 UTC ("2026-12-05T02:59:57Z": a ``<time
+    datetime>`` the phone writes again in its own time zone); a stamp without a zone was kept in UTC
+    (``store.now``). None for a stamp that names no moment."""
+    try:
+        moment = datetime.fromisoformat(str(stamp))
+    except (TypeError, ValueError):
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+
+
 def _night(row) -> Night:
     return Night(row[0], row[1], row[2])
 

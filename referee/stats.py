@@ -8,8 +8,11 @@ computed again before any standings are read (``refresh``), so the figures are n
 log, and an undo or a correction is reflected at once. Standings are then SQL sums over the
 summaries, with merges followed through ``profiles.canonical_id``.
 
-What is counted, for any game (the result tally every game gives): matches finished, won alone, won
-shared (a tie is a tie), the finishing place and the total. Then counters by what a game's rounds
+What is counted, for any game (the result tally every game gives): matches finished, won, the finishing
+place and the total. A match that ends level at the top is a **shared win** (RTC-55, SM-43): it is a
+win for each player level, counted as one on every screen (the standings' "Won", the charts, a
+player's page, head to head), and told apart as shared where there is room (``shared`` in a row of
+standings; each seat keeps ``won`` alone and ``tied``, shared). Then counters by what a game's rounds
 hold, so a game added later is counted without new code here:
 
 * rounds with ``scores`` and ``winners`` (Rat-a-Tat Cat, Cabo): rounds played, won, tied, the sum of
@@ -53,19 +56,49 @@ def rules_key(rules: dict) -> str:
     return json.dumps(rules or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def rules_parts(game_name: str, key: str) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The house rules of a ``rules_key`` as a person would say them: the ready-made rule set they build
+    on (the preset whose every switch off its default they hold, the one holding most; None when none
+    does) and each switch that differs from it, as (variant, value) in the order the rules pages list
+    them; a switch this game no longer has is left out. Raises ValueError for a key that is not JSON,
+    KeyError for a game this referee does not have."""
+    game = get_game(game_name)
+
+    def off_default(rules: dict) -> dict:
+        return changed_rules(game.VARIANTS, {v.key: rules.get(v.key, v.default) for v in game.VARIANTS})
+
+    given = json.loads(key)
+    if not isinstance(given, dict):
+        raise ValueError(key)
+    wanted = off_default(given)
+    base, covered = None, {}
+    for preset in game.PRESETS:
+        own = off_default(dict(preset.rules))
+        if len(own) > len(covered) and all(k in wanted and wanted[k] == v for k, v in own.items()):
+            base, covered = preset, own
+    if base is None and not wanted:  # the rules the game plays by default, by their name
+        base = next((p for p in game.PRESETS if not dict(p.rules)), None)
+    variants = {v.key: v for v in game.VARIANTS}
+    return base, [(variants[k], v) for k, v in wanted.items() if k not in covered]
+
+
+def switch_words(label: str, value: str) -> str:
+    """One switch and its value: "Pay-off pile: 5 cards"; a value that says itself with a colon
+    ("off: a single game") in brackets instead, so that no colon follows another."""
+    return f"{label} ({value})" if ":" in value else f"{label}: {value}"
+
+
 def rules_words(game_name: str, key: str) -> str:
-    """The house rules of a ``rules_key`` in words: each switch off its default, or the name of the rules
-    the game plays by default ("The publisher's rules")."""
+    """The house rules of a ``rules_key`` in words (``rules_parts``): the ready-made rule set they build
+    on by its name ("Common rules (pagat), one game"), then each switch off it ("Pay-off pile: 5 cards");
+    no switch off the defaults: the name of the rules the game plays by default ("The publisher's rules")."""
     try:
-        rules = json.loads(key)
-        variants = {v.key: v for v in get_game(game_name).VARIANTS}
-        said = [f"{variants[k].label}: {describe_switch(variants[k], v)}" for k, v in rules.items() if k in variants]
+        base, switches = rules_parts(game_name, key)
     except (KeyError, ValueError, AttributeError, TypeError):
         return key
-    if said:
-        return "; ".join(said)
-    default = next((p for p in get_game(game_name).PRESETS if not dict(p.rules)), None)
-    return default.name if default is not None else "the default house rules"
+    said = ([base.name] if base is not None else []) + [switch_words(v.label, describe_switch(v, value))
+                                                       for v, value in switches]
+    return "; ".join(said) if said else "the default house rules"
 
 
 # --- One match ----------------------------------------------------------------------------------
@@ -80,8 +113,8 @@ COUNTERS = ("rounds", "round_points", "best_round", "rounds_won", "rounds_tied",
 class SeatSummary:
     seat: int
     place: int
-    won: int
-    tied: int
+    won: int  # 1: won the match alone
+    tied: int  # 1: shared the win (level at the top when the match ended): a win too, told apart
     total: int
     counters: dict[str, int | None] = field(default_factory=dict)
 
@@ -412,7 +445,7 @@ class Table:
 
 
 COLUMNS = (
-    ("matches", "Matches"), ("won", "Won"), ("tied", "Tied"), ("avg_place", "Avg place"), ("total", "Total"),
+    ("matches", "Matches"), ("won", "Won"), ("avg_place", "Avg place"), ("total", "Total"),
     ("rounds_won", "Rounds won"), ("rounds_tied", "Rounds tied"), ("avg_round", "Avg round"),
     ("best_round", "Best round"), ("calls", "Calls won"), ("disputes", "Disputes"),
     ("shitheads", "Times Shithead"), ("avg_game_place", "Avg finish"), ("games_won", "Games won"),
@@ -439,7 +472,7 @@ def _add(a: dict, b: dict) -> dict:
 def _figures(s: dict, kind: dict) -> dict:
     """The figures shown for a person from their sums; ``kind``: what the table's game has."""
     matches = s["matches"]
-    row: dict[str, Any] = {"matches": matches, "won": s["won"], "tied": s["tied"],
+    row: dict[str, Any] = {"matches": matches, "won": (s["won"] or 0) + (s["tied"] or 0), "shared": s["tied"] or 0,
                            "avg_place": round(s["place_sum"] / matches, 2) if matches else None, "total": s["total"]}
     if kind["rounds"]:
         row["rounds_won"], row["rounds_tied"] = s["rounds_won"] or 0, s["rounds_tied"] or 0
@@ -459,8 +492,9 @@ def _figures(s: dict, kind: dict) -> dict:
 
 
 def standings(db: Database, scope: Scope, profile: int | None = None, fresh: bool = True) -> list[Table]:
-    """One table per game and set of house rules in ``scope`` (finished matches), best first: most wins
-    alone, then shared wins, then the better average place. With ``profile``, only that person's rows."""
+    """One table per game and set of house rules in ``scope`` (finished matches), best first: most matches
+    won (a shared win is a win, RTC-55: ``won`` counts it, ``shared`` says how many were shared), then
+    more of them won alone, then the better average place. With ``profile``, only that person's rows."""
     if fresh:
         refresh(db, scope.group_id)
     canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
@@ -499,7 +533,7 @@ def standings(db: Database, scope: Scope, profile: int | None = None, fresh: boo
             row.update(profile_id=pid, name=names.get(pid, "?"))
             rows.append(row)
         def order(r):
-            return -r["won"], -r["tied"], r["avg_place"] if r["avg_place"] is not None else 99
+            return -r["won"], r["shared"], r["avg_place"] if r["avg_place"] is not None else 99
 
         rows.sort(key=lambda r: (*order(r), r["name"].casefold()))
         for i, row in enumerate(rows):  # rows equal in what orders them share a place (by name within it)
@@ -546,25 +580,29 @@ def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
 
 
 def head_to_head(db: Database, a: int, b: int) -> dict:
-    """Finished matches where both sat: who finished ahead of whom, by game and house rules."""
+    """Finished matches where both sat: who finished ahead of whom, by game and house rules, and how many
+    each won (``a_won``: alone or shared; ``a_shared``: of them, shared)."""
     refresh(db)
     ids_a, ids_b = _ids_of(db, a), _ids_of(db, b)
     rows = db.conn.execute(
         "SELECT sa.game, sa.rules_key, sa.match_id, m.created_at, n.day, sa.place, sb.place, sa.won + sa.tied,"
-        " sb.won + sb.tied FROM seat_summaries sa JOIN seat_summaries sb ON sb.match_id = sa.match_id"
+        " sb.won + sb.tied, sa.tied, sb.tied"
+        " FROM seat_summaries sa JOIN seat_summaries sb ON sb.match_id = sa.match_id"
         " JOIN matches m ON m.id = sa.match_id LEFT JOIN nights n ON n.id = m.night_id"
         f" WHERE sa.over = 1 AND sa.profile_id IN ({','.join('?' * len(ids_a))})"
         f" AND sb.profile_id IN ({','.join('?' * len(ids_b))}) ORDER BY m.created_at DESC", [*ids_a, *ids_b]).fetchall()
     by_table: dict[tuple, dict] = {}
     matches = []
-    for game, key, mid, created, day, pa, pb, wa, wb in rows:
+    for game, key, mid, created, day, pa, pb, wa, wb, sa, sb in rows:
         t = by_table.setdefault((game, key), {"game": game, "rules_key": key, "rules": rules_words(game, key),
                                               "matches": 0, "a_ahead": 0, "b_ahead": 0, "level": 0,
-                                              "a_won": 0, "b_won": 0})
+                                              "a_won": 0, "b_won": 0, "a_shared": 0, "b_shared": 0})
         t["matches"] += 1
         t["a_ahead" if pa < pb else "b_ahead" if pb < pa else "level"] += 1
         t["a_won"] += wa
         t["b_won"] += wb
+        t["a_shared"] += sa
+        t["b_shared"] += sb
         matches.append({"id": mid, "game": game, "created_at": created, "day": nights.night_of_match(day, created),
                         "a_place": pa, "b_place": pb})
     return {"tables": list(by_table.values()), "matches": matches}

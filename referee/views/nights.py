@@ -7,14 +7,13 @@ import json
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
-from ..games import GAMES, get_game
-from ..games.base import EntryError, changed_rules, resolve_rules
+from ..games import GAMES
 from ..i18n import lang
-from ..i18n_rules import game_title, preset_name, switch_label, switch_value
+from ..i18n_rules import game_title, preset_name, switch_label, switch_value, time_of
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
@@ -22,40 +21,31 @@ MAX_KEY = 2000  # characters of a house-rules filter
 
 
 def rules_words(game: str, key: str) -> str | Markup:
-    """The house rules of a ``rules_key`` in the phone's language, as the rules pages say them: each
-    switch off its default, its name and its value translated; none: the name of the rules the game
-    plays by default ("The publisher's rules"), as the new-table form offers them."""
+    """The house rules of a ``rules_key`` in the phone's language, as a person says them
+    (``stats.rules_parts``): the ready-made rule set they build on, by the name the new-table form gives
+    it ("Common rules (pagat), one game"), then each switch off it, its name and its value as the rules
+    pages say them ("Pay-off pile: 5 cards"); none off the defaults: the name of the rules the game plays
+    by default ("The publisher's rules")."""
     try:
-        rules = json.loads(key)
-        variants = {v.key: v for v in get_game(game).VARIANTS}
-        said = [Markup("{}: {}").format(switch_label(variants[k]), switch_value(variants[k], v))
-                for k, v in rules.items() if k in variants]
+        base, switches = stats.rules_parts(game, key)
     except (KeyError, ValueError, AttributeError, TypeError):
         return key
-    if said:
-        return Markup("; ").join(said)
-    default = next((p for p in get_game(game).PRESETS if not dict(p.rules)), None)  # the rules set by default
-    return preset_name(game, default) if default is not None else _("the default house rules")
+    said = [preset_name(game, base)] if base is not None else []
+    said += [_switch_words(switch_label(v), switch_value(v, value)) for v, value in switches]
+    return Markup("; ").join(said) if said else _("the default house rules")
 
 
-def rules_name(game: str, key: str) -> str | Markup:
-    """A set of house rules by its name: the rule set the new-table form offers with exactly these rules
-    ("Cambio (standard deck, common rules)"), else each switch off its default (``rules_words``). Cabo and
-    Cambio are rule sets of one game: their standings, and their charts, are told apart by it."""
-    try:
-        engine = get_game(game)
-        wanted = changed_rules(engine.VARIANTS, resolve_rules(engine.VARIANTS, json.loads(key)))
-        preset = next((p for p in engine.PRESETS
-                       if changed_rules(engine.VARIANTS, resolve_rules(engine.VARIANTS, dict(p.rules))) == wanted),
-                      None)
-    except (EntryError, KeyError, ValueError, TypeError, AttributeError):  # rules said switch by switch
-        preset = None
-    return preset_name(game, preset) if preset is not None else rules_words(game, key)
+def _switch_words(label: str | Markup, value: str | Markup) -> Markup:
+    """"Pay-off pile: 5 cards"; a value that says itself with a colon ("off: a single game") in brackets
+    instead ("Match (off: a single game)"), so that no colon follows another."""
+    if ":" in str(value):
+        return Markup(escape(_("%(switch)s (%(value)s)"))) % {"switch": label, "value": value}
+    return Markup("{}: {}").format(label, value)
 
 
 def table_name(game: str, key: str) -> str:
     """What a table of standings counts, as plain text (a chart's title): the game and its house rules."""
-    said = rules_name(game, key)
+    said = rules_words(game, key)
     return f"{game_title(game)} — {said.striptags() if isinstance(said, Markup) else said}"
 
 
@@ -72,6 +62,20 @@ def night_words(day: str) -> str:
         return format_date(date.fromisoformat(day), "full")
     except ValueError:
         return day
+
+
+@bp.app_template_global()
+def local_time(stamp: str | None, kind: str = "time") -> str | Markup:
+    """A stored timestamp on screen: ``<time datetime="…Z" data-local="time">`` around the server's text
+    (the time of day, or for ``kind`` "datetime" the day and the time, in the server's clock zone), which
+    static/local_time.js writes again in the phone's own time zone and the page's language. A stamp that
+    names no moment: its text alone."""
+    said = str(stamp or "")
+    text = time_of(said) if kind == "time" else said[:16].replace("T", " ")
+    moment = nights.moment_utc(stamp)
+    if moment is None:
+        return text
+    return Markup('<time datetime="{}" data-local="{}">{}</time>').format(moment, kind, text)
 
 
 def _int_arg(name: str) -> int | None:
@@ -195,7 +199,6 @@ def group(group_id: int):
                              "wins-by-night" if i == 0 else f"wins-by-night-{i + 1}") for i, t in enumerate(tables)]
     night = nights.get_night(db, scope.night_id) if scope.night_id else None
     return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets, charts=charts_of,
-                           rules_name=rules_name,
                            nights=nights.group_nights(db, group_id), night=night,
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=rules_words, title_of=night_words,
@@ -233,7 +236,6 @@ def player(profile_id: int):
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=stats.history(db, profile.id), games=GAMES, rules_words=rules_words,
-                           rules_name=rules_name,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id))
@@ -307,7 +309,7 @@ def head_to_head():
             return counting
         result = stats.head_to_head(db, pa.id, pb.id)
     return render_template("nights/h2h.html", a=pa, b=pb, result=result, players=people.profiles(db), games=GAMES,
-                           rules_words=rules_words, rules_name=rules_name)
+                           rules_words=rules_words)
 
 
 @bp.get("/m/<match_id>")

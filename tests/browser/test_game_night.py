@@ -89,7 +89,7 @@ def test_two_matches_on_one_night_in_the_standings_and_the_chart(live_server, ph
     assert "2 matches" in page.locator(".standings-card").first.inner_text()
     rows = {r.locator("th").inner_text(): r.locator("td").all_inner_texts() for r in table.locator("tbody tr").all()}
     assert set(rows) == {"Ana", "Ben", "Cy"}
-    assert rows["Ana"][1:4] == ["2", "1", "0"] and rows["Ben"][1:4] == ["2", "1", "0"]  # matches, won, tied
+    assert rows["Ana"][1:4] == ["2", "1", "1.5"] and rows["Ben"][1:4] == ["2", "1", "1.5"]  # matches, won, avg place
     assert rows["Cy"][1:3] == ["2", "0"]
     chart = page.locator("svg#wins-by-night")
     assert chart.locator("title").first.text_content().startswith("Matches won on the night of")

@@ -1,4 +1,4 @@
-"""Standings from known histories, computed from the log: ties stay ties, merges follow the person,
+"""Standings from known histories, computed from the log: a tie at the end is a shared win, merges follow the person,
 house rules are never mixed, an undone round is not counted, and a summary follows its match's version."""
 from __future__ import annotations
 
@@ -26,19 +26,20 @@ def test_rat_a_tat_cat_figures_from_a_known_match(database):
     play(database, example("flag-at-reveal"), g.id)
     rows = _rows(database, stats.Scope(g.id))
     ana, ben = rows["Ana"], rows["Ben"]
-    assert (ana["matches"], ana["won"], ana["tied"], ana["avg_place"]) == (1, 1, 0, 1.0)
+    assert (ana["matches"], ana["won"], ana["shared"], ana["avg_place"]) == (1, 1, 0, 1.0)
     assert (ben["won"], ben["avg_place"]) == (0, 2.0)
     assert (ana["rounds_won"], ana["avg_round"], ana["best_round"]) == (1, 11.0, 11)
     assert (ana["calls_won"], ana["calls_made"]) == (1, 1)  # Ana called and won the round
     assert (ana["disputes"], ben["disputes"]) == (1, 0)  # the flag at Ana's reveal
 
 
-def test_a_tie_is_shown_as_a_tie(database):
+def test_a_tie_at_the_end_is_a_shared_win_counted_as_won(database):
     g = people.find_or_create_group(database, "Club")
     play(database, TIED_ROUND, g.id)
     rows = _rows(database, stats.Scope(g.id))
-    for name in ("Ana", "Ben"):
-        assert (rows[name]["won"], rows[name]["tied"], rows[name]["rounds_tied"], rows[name]["avg_place"]) == (0, 1, 1, 1.0)
+    for name in ("Ana", "Ben"):  # a shared win (RTC-55): won, and told apart as shared
+        assert (rows[name]["won"], rows[name]["shared"], rows[name]["rounds_tied"], rows[name]["avg_place"]) == \
+            (1, 1, 1, 1.0)
     assert rows["Ana"]["rank"] == rows["Ben"]["rank"] == 1  # equal figures share a place in the standings
     play(database, renamed(TIED_ROUND, {"Ana": "Cy"}), g.id)  # Cy ties with Ben: Ben is ahead of Ana now
     ranks = {name: row["rank"] for name, row in _rows(database, stats.Scope(g.id)).items()}
@@ -132,7 +133,7 @@ def test_all_time_totals_are_the_nights_added_up(database):
     from referee import nights
 
     def figures(tables_):
-        return {(t.game, t.rules_key, r["name"]): {k: v for k, v in r.items() if k in ("matches", "won", "tied", "total")}
+        return {(t.game, t.rules_key, r["name"]): {k: v for k, v in r.items() if k in ("matches", "won", "shared", "total")}
                 for t in tables_ for r in t.rows}
 
     all_time = figures(stats.standings(database, stats.Scope(g.id)))
@@ -187,7 +188,7 @@ def test_shithead_times_shithead_and_average_finish_from_a_whole_match(database)
     for name in ("Ari", "Bea", "Cal"):
         assert rows[name]["shitheads"] == (name == game["shithead"])
         assert rows[name]["avg_game_place"] == places[name]
-    assert sum(r["won"] + r["tied"] for r in rows.values()) == len(result["winners"])
+    assert sum(r["won"] for r in rows.values()) == len(result["winners"])  # alone or shared
 
 
 def test_GEN_4_a_dispute_counts_for_each_player_whose_entries_it_names(database):
@@ -223,6 +224,6 @@ def test_SH_51_shithead_standings_show_no_column_twice(database):
     g = people.find_or_create_group(database, "Club")
     (table,) = [t for t in stats.standings(database, stats.Scope(g.id)) if t.game == "shithead"]
     keys = [k for k, _ in table.columns]
-    assert [k for k in keys if k != "disputes"] == ["matches", "won", "tied", "avg_place", "shitheads"]
+    assert [k for k in keys if k != "disputes"] == ["matches", "won", "avg_place", "shitheads"]
     for row in table.rows:  # the figures left out are the ones shown under another heading
         assert row["total"] == row["shitheads"] and row["avg_game_place"] == row["avg_place"]
