@@ -19,13 +19,16 @@ def round_winners(scores: Mapping[int, int], caller: int | None, policy: str,
     if len(lowest) == 1:
         return lowest, f"{players[lowest[0]]} has the lowest score, {low}, and wins the round (RTC-51)."
     tie = f"{_names(lowest, players)} tie on {low}."
+    two = len(lowest) == 2  # "both" for two, "all" for three or more
     if policy == "all_lowest":
-        return lowest, f"{tie} Tie policy all_lowest (RTC-V1): every player on the lowest score wins."
+        return lowest, (f"{tie} Tie policy all_lowest (RTC-V1): "
+                        + ("both players on the lowest score win." if two
+                           else "every player on the lowest score wins."))
     if policy == "no_winner":
         return (), f"{tie} Tie policy no_winner (RTC-V1): a tied round has no winner."
     if caller is None or caller not in lowest:
         return lowest, (f"{tie} Tie policy {policy} (RTC-V1): the caller is not among them, "
-                        "so they all win.")
+                        f"so they {'both' if two else 'all'} win.")
     if policy == "all_lowest_except_caller":
         winners = tuple(s for s in lowest if s != caller)
         return winners, (f"{tie} Tie policy all_lowest_except_caller (RTC-V1): the caller "

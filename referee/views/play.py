@@ -27,9 +27,10 @@ from werkzeug.routing import BuildError
 
 from .. import live, scans, store, tables, transcript
 from ..db import get_db
-from ..i18n import lang
+from ..i18n import RTL, lang
 from ..i18n_rules import describe_move, ruling_text
-from ..games.base import EntryError, Ruling
+from ..i18n_rulings import isolated
+from ..games.base import EntryError, ResolveFlag, Ruling
 from ..games.forms import LOG_MOVES, UNREADABLE
 from ..games.redaction import entry_seat
 from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
@@ -39,6 +40,7 @@ from .screen_parts import card_labels_for, table_url
 bp = Blueprint("play", __name__, url_prefix="/m/<match_id>")
 
 SHARED = "shared"
+CHOOSE = "choose"  # "Not you? Change seat": this phone gives its seat up and is asked who it is again
 PICK_FIELDS = ("move", "slot", "field", "target", "seat", "then", "rank", "source", "card")
 
 
@@ -323,9 +325,30 @@ def join_link(match) -> str:
 
 def move_words(game, move, players, before: Any = None) -> str:
     """A move in words; with the state it was applied to, as what became of it (``entry_words``)."""
+    if isinstance(move, ResolveFlag):
+        decided = decision_words(move, players, before)
+        if decided:
+            return decided
     failed_play = getattr(game, "failed_play", None)
     failed = failed_play(before, move) if before is not None and failed_play is not None else None
     return describe_move(game, move, players, failed)
+
+
+def decision_words(move: ResolveFlag, players, before: Any) -> str:
+    """A dispute decided, in words that say which dispute: its rule and what it was about, as the dispute
+    said it (the engine names a flag by its number in the state, which nobody at the table sees). ""
+    without the state it was decided in (the flag is not known then)."""
+    flags = getattr(before, "flags", None) or ()
+    if isinstance(move.flag, bool) or not isinstance(move.flag, int) or not 0 <= move.flag < len(flags):
+        return ""
+    flag = flags[move.flag]
+    who = players[move.seat] if isinstance(move.seat, int) and 0 <= move.seat < len(players) else gettext("The table")
+    what = ruling_text(flag.rule, flag.message)
+    if move.decision == "accept":
+        said = gettext("%(name)s accepts the dispute (%(rule)s): %(what)s", name=who, rule=flag.rule, what=what)
+    else:
+        said = gettext("%(name)s dismisses the dispute (%(rule)s): %(what)s", name=who, rule=flag.rule, what=what)
+    return isolated(said) if lang() in RTL else said
 
 
 def states_before(db, match, log, entries: list[dict] | None = None) -> dict[int, Any]:
@@ -350,10 +373,15 @@ def states_before(db, match, log, entries: list[dict] | None = None) -> dict[int
 def entry_words(log, entry: dict, before: Any = None) -> str:
     """An entry in words, or its move name when it does not parse (a refused entry). With the state it was
     applied to (``before``), a game may say what became of it (Shithead: a table card that could not go
-    on the pile, ``failed_play``)."""
+    on the pile, ``failed_play``). A dispute's decision without it names the dispute from the table's
+    disputes as they are now."""
     try:
-        return move_words(log.game, log.game.parse_move(entry, log.state.players, log.state.rules),
-                          log.state.players, before)
+        move = log.game.parse_move(entry, log.state.players, log.state.rules)
+        if before is None and isinstance(move, ResolveFlag):
+            decided = decision_words(move, log.state.players, log.state)
+            if decided:
+                return decided
+        return move_words(log.game, move, log.state.players, before)
     except EntryError:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
@@ -489,15 +517,16 @@ def share(match_id: str):
 
 @bp.post("/seat")
 def take_seat(match_id: str):
-    """Bind this phone to a seat, to the shared-device mode, or to watching. Taking a seat another
-    phone holds asks first; when confirmed it is recorded and that phone is told."""
+    """Bind this phone to a seat, to the shared-device mode, or to watching; or ("choose": a phone that
+    tapped the wrong name) give up this phone's own seat and show the seat picker again. Taking a seat
+    another phone holds asks first; when confirmed it is recorded and that phone is told."""
     from .. import live
     from ..seats import holder_of, sit, stand_up
 
     match = store.get_match(get_db(), match_id)
     choice = request.form.get("seat", "")
-    if choice in ("watch", SHARED):
-        stand_up(match_id, choice)
+    if choice in ("watch", SHARED, CHOOSE):
+        stand_up(match_id, choice)  # only the seats this phone holds: never one another phone took over
         return redirect(url_for("play.table", match_id=match_id), code=303)
     if not choice.isascii() or not choice.isdigit() or len(choice) > 3:
         abort(400, description=gettext("Choose a seat from the list."))
@@ -579,7 +608,9 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
     photos = scans.kept_photos(db, match.id)
-    befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") else {}
+    decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") == "resolve_flag" for item in stored)
+    # the state each entry was applied to: what became of a play (SH-18), and which dispute a decision decided
+    befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") or decided else {}
     rows = []
     for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, seen)):
         position = item["seq"] - 1

@@ -445,8 +445,8 @@ def test_a_layout_snapped_down_to_one_card_is_revealed_with_one_card(app, databa
     screen = ben.ok(move="discard", card="8D")
     assert "Round 1: reveal" in screen
     form = screen.split('id="reveal-Ben"')[1].split("</form>")[0]
-    assert "Place 4" in form and 'name="card1"' in form and 'name="card2"' not in form
-    assert "Place 1" not in form and "Place 3" not in form
+    assert re.search(r"Ben(?:'|&#39;)s place 4", form) and 'name="card1"' in form and 'name="card2"' not in form
+    assert "place 1" not in form and "place 3" not in form
     ben.ok(move="reveal", card1="9S")
     screen = ana.ok(move="reveal", **{"for": "Ana"}, card1="AS", card2="2S", card3="3S", card4="4S")
     assert store.entries(database, match.id)[-2]["entry"] == {"move": "reveal", "seat": "Ben", "cards": ["9S"]}

@@ -389,6 +389,10 @@ def test_every_button_on_the_screen_posts_to_the_entry_route(table):
     for path in ("/screen", "/pick?move=replace&slot=1&field=out"):
         html = ana.client.get(f"/m/{match.id}{path}", headers=HX).get_data(as_text=True)
         actions = re.findall(r'<form method="post" action="([^"]*)"', html)
+        # but "Not you? Change seat" (the seated phone's way back to the seat picker), which is no entry
+        seat_forms = re.findall(rf'<form method="post" action="/m/{match.id}/seat"[^>]*>\s*<button[^>]*value="choose"', html)
+        assert len(seat_forms) == (1 if path == "/screen" else 0), path
+        actions = [action for action in actions if action != f"/m/{match.id}/seat"]
         assert actions and set(actions) == {f"/m/{match.id}/entry"}, path
 
 
@@ -613,21 +617,26 @@ def test_use_draw2_and_discard_in_a_draw2_draw_in_the_same_tap(table, database):
     assert "Slot 1" in ana.client.get(f"{ana.url}/screen").get_data(as_text=True)
 
 
+def draw_down(database, match, to: int) -> int:
+    """Two players draw and discard in turn until the draw pile holds ``to`` cards; whose turn it is then."""
+    log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    seat = 0
+    while log.state.round.draw > to:
+        for entry in ({"move": "draw", "seat": match.players[seat]},
+                      {"move": "discard", "seat": match.players[seat]}):
+            tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
+        seat = 1 - seat
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+    return seat
+
+
 def test_RTC_18_a_draw2_drawn_last_offers_no_draw_in_the_same_tap(app, database):
     """The Draw 2 was the draw pile's last card: "Use Draw 2 and draw" would be refused as a pair (RTC-18),
     so the button uses it alone; the table reshuffles, and then the draw is offered."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
     ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
     ana.post(move="turn_up", card="5")
-    log = store.state_at(database, store.get_match(database, match.id), tables.replay)
-    seat = 0
-    while log.state.round.draw > 1:
-        for entry in ({"move": "draw", "seat": match.players[seat]},
-                      {"move": "discard", "seat": match.players[seat]}):
-            tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
-        seat = 1 - seat
-        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
-    phone = ana if seat == 0 else ben
+    phone = ana if draw_down(database, match, to=1) == 0 else ben
     screen = text(phone.post(move="draw"))
     assert "Use Draw 2" in screen and "Use Draw 2 and draw" not in screen
     screen = text(phone.post(move="power", card="DRAW2"))
@@ -1056,15 +1065,7 @@ def test_RTC_5_RTC_18_a_power_card_turned_up_and_a_new_draw_pile_are_explained(a
     assert "Draw 2 cannot start the discard pile (RTC-5)" in screen and "Turn up the top card" in screen
     screen = text(ana.post(move="turn_up", card="5"))
     assert "RTC-5" not in screen
-    log = store.state_at(database, store.get_match(database, match.id), tables.replay)
-    seat = 0
-    while log.state.round.draw:
-        for entry in ({"move": "draw", "seat": match.players[seat]},
-                      {"move": "discard", "seat": match.players[seat]}):
-            tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
-        seat = 1 - seat
-        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
-    phone = ana if seat == 0 else ben
+    phone = ana if draw_down(database, match, to=0) == 0 else ben
     screen = text(phone.post(move="reshuffle"))
     assert "shuffled into a new draw pile: turn up its top card" in screen and "deals four cards" not in screen
 
@@ -1241,3 +1242,13 @@ def test_a_scanned_row_keeps_its_scan_box_and_a_cambio_reveal_names_the_cards_re
     assert 'class="stack reveal-form scan-reveal-form" data-draft="reveal-Ana"' in page
     assert 'data-unknown-words="unknown card"' in page
     assert re.search(r'class="big confirm-reveal">Reveal Ana: 7♦ Q♠ 2♦ K♣</button>', page)
+
+
+def test_RTC_K10_a_row_says_what_its_known_cards_add_up_to_and_how_many_are_not_known(table):
+    """RTC-K10: the known subtotal reads as a sum of the cards known, not as a count of cards."""
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="take_discard")
+    screen = text(ana.post(move="replace", slot="3", out="8"))
+    assert "known cards add up to 5; 3 cards not known" in screen
+    assert "known 5 + 3 unknown" not in screen

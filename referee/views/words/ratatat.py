@@ -88,7 +88,8 @@ def round_words(view: dict, last: dict) -> str | Markup:
         if policy == "no_winner" and not winners:
             return tie + " " + _("Under this table's tie rule (RTC-V1) a tied round has no winner.")
         if sorted(winners) == sorted(lowest):
-            return tie + " " + _("Under this table's tie rule (RTC-V1) they all win.")
+            return tie + " " + (_("Under this table's tie rule (RTC-V1) they both win.") if len(lowest) == 2
+                                else _("Under this table's tie rule (RTC-V1) they all win."))
         if caller in lowest and winners == [caller]:
             return tie + " " + _("Under this table's tie rule (RTC-V1) the caller, %(name)s, wins the tie.", name=caller)
         if caller in lowest and caller not in winners and sorted(winners + [caller]) == sorted(lowest):
