@@ -485,6 +485,27 @@ def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, data
                                                               "cards": ["9S", "KD", "2C"]}
 
 
+@pytest.mark.parametrize("gap", [0, 1, 3])
+def test_a_photo_of_a_row_with_a_card_not_found_leaves_that_place_to_pick(app, database, gap):
+    """Four standard cards in a row, one of them out of the photo: the others land in their own places,
+    in order, and the missing place is left to pick (not filled by the card after it)."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card="4C")
+    ana.ok(move="draw")
+    ana.ok(move="discard", card="5S")
+    ben.ok(move="call")
+    assert "Round 1: reveal" in ana.ok(move="draw") + ana.ok(move="discard", card="8D")
+    row: list[str | None] = ["9S", "KD", "2C", "7H"]
+    row[gap] = None
+    html = scan(ana, standard_row_photo(row, seed=7, left=100, step=370, top=260), move="reveal", **{"for": "Ana"})
+    assert "3 of the 4 cards read; pick the others below." in html
+    form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]
+    chosen = [re.search(r'<option value="(\w+)" selected', block) for block in form.split("<select")[1:]]
+    assert [m.group(1) if m else None for m in chosen] == row
+    assert form.count("not read: pick it") == 1
+
+
 def test_CAB_43_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_to_50(app):
     """CAB-43: a round that brought Ana to exactly 100 says so in its cell, so that the column adds up."""
     from flask import render_template
