@@ -15,14 +15,14 @@ from flask import abort, g, make_response, render_template, request, session
 
 from . import store
 from .db import get_db
-from .security import bind_seat, device_id, seat_for
+from .security import REMEMBERED_TABLES, bind_seat, device_id, seat_for
 
 
 def _remember(key: str, match_id: str, on: bool) -> None:
     ids = [m for m in session.get(key, []) if m != match_id]
     if on:
         ids.append(match_id)
-    session[key] = ids[-50:]
+    session[key] = ids[-REMEMBERED_TABLES:]
     session.permanent = True
 
 

@@ -339,15 +339,23 @@ def handle_stale_version(exc: StaleVersion):
 
 # --- Seats ----------------------------------------------------------------------
 
+REMEMBERED_TABLES = 50  # seats a phone's cookie keeps, its last tables: a browser drops a cookie over 4 KB
+
+
 def bind_seat(match_id: str, seat: int | None) -> None:
     """Remember in the signed session which seat this phone plays at `match_id`
     (None makes it a spectator)."""
     seats = dict(session.get("seats", {}))
+    # which tables were sat at last, oldest first (the cookie's JSON sorts a dict's keys): they are kept
+    order = [m for m in session.get("seat_order", list(seats)) if m in seats and m != match_id]
     if seat is None:
         seats.pop(match_id, None)
     else:
         seats[match_id] = int(seat)
-    session["seats"] = seats
+        order.append(match_id)
+    order = order[-REMEMBERED_TABLES:]
+    session["seat_order"] = order
+    session["seats"] = {m: seats[m] for m in order}
     session.permanent = True
 
 

@@ -139,3 +139,20 @@ def test_a_seated_phone_switches_straight_to_the_shared_phone(app, database):
                       ).status_code == 403
     assert store.seat_holder(database, match.id, 0) is not None
     assert app.test_client().get("/m/nope/shared").status_code == 404
+
+
+def test_a_phone_that_played_hundreds_of_tables_can_still_take_a_seat(app, database):
+    """The seats a phone holds live in its cookie: it keeps its last 50 tables, so the cookie stays under
+    the 4 KB a browser keeps (past it the browser drops the cookie and the phone can never sit again)."""
+    client = app.test_client()
+    matches = [store.create_match(database, "ratatat", ["Ann", "Bo"]) for _ in range(120)]
+    for match in matches:
+        assert client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=ORIGIN).status_code == 303
+    cookie = client.get_cookie("referee_session")
+    assert cookie is not None and len(cookie.value) < 4000, len(cookie.value)
+    assert "You enter for <strong>Ann</strong>" in client.get(f"/m/{matches[-1].id}").get_data(as_text=True)
+    assert "You enter for <strong>Ann</strong>" in client.get(f"/m/{matches[-50].id}").get_data(as_text=True)
+    page = client.get(f"/m/{matches[0].id}").get_data(as_text=True)  # forgotten: the phone picks its seat again
+    assert "seat-picker" in page
+    assert client.post(f"/m/{matches[0].id}/seat", data={"seat": "0"}, headers=ORIGIN).status_code == 303
+    assert "You enter for <strong>Ann</strong>" in client.get(f"/m/{matches[0].id}").get_data(as_text=True)
