@@ -85,7 +85,7 @@ from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match
                          Reshuffle, Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower, describe, move_to_dict,
                          parse_move as _parse_move)
 from .cabo_presets import PRESETS  # noqa: F401
-from .cabo_redact import redact  # noqa: F401
+from .cabo_redact import hide_private, redact  # noqa: F401
 from .cabo_rulebook import RULE_BOOK  # noqa: F401
 from .cabo_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                          WORDS as SWITCH_WORDS)
@@ -97,7 +97,7 @@ from .cabo_view import legal_moves, still_possible, view, zone_counts  # noqa: F
 
 __all__ = ["NAME", "TITLE", "ENGINE_VERSION", "VARIANTS", "PRESETS", "State", "Token", "new_match", "apply",
            "legal_moves", "view", "parse_move", "move_to_dict", "describe", "state_to_dict", "state_from_dict",
-           "redact", "awaiting_flags"]
+           "redact", "hide_private", "awaiting_flags"]
 
 
 def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | None = None,

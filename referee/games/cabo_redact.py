@@ -24,10 +24,10 @@ def redact(state: Any, entries: list[dict[str, Any]], viewer: int | None) -> lis
     if r is None or reveal_complete(r):
         return list(entries)
     start = min(max(r.first_entry, 0), len(entries))
-    return list(entries[:start]) + [redact_entry(state, e, viewer, start, _hide) for e in entries[start:]]
+    return list(entries[:start]) + [redact_entry(state, e, viewer, start, hide_private) for e in entries[start:]]
 
 
-def _hide(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
+def hide_private(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
     """Another seat's entry with its private sightings made unknown."""
     move = entry.get("move")
     hidden = {k: "unknown" for k in _PRIVATE.get(move, ()) if entry.get(k) not in (None, "unknown")}

@@ -18,7 +18,7 @@ from .ratatat_apply import apply, deal, new_match  # noqa: F401
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,  # noqa: F401
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,
                             describe, move_to_dict, parse_move as _parse_move)
-from .ratatat_redact import redact  # noqa: F401
+from .ratatat_redact import hide_private, redact  # noqa: F401
 from .ratatat_rules import MAX_PLAYERS, MIN_PLAYERS, SLOTS, VARIANTS  # noqa: F401
 from .ratatat_state import (HIDDEN, NAME, TITLE, Round, RoundResult, State, Token,  # noqa: F401
                             awaiting_flags, reveal_complete, state_from_dict, state_to_dict)
@@ -26,7 +26,7 @@ from .ratatat_view import legal_moves, still_possible, view, zone_counts  # noqa
 
 # ENGINE_VERSION (the tag of the store's snapshots) comes with the game interface, at the bottom.
 __all__ = ["NAME", "TITLE", "ENGINE_VERSION", "VARIANTS", "State", "Token", "new_match", "apply", "legal_moves",
-           "view", "parse_move", "move_to_dict", "describe", "state_to_dict", "state_from_dict", "redact",
+           "view", "parse_move", "move_to_dict", "describe", "state_to_dict", "state_from_dict", "redact", "hide_private",
            "awaiting_flags"]
 
 

@@ -32,11 +32,11 @@ def redact(state: Any, entries: list[dict[str, Any]], viewer: int | None) -> lis
     shown = _disclosed_draws(state, current)
     out = list(entries[:start])
     for i, entry in enumerate(current):
-        out.append(entry if i in shown else redact_entry(state, entry, viewer, start, _hide))
+        out.append(entry if i in shown else redact_entry(state, entry, viewer, start, hide_private))
     return out
 
 
-def _hide(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
+def hide_private(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
     """Another seat's entry with its private sightings made unknown."""
     move = entry.get("move")
     if move == "peek" and entry.get("seen") not in (None, "unknown"):

@@ -32,7 +32,7 @@ from ..i18n_rules import describe_move, ruling_text
 from ..i18n_rulings import isolated
 from ..games.base import EntryError, ResolveFlag, Ruling
 from ..games.forms import LOG_MOVES, UNREADABLE
-from ..games.redaction import entry_seat
+from ..games.redaction import entry_seat, redact_entry
 from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
 from ..security import device_id
 from .screen_parts import card_labels_for, table_url
@@ -612,7 +612,7 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     # the state each entry was applied to: what became of a play (SH-18), and which dispute a decision decided
     befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") or decided else {}
     rows = []
-    for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, seen)):
+    for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, as_owned(log, whole, seat, seen))):
         position = item["seq"] - 1
         words = entry_words(log, item["entry"], befores.get(position))
         rows.append({**item, **fate, "words": words, "plain": _plain(words), "kind": "entry",  # plain: in an attribute
@@ -668,7 +668,7 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[in
     entry is never replaced by a correction that sets aside what followed)."""
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(whole):
         return 404, gettext("There is no such entry.")
-    seen = log.game.redact(log.state, whole, seat)
+    seen = as_owned(log, whole, seat, log.game.redact(log.state, whole, seat))
     if any(fate["correct_number"] == number for fate in _entry_fates(log, whole, seen)):
         return None
     hidden = _hidden_from(log, whole, number, seat)
@@ -749,7 +749,7 @@ def _hidden_from(log, history: list, number: int, seat: int | None) -> str | Non
     "unknown" there, and a correction would put that over what the player noted."""
     last = _corrections_standing(history, log).get(number)
     shown = number if last is None else last
-    if not 0 <= shown < len(history) or sees_whole(log, history, seat, shown):
+    if not 0 <= shown < len(history) or as_owned(log, history, seat, history)[shown] == history[shown]:
         return None  # (a correction of no entry is the engine's to refuse, GEN-13)
     inner = history[shown].get("entry") if last is not None else history[shown]
     owner = entry_seat(log.state, inner if isinstance(inner, dict) else history[shown])
@@ -759,8 +759,19 @@ def _hidden_from(log, history: list, number: int, seat: int | None) -> str | Non
 
 def sees_whole(log, entries: list, seat: int | None, position: int) -> bool:
     """Whether seat ``seat`` sees stored entry ``position`` as it was entered (nothing in it is another
-    seat's alone: a first look, a peek): the test for correcting it and for seeing its photo."""
+    seat's alone: a first look, a peek): the test for seeing its photo."""
     return log.game.redact(log.state, entries, seat)[position] == entries[position]
+
+
+def as_owned(log, entries: list, seat: int | None, seen: list) -> list:
+    """``seen`` (the entries as ``seat`` sees them now) with every other seat's private sighting hidden
+    still, however the round went: once the cards are revealed anyone may read a first look, but only
+    its player's phone may change it (GEN-6; ``hide_private``, for the games that have private sightings)."""
+    hide = getattr(log.game, "hide_private", None)
+    if hide is None:
+        return seen
+    return [redact_entry(log.state, entry, seat, 0, hide) if shown == entry else shown
+            for entry, shown in zip(entries, seen)]
 
 
 @bp.get("/photo/<int:photo_id>.jpg")

@@ -1252,3 +1252,27 @@ def test_RTC_K10_a_row_says_what_its_known_cards_add_up_to_and_how_many_are_not_
     screen = text(ana.post(move="replace", slot="3", out="8"))
     assert "known cards add up to 5; 3 cards not known" in screen
     assert "known 5 + 3 unknown" not in screen
+
+
+def test_GEN_6_after_the_round_only_the_player_may_correct_their_first_look(table, database):
+    """Once the cards are revealed anyone may read Ana's first look, but only her phone may change it:
+    Ben's history offers no "Correct" there and his correction is refused (403, nothing stored)."""
+    match, ana, ben, cy = table
+    for phone, fields in [
+        (ana, {"move": "turn_up", "card": "5"}),
+        (ana, {"move": "initial_peek", "slots": "1,4", "seen1": "0", "seen2": "1"}),
+        (ana, {"move": "draw"}), (ana, {"move": "discard", "card": "7"}), (ana, {"move": "call"}),
+        (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+        (cy, {"move": "draw"}), (cy, {"move": "discard", "card": "8"}),
+        (ana, {"move": "reveal", "for": "Ana", "card1": "0", "card2": "4", "card3": "2", "card4": "1"}),
+        (ben, {"move": "reveal", "for": "Ben", "card1": "3", "card2": "6", "card3": "5", "card4": "9"}),
+        (cy, {"move": "reveal", "for": "Cy", "card1": "6", "card2": "6", "card3": "1", "card4": "9"}),
+    ]:
+        assert phone.post(**fields).status_code == 200, fields
+    assert f'/m/{match.id}/correct/1"' not in text(ben.client.get(f"{ben.url}/history"))
+    assert f'/m/{match.id}/correct/1"' in text(ana.client.get(f"{ana.url}/history"))
+    before = entry_count(database, match.id)
+    refused = ben.post(move="correct", target_entry="1", c_move="initial_peek", c_for="Ana", c_slots="1,4",
+                       c_seen1="9", c_seen2="9", reason="tidy")
+    assert refused.status_code == 403 and "Only Ana&#39;s phone can correct this entry" in text(refused)
+    assert entry_count(database, match.id) == before
