@@ -843,7 +843,9 @@ class _Entry(Entry):
                             f"{', '.join(s.players[x] for x in over)} went over 100 (CAB-43); lowest total wins")
                 return
         elif len(s.history) >= rules["rounds_n"]:
-            self.finish(lowest_totals(s.totals, seats), f"lowest total after {len(s.history)} rounds (CAB-V12)")
+            played = len(s.history)
+            self.finish(lowest_totals(s.totals, seats),
+                        f"lowest total after {played} round{'' if played == 1 else 's'} (CAB-V12)")
             return
         dealer, first = next_order(result.scores, s.totals, seats, result.dealer, len(s.players),
                                    rules["next_round_order"], result.winners)

@@ -894,3 +894,8 @@ def test_CAB_3_taking_the_discard_names_the_card_when_the_table_knows_it():
     assert TakeDiscard(BEN, "4") in C.legal_moves(state, BEN)  # the public top, offered to the taker
     state = play(state, TakeDiscard(BEN, "4"))
     assert {C.view(state, seat)["round"]["holding"]["card"] for seat in (ANA, BEN, None)} == {"4"}
+
+
+def test_CAB_V12_a_match_of_one_round_is_won_on_the_total_after_1_round():
+    state = score_round(match(3, game_end="rounds", rounds_n=1), C1, caller=ANA)
+    assert state.over and "lowest total after 1 round (CAB-V12)" in state.outcome, state.outcome

@@ -346,6 +346,8 @@ def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, acc
      "Ana e Ben condividono la vittoria con 44 (totale più basso dopo 1 giro, RTC-53; a pari merito si divide la "
      "vittoria, RTC-55)."),
     ("Ben wins the match with 44 (something new, RTC-53).", "Ben vince la partita con 44 (RTC-53)."),
+    ("Ben wins the match with 44 (lowest total after 1 round (CAB-V12)).",
+     "Ben vince la partita con 44 (totale più basso dopo 1 giro (CAB-V12))."),
 ])
 def test_why_a_match_ended_is_said_in_the_phones_language(app, outcome, italian):
     """The reason in the engine's brackets is said again, not dropped; one these words do not know leaves
