@@ -21,7 +21,7 @@ def _standings(page: str) -> dict[str, dict[str, str]]:
     table = re.search(r'<table class="standings".*?</table>', page, re.S)[0]
     headings = [_text(h) for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table, re.S)]
     rows = {}
-    for row in re.findall(r"<tr><td class=\"rank\">.*?</tr>", table, re.S):
+    for row in re.findall(r"<tr[^>]*><td class=\"rank\">.*?</tr>", table, re.S):
         cells = [_text(c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
         rows[cells[1]] = dict(zip(headings, cells))
     return rows
@@ -42,6 +42,9 @@ def test_a_shared_win_counts_under_won_in_the_standings_as_in_the_chart_beside_t
     assert rows["Ana"]["Won"] == rows["Ben"]["Won"] == "1 (1 shared)"
     assert _bars(page) == {"Ana": "1", "Ben": "1"}  # "Across the nights": the same one match won
     assert "“Won” counts shared wins too" in html.unescape(page)
+    # both are first: both rows stand out, not only the one listed first
+    firsts = re.findall(r'<tr class="first"><td class="rank">1</td><th scope="row" class="who"><a [^>]*>(\w+)<', page)
+    assert sorted(firsts) == ["Ana", "Ben"]
 
 
 def test_every_nights_page_counts_a_shared_win_as_one_match_won(client, database):
