@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from referee import create_app, store, tables
+from referee import create_app, i18n, store, tables
 from referee.transcript import check, loads
 
 HX = {"Origin": "http://localhost", "HX-Request": "true"}
@@ -240,14 +240,24 @@ def test_reveals_made_at_the_same_moment_are_all_saved(app, database):
     assert late.status_code == 409
 
 
-def test_flag_at_reveal_then_accepted(app, database):
+def ana_revealed_against_the_known_2(app, database, language: str | None = None):
+    """Ana took the turned-up 2 into slot 3 and called; Ben drew and discarded, then revealed Ana's slot 3
+    as a 7 (GEN-4 flags it once Ben's own cards are revealed too). Ana's and Ben's phones; ``language``,
+    Ben's."""
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
     ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    if language:
+        ben.client.set_cookie(i18n.COOKIE, language)
     for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
                           (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
                           (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
                           (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"})]:
-        assert phone.post(**fields).status_code == 200
+        assert phone.post(**fields).status_code == 200, fields
+    return match, ana, ben
+
+
+def test_flag_at_reveal_then_accepted(app, database):
+    match, ana, ben = ana_revealed_against_the_known_2(app, database)
     screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
     assert "Flagged (GEN-4)" in screen and "known to be 2" in screen and 'value="accept"' in screen
     response = ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards")
@@ -819,7 +829,7 @@ def test_every_screen_drawn_from_what_is_kept_is_the_screen_drawn_afresh(app, da
     import itertools
     import random
 
-    from referee import i18n, tables
+    from referee import tables
     from referee.games.base import EntryError, Ruling
     from referee.views import play
 

@@ -10,7 +10,7 @@ import pytest
 
 from referee import i18n, store
 
-from .test_play import Phone
+from .test_play import Phone, ana_revealed_against_the_known_2
 
 CODE_WORDS = ("REJECT", "FLAG ", "RIFIUTATA", "SEGNALAZIONE")
 
@@ -36,13 +36,7 @@ def test_a_refusal_says_refused_and_its_rule(app, database):
 
 
 def test_a_dispute_says_flagged_and_its_rule_open_and_decided(app, database):
-    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
-    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
-    for phone, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
-                          (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
-                          (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
-                          (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"})]:
-        assert phone.post(**fields).status_code == 200
+    match, ana, ben = ana_revealed_against_the_known_2(app, database)
     page = ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}
                     ).get_data(as_text=True)
     words = said(page, "ruling flag")
