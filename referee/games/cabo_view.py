@@ -2,7 +2,7 @@
 the cards that can still turn up (GEN-3) and the zone counts (GEN-1, CAB-K1)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .base import ResolveFlag, changed_rules
 from .cabo_cards import points, power, power_cards
@@ -123,6 +123,13 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
     return moves
 
 
+def _count(values: list[str | None], rules: Mapping[str, Any]) -> dict[str, int]:
+    """A hand's known-card subtotal (CAB-K*): the points of the cards known and how many are not."""
+    known = [v for v in values if v is not None]
+    return {"known_subtotal": sum(points(v, rules) for v in known), "known": len(known),
+            "unknown": len(values) - len(known), "powers": 0}
+
+
 def _slot_view(token: Token | None, seat: int | None, revealed: bool) -> dict[str, Any]:
     if token is None:
         return {"empty": True, "card": None, "mine": None, "face_up": False}
@@ -151,11 +158,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     for s in r.seats:
         row = r.rows[s]
         held = cards_in(row)
-        known = [t.value for t in held if t.value is not None]
         rows[players[s]] = {"slots": [_slot_view(t, seat, s in r.revealed) for t in row],
-                            "cards": len(held), "known_subtotal": sum(points(v, rules) for v in known),
-                            "unknown": len(held) - len(known), "revealed": s in r.revealed,
-                            "locked": _locked(state, s)}
+                            "cards": len(held), **_count([t.value for t in held], rules),
+                            "yours": _count([t.value or t.noted_by(s) for t in held], rules) if s == seat else None,
+                            "revealed": s in r.revealed, "locked": _locked(state, s)}
     holding = None
     if r.pending is not None:
         holder = r.turn

@@ -286,14 +286,17 @@ class Table(TrueTable):
         vr = v["round"]
         for s in r.seats:
             vrow = vr["rows"][self.players[s]]
-            subtotal, known = 0, 0
+            subtotal, known, powers = 0, 0, 0
             for i, slot in enumerate(vrow["slots"]):
                 pub = self.check_slot(seat, s, i, slot, self.rows[s][i])
                 if pub is not None and not is_power(pub):
                     subtotal += int(pub)
                     known += 1
-            if vrow["known_subtotal"] != subtotal or vrow["unknown"] != SLOTS - known:
+                powers += pub is not None and is_power(pub)
+            if (vrow["known_subtotal"], vrow["powers"], vrow["unknown"]) != (subtotal, powers, SLOTS - known - powers):
                 raise SimError(f"view of seat {seat}: seat {s} bounds {vrow}")
+            if (vrow["yours"] is not None) != (s == seat):  # GEN-6: only a seat's own row counts its notes
+                raise SimError(f"view of seat {seat}: seat {s} shows private counts {vrow['yours']}")
         want_top = self.discard_top()
         if vr["discard_top"] != want_top:
             raise SimError(f"view of seat {seat}: discard top {vr['discard_top']!r}, expected {want_top!r}")

@@ -92,6 +92,16 @@ def legal_moves(state: State, seat: int | None) -> list[Any]:
     return moves
 
 
+def _row_count(values: list[str | None]) -> dict[str, int]:
+    """A row's known-card subtotal (RTC-K10): the numbers known, the cards not known, and the power
+    cards known to lie there, which count for nothing known yet (each is replaced by a draw at the
+    reveal, RTC-44)."""
+    numbers = [int(v) for v in values if v is not None and not is_power(v)]
+    powers = sum(1 for v in values if v is not None and is_power(v))
+    return {"known_subtotal": sum(numbers), "known": len(numbers), "powers": powers,
+            "unknown": len(values) - len(numbers) - powers}
+
+
 def _slot_view(token: Token, seat: int | None, revealed: bool) -> dict[str, Any]:
     return {"card": token.value, "mine": None if seat is None else token.noted_by(seat),
             "face_up": token.face_up or revealed}
@@ -134,9 +144,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     rows = {}
     for s in r.seats:
         slots = [_slot_view(t, seat, s in r.revealed) for t in r.rows[s]]
-        known = [t.value for t in r.rows[s] if t.value is not None and not is_power(t.value)]
-        rows[players[s]] = {"slots": slots, "known_subtotal": sum(int(v) for v in known),
-                            "unknown": SLOTS - len(known), "revealed": s in r.revealed}
+        rows[players[s]] = {"slots": slots, **_row_count([t.value for t in r.rows[s]]),
+                            "yours": _row_count([t.value or t.noted_by(s) for t in r.rows[s]]) if s == seat else None,
+                            "revealed": s in r.revealed}
     holding = None
     if r.pending is not None:
         holder = r.turn

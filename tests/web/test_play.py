@@ -1264,6 +1264,34 @@ def test_RTC_K10_a_row_says_what_its_known_cards_add_up_to_and_how_many_are_not_
     assert "known 5 + 3 unknown" not in screen
 
 
+def test_RTC_K10_a_row_nobody_knows_a_card_of_says_so_not_that_it_adds_up_to_0(table):
+    match, ana, _, _ = table
+    screen = text(ana.post(move="turn_up", card="5"))
+    assert screen.count("4 cards not known") == 3
+    assert "add up to 0" not in screen
+
+
+def test_RTC_K10_GEN_6_a_player_sees_what_her_own_first_look_adds_up_to_and_nobody_else_does(table):
+    """The subtotal on the shared rows counts public cards only; on Ana's own phone her row also says
+    what the cards she saw add up to. Ben's phone shows no trace of it."""
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    screen = text(ana.post(move="initial_peek", slots="1,4", seen1="3", seen2="8"))
+    assert "4 cards not known. With the cards you saw: known cards add up to 11; 2 cards not known" in screen
+    assert screen.count("With the cards you saw") == 1
+    theirs = text(ben.client.get(f"{ben.url}/screen"))
+    assert "With the cards you saw" not in theirs and "add up to 11" not in theirs
+
+
+def test_RTC_K10_RTC_44_a_power_card_put_into_the_row_counts_as_one_to_be_replaced_not_as_a_number(table):
+    match, ana, _, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="draw", card="PEEK")
+    screen = text(ana.post(move="replace", slot="2", out="8"))
+    assert ("4 cards not known. With the cards you saw: 3 cards not known; "
+            "1 power card, to be replaced by a draw at the reveal") in screen
+
+
 def test_GEN_6_after_the_round_only_the_player_may_correct_their_first_look(table, database):
     """Once the cards are revealed anyone may read Ana's first look, but only her phone may change it:
     Ben's history offers no "Correct" there and his correction is refused (403, nothing stored)."""
