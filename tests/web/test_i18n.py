@@ -202,6 +202,27 @@ def test_no_message_is_untranslated_or_fuzzy(path):
             assert form.count("<") == english.count("<"), (message.id, form)
 
 
+# A word the English keeps apart must stay apart in a translation: a phone that says "discard" for a
+# Spite & Malice build cannot tell building from ending the turn; one dispute box that says "entry" two
+# ways reads as two kinds of thing.
+KEPT_APART = {"it": [(re.compile(r"\bbuil(d|ds|t)\b|\bbuilding pile", re.I), re.compile(r"\bscart", re.I)),
+                     (re.compile(r"\bentry\b|\bentries\b", re.I), re.compile(r"\bvoc[ei]\b", re.I))],
+              "he": [(re.compile(r"\bentry\b|\bentries\b", re.I), re.compile(r"רשומ"))]}
+
+
+@pytest.mark.parametrize("lang", sorted(KEPT_APART))
+def test_a_translation_keeps_apart_the_words_the_english_keeps_apart(lang):
+    catalogue = _catalogue(i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po")
+    wrong = []
+    for message in catalogue:
+        english = message.id if isinstance(message.id, str) else " ".join(message.id)
+        forms = [message.string] if isinstance(message.string, str) else list(message.string)
+        for said, not_as in KEPT_APART[lang]:
+            if message.id and said.search(english) and any(not_as.search(f) for f in forms):
+                wrong.append((english, forms[0]))
+    assert not wrong, wrong[:5]
+
+
 def test_the_template_of_messages_holds_every_message_of_the_code():
     """The .pot is current: every _("...") of the templates and views is in it (re-extract after an edit)."""
     from babel.messages.extract import extract_from_dir

@@ -306,7 +306,7 @@ def test_a_shithead_evening_and_a_spite_malice_game_end_in_the_phones_language(a
         assert i18n_rules.outcome_words(evening) == (
             "Cy è lo Shithead. Ordine di arrivo: Ana, Ben. Dopo 2 partite Ben vince l’incontro con meno punti "
             "Shithead (0).")
-        assert i18n_rules.outcome_words(game) == "Ann scarta l’ultima carta del mazzo personale e vince (SM-40)."
+        assert i18n_rules.outcome_words(game) == "Ann gioca l’ultima carta del mazzo personale e vince (SM-40)."
     with app.test_request_context():
         assert i18n_rules.outcome_words(evening) == evening["outcome"]
 
@@ -326,7 +326,7 @@ def test_a_card_word_remembered_in_one_language_is_not_given_to_another(app):
 
 @pytest.mark.parametrize("lang, accepted, dismissed", [
     ("en", "Accepted by Cy (entry 16). Why: she moved her cards", "Dismissed by Ben (entry 9)."),
-    ("it", "Accettata da Cy (voce 16). Motivo: she moved her cards", "Respinta da Ben (voce 9)."),
+    ("it", "Accettata da Cy (registrazione 16). Motivo: she moved her cards", "Respinta da Ben (registrazione 9)."),
 ])
 def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, accepted, dismissed):
     """The engines record a decision in English ("accepted by Cy at entry 16: …", "overridden" for what the
