@@ -676,16 +676,23 @@ def say(message: str, gettext: Callable[[str], str], ngettext: Callable[[str, st
     return None
 
 
-_SENTENCE = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
+_STOP = re.compile(r"(?<=[.!])\s+")  # where a sentence may end: the next may begin with a name in any script
 
 
 def say_all(text: str, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
             rtl: bool = False) -> str | None:
-    """A text of one sentence or several (an explanation, a result): each sentence read by :func:`say`,
-    else the whole; None when it is not known."""
-    sentences = _SENTENCE.split(text)
-    if len(sentences) > 1:  # each sentence by itself first: a pattern's name could reach over a full stop
-        said = [say(sentence, gettext, ngettext, rtl) for sentence in sentences]
-        if None not in said:
-            return " ".join(said)  # type: ignore[arg-type]
-    return say(text, gettext, ngettext, rtl)
+    """A text of one sentence or several (an explanation, a result), read by :func:`say` sentence by
+    sentence; None when it is not known. A full stop may also stand inside a name ("J. Li"), so the
+    shortest sentences that are all known are taken, the whole text last."""
+    starts = [0] + [m.end() for m in _STOP.finditer(text)]
+    ends = [m.start() for m in _STOP.finditer(text)] + [len(text)]
+    rest: list[str | None] = [None] * len(starts) + [""]  # rest[i]: the text from starts[i] on, said
+    for i in range(len(starts) - 1, -1, -1):
+        for j in range(i, len(starts)):
+            if rest[j + 1] is None:
+                continue
+            said = say(text[starts[i]:ends[j]], gettext, ngettext, rtl)
+            if said is not None:
+                rest[i] = said + (" " + rest[j + 1] if rest[j + 1] else "")
+                break
+    return rest[0]

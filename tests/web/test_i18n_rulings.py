@@ -230,6 +230,16 @@ def test_a_sentence_is_read_by_its_own_pattern_not_a_more_general_one():
     assert i18n_rulings.say("Resolve a blind Swap first.", words, plural) == "Resolve the blind Swap first."
 
 
+@pytest.mark.parametrize("name", ["מיכל", "ana", "J. Li", "Ana"])
+def test_a_result_of_two_sentences_is_said_whatever_script_or_case_the_name_begins_with(name):
+    """A Cabo round's result is two sentences; the second begins with the winner's name, which may be
+    Hebrew, lower case or hold a full stop of its own."""
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = i18n_rulings.say_all(f"{name} called with the lowest sum, 6, so scores 0; everyone else scores their sum "
+                                f"(CAB-40). {name} has the lowest score, 0, and wins the round.", it.gettext, it.ngettext)
+    assert said is not None and "called" not in said and "wins" not in said and said.count(name) == 2
+
+
 def test_GEN_3_one_copy_already_known_is_said_in_the_singular():
     it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
     for seen, words in ((1, "e 1 è già nota"), (2, "e 2 sono già note")):
