@@ -10,16 +10,20 @@ migrations this Referee knows (a backup from a newer Referee is refused). The cu
 beside itself (``*.before-restore-<time>.sqlite``), then the backup is copied over it through the
 same API and its schema brought up to date.
 
-A restore never happens under a running server: ``referee serve`` holds a shared lock on a file beside
+A restore never happens under a running server: ``referee serve`` holds a lock on a file beside
 the database (``<database>.serving.lock``, ``flock``) for as long as it runs, and ``restore`` takes the
 same lock exclusively, without waiting, before it touches anything; while a server holds it, the restore
 is refused. The operating system lets the lock go when the server's process ends, however it ends, so a
-crashed server never leaves a stale lock behind (the file itself stays, empty and harmless). Two
-servers on one database may both hold it; a server started during a restore is refused.
+crashed server never leaves a stale lock behind (the file itself stays, small and harmless). The server's
+lock is exclusive too: a second server on the same database is refused (the two would serve one file,
+but a move entered on one would never reach the other's phones live), and so is a server started during
+a restore. Whoever holds the lock writes into the file what it is (server or restore, its pid and port),
+so that the one refused can say who holds it.
 """
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 from datetime import datetime
@@ -33,7 +37,7 @@ except ImportError:  # not on Windows: there the serving lock is not taken (see 
     fcntl = None
 
 REQUIRED_TABLES = ("matches", "entries", "_sqlite_migrations")
-HEADER = b"SQLite format 3\x00"
+HEADER = dbmod.SQLITE_HEADER
 
 
 class BackupProblem(Exception):
@@ -41,24 +45,58 @@ class BackupProblem(Exception):
 
 
 def lock_path(db_path: str | os.PathLike) -> Path:
-    """The lock file beside the database that a running server holds."""
-    db_path = Path(db_path).absolute()
+    """The lock file beside the database that a running server holds (one per file, however it is named:
+    symbolic links are followed)."""
+    db_path = Path(db_path).resolve()
     return db_path.with_name(f"{db_path.name}.serving.lock")
 
 
-def serving_lock(db_path: str | os.PathLike, *, wait: bool = True):
-    """Taken by ``referee serve`` for as long as it runs (keep the returned file open): a shared lock
-    on the database's lock file, which a restore cannot take while it is held. With ``wait`` a server
-    started during a restore waits for it to end; without, it raises BackupProblem at once."""
+def _holder(path: Path) -> dict:
+    """What the lock file says of the process holding it (written once it had the lock); {} if nothing."""
+    try:
+        with open(path, "rb") as handle:
+            found = json.loads(handle.read(4096) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _say_holder(handle, **what) -> None:
+    """Write into the lock file (held) who holds it, for a process refused to say so."""
+    try:
+        handle.seek(0)
+        handle.truncate(0)
+        handle.write(json.dumps({**what, "pid": os.getpid()}).encode())
+        handle.flush()
+    except OSError:
+        pass
+
+
+def serving_lock(db_path: str | os.PathLike, *, wait: bool = True, port: int | None = None):
+    """Taken by ``referee serve`` for as long as it runs (keep the returned file open): an exclusive lock
+    on the database's lock file, which neither a restore nor a second server can take while it is held
+    (two servers on one file would not see each other's moves live). With ``wait`` a server started
+    during a restore waits for it to end; without, it raises BackupProblem at once, naming the server
+    that holds the file (its pid and port) or the restore."""
     path = lock_path(db_path)
     handle = open(path, "a+b")
     if fcntl is None:
         return handle
     try:
-        fcntl.flock(handle, fcntl.LOCK_SH | (0 if wait else fcntl.LOCK_NB))
+        fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
     except BlockingIOError:
         handle.close()
-        raise BackupProblem(f"{db_path}: a restore is replacing this database; start the server once it is done")
+        holder = _holder(path)
+        if holder.get("what") == "restore":
+            raise BackupProblem(f"{db_path}: a restore is replacing this database; start the server once it is done") \
+                from None
+        if holder.get("what") == "serve":
+            where = f"pid {holder.get('pid')}" + (f", port {holder['port']}" if holder.get("port") else "")
+            raise BackupProblem(f"{db_path}: another Referee is already serving this database ({where}). Phones "
+                                "join that one; or stop it (Ctrl+C in its window) and start again.") from None
+        raise BackupProblem(f"{db_path}: another Referee is using this database (a server, or a restore). "
+                            "Stop it, or wait for the restore to end, then start again.") from None
+    _say_holder(handle, what="serve", port=port)
     return handle
 
 
@@ -74,8 +112,12 @@ def not_serving(db_path: str | os.PathLike):
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise BackupProblem(f"{db_path}: `referee serve` is using this database. Stop the server (Ctrl+C in "
-                                "its window), then restore; the phones can join again once it is back.") from None
+            holder = _holder(path)
+            where = (f" (pid {holder.get('pid')}" + (f", port {holder['port']})" if holder.get("port") else ")")
+                     if holder.get("what") == "serve" else "")
+            raise BackupProblem(f"{db_path}: `referee serve` is using this database{where}. Stop the server (Ctrl+C "
+                                "in its window), then restore; the phones can join again once it is back.") from None
+        _say_holder(handle, what="restore")
         try:
             yield
         finally:
@@ -91,25 +133,17 @@ def check(path: str | os.PathLike) -> dict:
     """Whether ``path`` is a Referee database that this version can open: returns what it holds
     (matches, entries, migrations); raises BackupProblem saying what is wrong."""
     path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(HEADER))
-    except OSError as err:
-        raise BackupProblem(f"{path}: cannot be read ({err.strerror or err})") from None
-    if head != HEADER:
-        raise BackupProblem(f"{path}: not an SQLite database")
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as err:
-        raise BackupProblem(f"{path}: cannot be opened ({err})") from None
+    if path.exists() and path.stat().st_size == 0:
+        raise BackupProblem(f"{path}: an empty file, not a Referee database")
+    what = dbmod.sqlite_problem(path, "integrity_check")
+    if what:
+        raise BackupProblem(f"{path}: {what}")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         try:
-            verdict = [r[0] for r in conn.execute("PRAGMA integrity_check")]
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlite3.DatabaseError as err:
             raise BackupProblem(f"{path}: damaged ({err})") from None
-        if verdict != ["ok"]:
-            raise BackupProblem(f"{path}: damaged ({'; '.join(verdict[:3])})")
         missing = [t for t in REQUIRED_TABLES if t not in names]
         if missing:
             raise BackupProblem(f"{path}: not a Referee database (no table {', '.join(missing)})")
@@ -127,13 +161,25 @@ def check(path: str | os.PathLike) -> dict:
     return {"matches": matches, "entries": entries, "migrations": applied}
 
 
-def backup(db_path: str | os.PathLike, dest: str | os.PathLike) -> dict:
-    """Copy the database at ``db_path`` (which may be in use) to ``dest``; returns ``check(dest)``."""
+def backup(db_path: str | os.PathLike, dest: str | os.PathLike, *, force: bool = False) -> dict:
+    """Copy the database at ``db_path`` (which may be in use) to ``dest``; returns ``check(dest)``. An
+    existing ``dest`` is replaced only if it is a Referee backup (an older one), or with ``force``."""
     db_path, dest = Path(db_path), Path(dest)
     if not db_path.exists():
-        raise BackupProblem(f"{db_path}: no such database")
+        raise BackupProblem(f"No database at {db_path}")
+    if not dest.parent.is_dir():
+        raise BackupProblem(f"{dest}: the folder {dest.parent} does not exist")
     if dest.resolve() == db_path.resolve():
         raise BackupProblem(f"{dest}: that is the database itself")
+    what = dbmod.sqlite_problem(db_path)
+    if what:
+        raise BackupProblem(f"{db_path}: {what}; there is nothing to back up")
+    if dest.exists() and not force:
+        try:
+            check(dest)
+        except BackupProblem:
+            raise BackupProblem(f"{dest} already exists and is not a Referee backup: choose another name, or add "
+                                "--force to overwrite it") from None
     tmp = dest.with_name(f".{dest.name}.part")
     tmp.unlink(missing_ok=True)
     source = sqlite3.connect(db_path, timeout=dbmod.BUSY_TIMEOUT_MS / 1000)
@@ -163,11 +209,19 @@ def restore(backup_path: str | os.PathLike, db_path: str | os.PathLike) -> dict:
     bring its schema up to date; refused (BackupProblem) while a server uses the database. Returns ``check``'s figures and ``kept`` (the old file's copy)."""
     found = check(backup_path)
     db_path = Path(db_path)
+    if not db_path.parent.is_dir():
+        raise BackupProblem(f"{db_path}: the folder {db_path.parent} does not exist")
     kept = None
     with not_serving(db_path):  # refused while `referee serve` uses the database
         if db_path.exists():
             kept = db_path.with_name(f"{db_path.stem}.before-restore-{datetime.now():%Y%m%d-%H%M%S}.sqlite")
-            backup(db_path, kept)
+            if dbmod.sqlite_problem(db_path) is None:
+                backup(db_path, kept)
+            else:  # damaged, or no database at all: kept as it is, byte for byte, and the backup takes its place
+                dbmod.close_idle(db_path)
+                for suffix in ("", "-wal", "-shm"):
+                    if Path(f"{db_path}{suffix}").exists():
+                        os.replace(f"{db_path}{suffix}", f"{kept}{suffix}")
         source = sqlite3.connect(f"file:{Path(backup_path)}?mode=ro", uri=True)
         try:
             target = dbmod.connect(db_path)

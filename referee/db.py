@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 import threading
 import weakref
 from pathlib import Path
@@ -26,6 +27,9 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database, Migrations
 
 BUSY_TIMEOUT_MS = 10_000
+SQLITE_HEADER = b"SQLite format 3\x00"
+RESTORE_HINT = ("if it is Referee's database, put a backup in its place (`referee restore BACKUP --db {path}`), "
+                "or use another file (--db)")
 
 migrations = Migrations("referee")
 
@@ -450,6 +454,142 @@ def _close_quietly(database: Database) -> None:
         pass
 
 
+class DatabaseProblem(click.ClickException):
+    """A database file (or its folder) that cannot be used, said in one line with what to do; the command
+    exits with status 2, as for a usage error, and no traceback."""
+
+    exit_code = 2
+
+    def show(self, file=None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+def sqlite_problem(path: str | os.PathLike, pragma: str = "quick_check") -> str | None:
+    """What is wrong with the SQLite file at ``path`` in a few words (cannot be read, not an SQLite
+    database, damaged), or None when it opens and ``PRAGMA quick_check`` (or ``integrity_check``) finds
+    it intact. Opened read-only: nothing is written. An empty file is a new, empty database."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+    if not head:
+        return None
+    if head != SQLITE_HEADER:
+        return "not an SQLite database"
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as err:
+        return f"cannot be opened ({err})"
+    try:
+        verdict = [r[0] for r in conn.execute(f"PRAGMA {pragma}")]
+    except sqlite3.DatabaseError as err:
+        return f"damaged ({err})"
+    finally:
+        conn.close()
+    if verdict != ["ok"]:
+        return f"damaged ({'; '.join(verdict[:3])})"
+    return None
+
+
+def storage_trouble(err: BaseException) -> str | None:
+    """Whether an SQLite error says the computer cannot store anything: "full" (the disk is full),
+    "readonly" (the file, its folder or the disk cannot be written, or failed to); None for any other
+    error (a bug, a damaged file...)."""
+    if not isinstance(err, sqlite3.OperationalError):
+        return None
+    words = str(err).lower()
+    if "disk is full" in words:
+        return "full"
+    if "readonly" in words or "read-only" in words or "disk i/o error" in words or "unable to open database" in words:
+        return "readonly"
+    return None
+
+
+def describe_error(path: str | os.PathLike, err: sqlite3.Error) -> str:
+    """An SQLite error met while opening or upgrading the database, as one line for the operator."""
+    trouble = storage_trouble(err)
+    if trouble == "full":
+        return f"{path}: cannot be written: the disk is full ({err}). Free some space, then start again."
+    if trouble == "readonly":
+        return (f"{path}: cannot be written ({err}). The file and its folder must be writable by this user "
+                "(SQLite keeps its journal beside the file).")
+    return f"{path}: damaged or not a Referee database ({err}); {RESTORE_HINT.format(path=path)}."
+
+
+def _writable(path: Path, folder: bool) -> str | None:
+    """Why ``path`` (a file, or a folder to create files in) cannot be written, or None: tried for real
+    (permissions, a read-only disk, an administrator's rights alike)."""
+    try:
+        if folder:
+            with tempfile.TemporaryFile(dir=path):
+                pass
+        else:
+            with open(path, "r+b"):
+                pass
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
+def check_database(path: str | os.PathLike, *, create: bool = True, write: bool = True,
+                   pragma: str = "quick_check") -> None:
+    """Raise DatabaseProblem (one line: which file or folder, what is wrong, what to do) unless ``path``
+    can serve as Referee's database: with ``create`` a missing file (and its folder) is made later,
+    else it must exist; with ``write`` the file, its ``-wal``/``-shm`` files and its folder must be
+    writable (SQLite writes its journal beside the file); an existing file must be an intact SQLite
+    database (``PRAGMA quick_check``: about 5 ms for 3,000 entries) of Referee's, or empty."""
+    path = Path(path)
+    folder = path.parent
+    if not path.exists():
+        if not create:
+            raise DatabaseProblem(f"No database at {path}. Check --db (`referee init-db --db PATH` makes a new one).")
+        if not folder.is_dir():
+            if folder.exists():
+                raise DatabaseProblem(f"{folder} is not a folder: the database {path} cannot be made there.")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise DatabaseProblem(f"Cannot make the folder {folder} for the database ({err.strerror or err}). "
+                                      "Use a database in another folder (--db).") from None
+    if write:
+        why = _writable(folder, folder=True)
+        if why:
+            raise DatabaseProblem(f"Cannot write in the folder {folder} ({why}): SQLite keeps its journal beside "
+                                  f"the database {path.name}, so the folder must be writable too. Give this user "
+                                  "write access to it, or use a database in another folder (--db).")
+        for file in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            if file.exists():
+                why = _writable(file, folder=False)
+                if why:
+                    raise DatabaseProblem(f"Cannot write {file} ({why}). Make it writable by this user "
+                                          f"(chmod u+w {file}), or use another file (--db).")
+    if not path.exists():
+        return
+    what = sqlite_problem(path, pragma)
+    if what:
+        raise DatabaseProblem(f"{path}: {what}; {RESTORE_HINT.format(path=path)}.")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as err:
+        raise DatabaseProblem(describe_error(path, err)) from None
+    finally:
+        conn.close()
+    if names and "_sqlite_migrations" not in names:
+        raise DatabaseProblem(f"{path}: an SQLite database of another program (no Referee tables). "
+                              "Use another file (--db).")
+
+
+def migrate_checked(path: str | os.PathLike) -> list[str]:
+    """`migrate`, an SQLite error said as DatabaseProblem (for the command line)."""
+    try:
+        return migrate(path)
+    except sqlite3.Error as err:
+        raise DatabaseProblem(describe_error(path, err)) from None
+
+
 def migrate(path: str | os.PathLike) -> list[str]:
     """Apply pending migrations to the file at `path`; return their names."""
     database = connect(path)
@@ -492,7 +632,8 @@ def init_db_command(db_path: str | None) -> None:
         overrides["DATABASE"] = os.path.abspath(db_path)
     app = create_app(overrides)
     path = app.config["DATABASE"]
-    applied = migrate(path)
+    check_database(path)  # one line and status 2, never a traceback, for a file that cannot be used
+    applied = migrate_checked(path)
     click.echo(f"Database ready: {path} ({len(applied)} migration(s) applied)")
 
 

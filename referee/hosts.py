@@ -30,6 +30,19 @@ def lan_address() -> str:
     return address if address and not address.startswith("0.") else "127.0.0.1"
 
 
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` names this computer only (127.0.0.0/8, ::1, localhost): no phone can reach it."""
+    if not host:
+        return False
+    host = normalize(host)
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def normalize(host: str) -> str:
     """A host name or address as compared: lower case, no trailing dot, IPv6 without brackets."""
     host = host.strip().lower().rstrip(".")

@@ -23,6 +23,21 @@ def _database_path(db_path: str | None) -> str:
     return create_app(overrides).config["DATABASE"]
 
 
+def _open(db_path: str | None, *, create: bool = False, write: bool = True):
+    """The database for a command that reads or adds to it: checked first (no database at the path, a
+    file that is not one or is damaged, a file or folder that cannot be written: one line, status 2),
+    brought up to date, then opened."""
+    from . import db as dbmod
+
+    path = _database_path(db_path)
+    existed = os.path.exists(path)
+    dbmod.check_database(path, create=create, write=write)
+    dbmod.migrate_checked(path)
+    if not existed:
+        click.echo(f"No database at {path} yet: made a new one.", err=True)
+    return dbmod.connect(path)
+
+
 def _fail(message: str) -> None:
     from .transcript import printable
 
@@ -33,13 +48,15 @@ def _fail(message: str) -> None:
 @click.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False))
 @DB_OPTION
-def backup_command(file: str, db_path: str | None) -> None:
-    """Copy the database to FILE, consistently, even while `referee serve` runs."""
+@click.option("--force", is_flag=True, help="Overwrite FILE even if it is not a Referee backup.")
+def backup_command(file: str, db_path: str | None, force: bool) -> None:
+    """Copy the database to FILE, consistently, even while `referee serve` runs (an older backup at FILE is
+    replaced; any other file only with --force)."""
     from .backup import BackupProblem, backup
 
     path = _database_path(db_path)
     try:
-        found = backup(path, file)
+        found = backup(path, file, force=force)
     except BackupProblem as err:
         _fail(str(err))
     click.echo(f"Backed up {path} to {file}: {found['matches']} matches, {found['entries']} entries.")
@@ -79,13 +96,10 @@ def restore_command(file: str, db_path: str | None, yes: bool) -> None:
 @DB_OPTION
 def export_command(group: str, file, as_csv: bool, db_path: str | None) -> None:
     """Write the history of GROUP (its name) to FILE ('-' for the screen)."""
-    from . import db as dbmod
     from . import exports, people
     from .games.base import name_key
 
-    path = _database_path(db_path)
-    dbmod.migrate(path)
-    database = dbmod.connect(path)
+    database = _open(db_path, write=False)  # only read (a backup on a read-only disk exports too)
     try:
         found = next((g for g in people.groups(database) if name_key(g.name) == name_key(group)), None)
         if found is None:
@@ -105,12 +119,9 @@ def export_command(group: str, file, as_csv: bool, db_path: str | None) -> None:
 @DB_OPTION
 def import_command(file, group: str | None, night: str | None, db_path: str | None) -> None:
     """Bring in a group's export, or one finished match's transcript. Importing again changes nothing."""
-    from . import db as dbmod
     from . import exports
 
-    path = _database_path(db_path)
-    dbmod.migrate(path)
-    database = dbmod.connect(path)
+    database = _open(db_path, create=True)  # a group's history may start a new database
     try:
         try:
             done = exports.import_data(database, exports.read(file.read()), group, night)

@@ -16,7 +16,9 @@ Seats are bound in the signed session cookie issued at join: `bind_seat`,
 from __future__ import annotations
 
 import copy
+import logging
 import secrets
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -30,6 +32,7 @@ from itsdangerous import BadSignature
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from . import hosts
+from .db import storage_trouble
 from .headers import vary_on
 from .store import StaleVersion, UnknownMatch
 
@@ -260,6 +263,21 @@ DEFAULT_MESSAGES = {  # for an abort() that gives no words of its own
     503: _l("The referee is busy right now. Wait a moment and try again."),
 }
 
+CANNOT_SAVE_TITLE = _l("The referee cannot save right now")  # 503: the computer cannot store anything
+CANNOT_SAVE = {  # what the phone is told, by what the database said (db.storage_trouble)
+    "full": _l("The referee cannot save right now: the computer running it has a full disk. Nothing was saved; "
+               "tell whoever runs the referee."),
+    "readonly": _l("The referee cannot save right now: the computer running it cannot write its file. Nothing was "
+                   "saved; tell whoever runs the referee."),
+}
+CONSOLE_WORDS = {  # and the operator's console, in one line
+    "full": "the disk is full: free some space",
+    "readonly": "its file cannot be written: check the permissions of the file and its folder, and the disk",
+}
+CONSOLE_EVERY = 60.0  # seconds: the same trouble is said again on the console at most this often
+
+logger = logging.getLogger(__name__)
+
 FORM_TOO_LARGE = (_l("That form is too large"), _l("That form is too large for the referee."))  # title, words
 
 
@@ -328,6 +346,25 @@ def _refused_upload() -> bool:
     return length is None or limit is None or length > limit
 
 
+_said: dict[str, float] = {}  # trouble -> when the console was last told
+
+
+def handle_storage_error(exc: sqlite3.OperationalError):
+    """The database could not be written (a full disk, a read-only file or folder, a failing disk): the
+    phone gets 503 with plain words (nothing was saved, tell whoever runs the referee), the console one
+    line now and then, never a traceback per request. Any other SQLite error is left to Flask: the
+    usual 500 (logged with its traceback)."""
+    trouble = storage_trouble(exc)
+    if trouble is None:
+        raise exc
+    now = time.monotonic()
+    if now - _said.get(trouble, -CONSOLE_EVERY) >= CONSOLE_EVERY:
+        _said[trouble] = now
+        logger.error("Cannot save to %s: %s (%s). Phones are told that nothing was saved.",
+                     current_app.config.get("DATABASE"), CONSOLE_WORDS[trouble], exc)
+    return render_error(503, str(CANNOT_SAVE[trouble]), {"Retry-After": "60"}, title=str(CANNOT_SAVE_TITLE))
+
+
 def handle_unknown_match(exc: UnknownMatch):
     return render_error(404, gettext("There is no table with that id. Check the link or code."))
 
@@ -391,3 +428,4 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(UnknownMatch, handle_unknown_match)
     app.register_error_handler(StaleVersion, handle_stale_version)
+    app.register_error_handler(sqlite3.OperationalError, handle_storage_error)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
 import gc
 import io
@@ -633,7 +634,10 @@ def screen_process_main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
     counter = mmap.mmap(int(sys.argv[2]), 8, access=mmap.ACCESS_READ)
     reader = sock.makefile("rb", buffering=65536)
-    payload = _read_frame(reader)
+    try:
+        payload = _read_frame(reader)
+    except OSError:  # the serving process ended while this one was starting
+        return
     if payload is None:
         return
     spec = pickle.loads(payload)
@@ -651,7 +655,13 @@ def screen_process_main() -> None:
         sock.sendall(_frame(marshal.dumps((0, None))))
     except OSError:
         return  # the server stopped while this process was starting
-    while (payload := _read_frame(reader)) is not None:
+    while True:
+        try:
+            payload = _read_frame(reader)
+        except OSError:  # the serving process ended
+            return
+        if payload is None:
+            return
         ident, kind, fields, extra = marshal.loads(payload)
         try:
             if kind == ANSWER:
@@ -687,6 +697,25 @@ class Server(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, asgi: RefereeASGI) -> None:
         super().__init__(config)
         self.asgi = asgi
+        self.stopped_by: list[int] = []  # the signals (Ctrl+C, SIGTERM) that stopped it
+
+    def handle_exit(self, sig: int, frame) -> None:
+        """Ctrl+C or SIGTERM: stop. The screen processes are not started again from now on (a SIGTERM to
+        the process group ends them too, before the shutdown itself begins)."""
+        if self.asgi.screens is not None:
+            self.asgi.screens.stopping = True
+        super().handle_exit(sig, frame)
+
+    @contextlib.contextmanager
+    def capture_signals(self):
+        """uvicorn's, without raising the signal again once the server has stopped (which made Ctrl+C end
+        in click's "Aborted!" with status 1, and SIGTERM kill the process): a signal is a clean stop."""
+        with super().capture_signals():
+            try:
+                yield
+            finally:
+                self.stopped_by = list(self._captured_signals)
+                self._captured_signals.clear()
 
     async def startup(self, sockets=None) -> None:
         if self.asgi.screens is not None:

@@ -2,6 +2,7 @@
 restore, and a restore that keeps the database it replaces."""
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 
@@ -120,8 +121,9 @@ def test_restore_is_refused_while_a_server_holds_the_database(tmp_path, app, dat
         assert "`referee serve` is using this database" in str(err.value)
         assert backup.check(path)["matches"] == 2  # untouched
         assert not list(tmp_path.glob("*.before-restore-*"))  # not even a copy kept
-        second = backup.serving_lock(path, wait=False)  # a second server on the same database is not refused
-        second.close()
+        with pytest.raises(backup.BackupProblem) as err:  # nor a second server on the same database
+            backup.serving_lock(path, wait=False, port=8001)
+        assert "another Referee is already serving this database" in str(err.value)
     finally:
         held.close()  # the server stops: its lock goes with it
     database.close()
@@ -136,3 +138,77 @@ def test_a_server_is_not_started_while_a_restore_holds_the_database(tmp_path, ap
             backup.serving_lock(path, wait=False)
         assert "a restore is replacing this database" in str(err.value)
     backup.serving_lock(path, wait=False).close()
+
+
+def test_a_second_server_is_refused_naming_the_first(tmp_path, app):
+    path = app.config["DATABASE"]
+    held = backup.serving_lock(path, wait=False, port=8784)
+    try:
+        with pytest.raises(backup.BackupProblem) as err:
+            backup.serving_lock(path, wait=False, port=8785)
+        assert f"(pid {os.getpid()}, port 8784)" in str(err.value)
+        link = tmp_path / "link.sqlite"
+        link.symlink_to(path)
+        with pytest.raises(backup.BackupProblem):  # the same file by another name
+            backup.serving_lock(link, wait=False)
+        copy = tmp_path / "b.sqlite"
+        backup.backup(path, copy)
+        with pytest.raises(backup.BackupProblem) as err:  # a restore names the server too
+            backup.restore(copy, path)
+        assert "port 8784" in str(err.value)
+    finally:
+        held.close()
+    backup.serving_lock(path, wait=False).close()  # stopped: the next server starts
+
+
+def test_backup_refuses_to_overwrite_a_file_that_is_not_a_backup(tmp_path, app):
+    path = app.config["DATABASE"]
+    precious = tmp_path / "precious.txt"
+    precious.write_text("my notes\n")
+    with pytest.raises(backup.BackupProblem) as err:
+        backup.backup(path, precious)
+    assert "is not a Referee backup" in str(err.value) and "--force" in str(err.value)
+    assert precious.read_text() == "my notes\n"
+    older = tmp_path / "older.sqlite"
+    backup.backup(path, older)
+    assert backup.backup(path, older)["matches"] == 0  # an older backup is replaced
+    assert backup.backup(path, precious, force=True)["matches"] == 0
+    assert backup.check(precious)["matches"] == 0
+
+
+def test_backup_into_a_folder_that_does_not_exist(tmp_path, app):
+    with pytest.raises(backup.BackupProblem) as err:
+        backup.backup(app.config["DATABASE"], tmp_path / "nodir" / "b.sqlite")
+    assert f"the folder {tmp_path / 'nodir'} does not exist" in str(err.value)
+
+
+def test_backup_command_force_and_missing_folder(tmp_path, app):
+    from click.testing import CliRunner
+
+    from referee.cli import main
+
+    path = app.config["DATABASE"]
+    precious = tmp_path / "precious.txt"
+    precious.write_text("my notes\n")
+    refused = CliRunner().invoke(main, ["backup", str(precious), "--db", path])
+    assert refused.exit_code == 2 and "not a Referee backup" in refused.output and "Traceback" not in refused.output
+    assert precious.read_text() == "my notes\n"
+    assert CliRunner().invoke(main, ["backup", str(precious), "--db", path, "--force"]).exit_code == 0
+    nodir = CliRunner().invoke(main, ["backup", str(tmp_path / "nodir" / "b.sqlite"), "--db", path])
+    assert nodir.exit_code == 2 and "does not exist" in nodir.output
+
+
+def test_restore_over_a_damaged_database_keeps_it_aside(tmp_path, app, database):
+    path = app.config["DATABASE"]
+    g = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), g.id)
+    good = tmp_path / "good.sqlite"
+    backup.backup(path, good)
+    database.close()
+    dbmod.close_idle(path)
+    broken = tmp_path / "broken.sqlite"
+    broken.write_bytes(b"hello\n")
+    done = backup.restore(good, broken)
+    assert done["matches"] == 1 and done["kept"]
+    assert open(done["kept"], "rb").read() == b"hello\n"  # kept byte for byte
+    assert backup.check(broken)["matches"] == 1

@@ -94,7 +94,7 @@ def test_referee_serve_prints_join_url_and_serves(tmp_path):
                 break
         output = "".join(lines)
         assert f"http://127.0.0.1:{port}/" in output
-        assert "█" in output or "▀" in output  # the terminal QR code
+        assert "phones cannot join" in output and "█" not in output  # a loopback link: no QR code
         body = b""
         for _ in range(100):
             try:
@@ -156,6 +156,17 @@ def test_referee_serve_https_makes_a_certificate_and_serves_tls(tmp_path):
             proc.kill()
             output = proc.communicate()[0]
     assert f"https://127.0.0.1:{port}/" in output
+
+
+def test_the_join_link_is_printed_with_its_qr_code(capsys):
+    from referee.cli import announce
+
+    announce("0.0.0.0", "http://192.168.1.20:8000/")
+    output = capsys.readouterr().out
+    assert output.startswith("Phones on the same Wi-Fi join at: http://192.168.1.20:8000/\n")
+    assert "█" in output or "▀" in output  # the terminal QR code
+    announce("0.0.0.0", "http://192.168.1.20:8000/", qr=False)
+    assert "█" not in capsys.readouterr().out
 
 
 def test_certificate_is_reused_and_covers_the_hosts(tmp_path):
