@@ -91,13 +91,15 @@ class _Entry:
         self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}
 
     # --- checks -----------------------------------------------------------------------------
-    def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = ()) -> None:
-        """An overridable rule (GEN-5): refused unless the table overrides it."""
+    def check(self, ok: bool, rule: str, message: str, entries: tuple[int, ...] = (), was: str | None = None) -> None:
+        """An overridable rule (GEN-5): refused unless the table overrides it (as ``rule``, or as ``was``: the
+        rule an older engine cited here, which the overrides of logs written then name)."""
         if ok:
             return
-        if rule in self.waive:
-            self.waived.setdefault(rule, (message, (self.eid, *entries)))
-            self.events.append({"kind": "overridden", "rule": rule, "message": message})
+        waived = rule if rule in self.waive else was if was is not None and was in self.waive else None
+        if waived is not None:
+            self.waived.setdefault(waived, (message, (self.eid, *entries)))
+            self.events.append({"kind": "overridden", "rule": waived, "message": message})
             return
         raise Ruling(rule, message, (self.eid, *entries))
 
@@ -243,8 +245,12 @@ class _Entry:
         if m.out in faceup:
             i = faceup.index(m.out)
         elif None in faceup:
+            # the face-up card nobody entered is the one named: seen now, before the hand card is looked for
+            # (that one cannot be the same card again, GEN-3)
             i = faceup.index(None)
-            self.sighted((m.out,))
+            self.swap_sighted(m.out, m.seat, into_hand=True)
+            faceup[i] = m.out
+            self.seat(m.seat, faceup=tuple(faceup))
         else:
             self.refuse("SH-3", f"{say_card(m.out)} is not among {self.name(m.seat)}'s face-up cards.")
         known = Counter(st.known)
@@ -255,7 +261,7 @@ class _Entry:
             self.refuse("SH-K4", f"The table knows every card in {self.name(m.seat)}'s hand "
                                  f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
         elif m.card is not None:
-            self.sighted((m.card,), m.seat)
+            self.swap_sighted(m.card, m.seat, into_hand=False)
         self.unmark(m.seat, "faceup", (faceup[i],))
         faceup[i] = m.card
         if m.out is not None:
@@ -263,6 +269,27 @@ class _Entry:
         self.seat(m.seat, faceup=tuple(faceup), known=tuple(sorted(known.elements())))
         self.mark(m.seat, "faceup", (m.card,))
         self.mark(m.seat, "hand", (m.out,))
+
+    def swap_sighted(self, card: str, seat: int, into_hand: bool) -> None:
+        """GEN-3 for a swap (SH-3): the hand card ``seat`` puts face up (``into_hand`` False: its own known hand
+        cards are where it is looked for), or the face-up card nobody entered that it takes into the hand,
+        must not be one copy too many. Refused in words of the swap: SH-K5 is a rule of plays, and a swap
+        plays nothing (logs before engine version 5 overrode it as SH-K5, which still lets it stand)."""
+        if card not in deck(self.s.decks, self.s.rules):
+            self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
+        mine = None if into_hand else self.s.seats[seat]
+        if possible(self.s, card, 1, mine):
+            return
+        # one card, so every copy seen lies in a place the table can name (``where`` is never empty)
+        where, entries = self.seen_where(card, None if into_hand else seat)
+        who = self.name(seat)
+        if into_hand:
+            said = (f"Every {say_card(card)} is already somewhere else on the table ({where}), so the face-up card "
+                    f"{who} takes into the hand cannot be one: this must be a mis-tap or a misread photo.")
+        else:
+            said = (f"Every {say_card(card)} is already somewhere else on the table ({where}), so {who} has none in "
+                    "the hand to swap face up: this must be a mis-tap or a misread photo.")
+        self.check(False, "GEN-3", said, entries, was="SH-K5")
 
     def do_Start(self, m: Start) -> None:
         s = self.s

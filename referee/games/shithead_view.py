@@ -192,9 +192,31 @@ def combos(state: State, seat: int, rank: str) -> list[tuple[str, ...]]:
     return out[:40]
 
 
+def swap_choices(state: State, seat: int) -> dict[str, list[str]] | None:
+    """What the swap picker offers ``seat`` before play (SH-3), or None when it may not swap: ``out``, the
+    face-up card given up, one of its own face-up cards ("unknown" for one nobody entered, GEN-14); ``card``,
+    the hand card put face up, any card that hand may still hold: its known cards, and while some of it is
+    unseen, every card the table has not seen all copies of (GEN-3; never a card lying face up, with one
+    deck). The referee accepts every pair offered."""
+    if not any(isinstance(m, Swap) for m in legal_moves(state, seat)):
+        return None
+    st = state.seats[seat]
+    hand = set(st.known)
+    if st.unknown > 0:
+        pool = Counter(deck(state.decks, state.rules))
+        pool.subtract(state.seen())
+        hand |= {c for c, n in pool.items() if n > 0}
+    return {"out": ["unknown" if c is None else c for c in dict.fromkeys(st.faceup)],
+            "card": sorted(hand, key=_card_order)}
+
+
 def choices(state: State, seat: int) -> dict[str, Any]:
-    """What ``seat``'s picker offers now: for each rank it may play (or interrupt / add with), the cards
-    of that rank it may hold in its active zone, and how many such cards one entry takes."""
+    """What ``seat``'s picker offers now: before play, the swap (``swap_choices``); in play, for each rank it
+    may play (or interrupt / add with), the cards of that rank it may hold in its active zone, and how many
+    such cards one entry takes."""
+    if state.phase == "setup":
+        swap = swap_choices(state, seat)
+        return {} if swap is None else {"swap": swap}
     moves = [m for m in legal_moves(state, seat) if isinstance(m, (Play, Interrupt, Add))]
     st, where = state.seats[seat], zone(state, seat)
     pool = Counter(deck(state.decks, state.rules))
@@ -265,5 +287,5 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "legal": [move_to_dict(m, players) for m in legal_moves(state, seat)],
         "ranks": [r for r in RANKS],
         "natural_ranks": [r for r in RANKS if natural(r, state.rules)],  # what a starter may show (SH-4)
-        "choices": {players[i]: choices(state, i) for i in may_act(state)} if state.phase == "play" else {},
+        "choices": {players[i]: choices(state, i) for i in may_act(state)},
     }

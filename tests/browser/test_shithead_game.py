@@ -267,12 +267,8 @@ def test_an_open_picker_keeps_what_was_tapped_when_another_phone_enters(live_ser
     page.locator("#screen [data-version='3']").wait_for()
     tapped("out", "AS")
     tapped("card", "2C")
-    # a refused swap (Ben's jack of clubs lies face up: SH-K5) keeps the chips to mend
-    tap("card", "JC")
-    assert swap() == 422
-    page.locator("#ruling").wait_for()
-    tapped("card", "JC")
-    tapped("out", "AS")
-    tap("card", "2C")
+    # no card lying face up is offered as Ana's hand card (GEN-3): not Ben's J♣, nor the 3♣ he just swapped up
+    for card in ("JC", "3C", "JH", "AS"):
+        expect(page.locator(f"#pick input[name='card'][value='{card}']")).to_have_count(0)
     assert swap() == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "swap", "seat": "Ana", "card": "2C", "out": "AS"}

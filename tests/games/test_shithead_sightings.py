@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from shithead_helpers import ARI, BEA, CAL, DOV, refused, table  # noqa: E402
+from shithead_helpers import ARI, BEA, CAL, DOV, go, refused, table  # noqa: E402
 
 from referee.games import shithead as sh  # noqa: E402
 
@@ -107,3 +107,66 @@ def test_GEN_5_an_overridden_SH_K5_is_recorded_once_with_its_entries():
     assert [e["kind"] for e in events].count("overridden") == 1
     eid, rule, _, _, message, entries = state.overrides[-1]
     assert rule == "SH-K5" and "(Mom's face-up cards)" in message and entries == (3, 0)
+
+
+# --- A swap before play (SH-3) naming a card the table has already seen elsewhere (GEN-3) ---------------
+
+def _set_up(dad_faceup=("4C", "6D", "JS")):
+    """Mom's face-up K♦ 5♠ 9♥ (entry 0) and Dad's (entry 1); nobody has started: the swaps are open."""
+    state = sh.new_match(("Mom", "Dad"))
+    for move in (sh.FaceUp(MOM, ("KD", "5S", "9H")), sh.FaceUp(DAD, dad_faceup)):
+        state, _ = sh.apply(state, move)
+    return state
+
+
+def test_SH_T30_a_swap_putting_face_up_a_hand_card_seen_elsewhere_is_refused_as_a_swap():
+    """Every K♦ lies face up before Mom: Dad cannot have one in the hand to swap face up. Conservation
+    (GEN-3) refuses it, in words of the swap: SH-K5 and its rule speak of a play, and nothing is played."""
+    ruling = refused(_set_up(), sh.Swap(DAD, "KD", "4C"))
+    assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.message == ("Every K♦ is already somewhere else on the table (Mom's face-up cards), so Dad has none "
+                              "in the hand to swap face up: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (2, 0)  # the swap refused, then Mom's face-up cards
+    assert "play" not in sh.rule_text(ruling.rule).lower()
+
+
+def test_SH_T30_a_swap_putting_face_up_one_of_the_players_own_face_up_cards_is_refused_as_a_swap():
+    ruling = refused(_set_up(), sh.Swap(DAD, "6D", "4C"))
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Every 6♦ is already somewhere else on the table (Dad's face-up cards), so Dad has none "
+                              "in the hand to swap face up: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (2, 1)
+
+
+def test_SH_T30_a_face_up_card_nobody_entered_named_by_a_swap_is_checked_as_a_swap():
+    """Dad's first face-up card was never entered: the swap that takes it into the hand names it, and the
+    K♦ Mom shows face up cannot be it."""
+    state = _set_up((None, "6D", "JS"))
+    ruling = refused(state, sh.Swap(DAD, "2C", "KD"))
+    assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.message == ("Every K♦ is already somewhere else on the table (Mom's face-up cards), so the face-up "
+                              "card Dad takes into the hand cannot be one: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (2, 0)
+    after = go(state, sh.Swap(DAD, "2C", "QH"))
+    assert after.seats[DAD].faceup == ("2C", "6D", "JS") and after.seats[DAD].known == ("QH",)
+
+
+def test_GEN_3_a_swap_of_a_face_up_card_nobody_entered_for_the_same_card_from_the_hand_is_one_copy_too_many():
+    """One deck, one Q♥: the face-up card nobody entered turns out to be the Q♥ taken into the hand, so the
+    card put face up from the hand cannot be a Q♥ as well (before, both were accepted: two Q♥s)."""
+    ruling = refused(_set_up((None, "6D", "JS")), sh.Swap(DAD, "QH", "QH"))
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Every Q♥ is already somewhere else on the table (Dad's face-up cards), so Dad has none "
+                              "in the hand to swap face up: this must be a mis-tap or a misread photo.")
+
+
+def test_GEN_5_a_refused_swap_may_be_let_stand_and_an_old_logs_SH_K5_override_still_stands():
+    from referee.games.base import Override
+
+    state, events = sh.apply(_set_up(), Override(sh.Swap(DAD, "KD", "4C"), "GEN-3", "a second deck's K♦", MOM))
+    eid, rule, _, _, message, entries = state.overrides[-1]
+    assert rule == "GEN-3" and "swap face up" in message and entries == (2, 0)
+    assert state.seats[DAD].faceup == ("KD", "6D", "JS") and state.seats[DAD].known == ("4C",)
+    # a log written before engine version 5 overrode the same swap as SH-K5: replayed, it stands
+    old, _ = sh.apply(_set_up(), Override(sh.Swap(DAD, "KD", "4C"), "SH-K5", "a second deck's K♦", MOM))
+    assert old.seats == state.seats and old.overrides[-1][1] == "SH-K5"
