@@ -230,7 +230,7 @@ def _read_match(doc: Any, where: str) -> _Match:
 def _replays_over(game, players, rules, entries, dealer: int | None = None) -> bool:
     log = tables.replay(store.Match("import", game.NAME, list(players), rules, len(entries), None, "",
                                     dealer=dealer), entries)
-    return bool(game.result(log.state).get("over"))
+    return bool(log.game.result(log.state).get("over"))  # (the log's game knows a match ended early)
 
 
 def _day(value: Any, where: str) -> str:

@@ -77,7 +77,7 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
         if "totals" in res:
             yield printable(_("totals: %(scores)s") % {
                 "scores": ", ".join(f"{p} {v}" for p, v in res["totals"].items())})
-    yield printable(said(res["outcome"]) if res["over"] else _("match not finished"))
+    yield printable(said(res["outcome"]) if res["over"] or res.get("ended_early") else _("match not finished"))
     refused = entries - accepted
     counts = ngettext("%(num)s entry", "%(num)s entries", entries) % {"num": entries}
     yield ", ".join([counts, ngettext("%(num)s accepted", "%(num)s accepted", accepted) % {"num": accepted},

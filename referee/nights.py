@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from sqlite_utils import Database
 
-from . import people
+from . import people, store
 from .store import Match, now, write_transaction
 
 EVENING_ENDS_AT = 6  # o'clock, local time: a match started before it belongs to the night before
@@ -125,3 +125,26 @@ def last_group(db: Database) -> int | None:
     row = db.conn.execute("SELECT group_id FROM matches WHERE group_id IS NOT NULL"
                           " ORDER BY created_at DESC, rowid DESC LIMIT 1").fetchone()
     return row[0] if row else None
+
+
+def ended_early(db: Database, matches: list[Match]) -> dict[str, dict]:
+    """How each of ``matches`` the table ended early ended, by match id (``ended`` of its view: who ended it,
+    after how many rounds, whether it has a result); a match still being played, or ended by its own rules,
+    is not in it. A match ended after a round was completed counts in the standings as finished (its result
+    is ``over``); ended before any was, it has no result and counts for nobody: no match played, no win
+    (games/ending.py)."""
+    from . import tables  # imported when needed: the stats import this module
+    from .games.ending import MOVE, is_ended
+
+    out: dict[str, dict] = {}
+    ended = store.with_move(db, [m.id for m in matches], MOVE)  # the others need no replay
+    for match in matches:
+        if match.id not in ended:
+            continue
+        try:
+            log = store.state_at(db, match, tables.replay, tables.feed)
+        except tables.GameNotInstalled:
+            continue
+        if is_ended(log.state):  # (not ended, then undone: the match went on)
+            out[match.id] = log.game.view(log.state, None).get("ended")
+    return out

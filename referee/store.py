@@ -329,6 +329,20 @@ def entries(db: Database, match_id: str, after: int = 0, upto: int | None = None
     ]
 
 
+def with_move(db: Database, match_ids: Iterable[str], move: str) -> set[str]:
+    """The matches among ``match_ids`` with any stored ``move`` entry (undone or not): a cheap look before a
+    replay (entries are stored as canonical JSON, ``dumps``)."""
+    ids = list(dict.fromkeys(match_ids))
+    needle = '"move":' + dumps(move)
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):  # SQLite's limit on the values of one statement
+        chunk = ids[start:start + 500]
+        found.update(row[0] for row in db.conn.execute(
+            f"SELECT DISTINCT match_id FROM entries WHERE match_id IN ({','.join('?' * len(chunk))})"
+            " AND instr(entry, ?) > 0", (*chunk, needle)))
+    return found
+
+
 def only_by(db: Database, match_id: str, after: int, device: str | None) -> bool:
     """Whether every entry after version `after` was made by `device` (a phone's own doorbell)."""
     if device is None:

@@ -14,6 +14,7 @@ from typing import Any
 from . import live, store
 from .games import get_game
 from .games.base import EntryError, Ruling
+from .games.ending import with_ending
 from .games.log import BeyondSnapshot, Log
 
 logger = logging.getLogger(__name__)
@@ -37,8 +38,9 @@ class GameNotInstalled(LookupError):
 
 
 def _game(match: store.Match) -> Any:
+    """The match's game, whose log also knows the table's "end the match now" entry (games/ending.py)."""
     try:
-        return get_game(match.game)
+        return with_ending(get_game(match.game))
     except KeyError:
         raise GameNotInstalled(match.game) from None
 

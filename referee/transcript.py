@@ -22,6 +22,7 @@ from typing import Any, Iterator, Protocol
 
 from .games import GAMES, get_game
 from .games.base import EntryError, Ruling, normalise_players, show
+from .games.ending import with_ending
 from .games.log import Log, Step, replay, rulings, state_rulings
 
 FORMAT = "referee-transcript/1"
@@ -205,7 +206,7 @@ def _header(data: dict[str, Any]) -> Header:
     name = data.get("game")
     if not isinstance(name, str) or name not in GAMES:
         raise TranscriptError("game", f"{show(name)} is not a game the referee knows ({', '.join(GAMES)})")
-    game = get_game(name)
+    game = with_ending(get_game(name))  # a match the table ended early replays as it was played
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise TranscriptError("players", "a list of player names")
@@ -462,7 +463,7 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
     for r in found:
         yield ruling_line(r)
     yield from _RESULT_LINES.get(game, _scored_lines)(res)
-    yield printable(res["outcome"] if res["over"] else "match not finished")
+    yield printable(res["outcome"] if res["over"] or res.get("ended_early") else "match not finished")
     yield (f"{entries} entries, {accepted} accepted, {entries - accepted} refused; "
            f"{'no rulings' if not count else str(count) + ' ruling(s)'}")
 

@@ -208,13 +208,22 @@ def group(group_id: int):
 
 def _night_matches(db, night_id: int) -> list[dict]:
     rows = db.conn.execute("SELECT m.id FROM matches m WHERE m.night_id = ? ORDER BY m.created_at", (night_id,))
+    matches = [store.get_match(db, match_id) for (match_id,) in rows]
+    ended = nights.ended_early(db, matches)  # "(ended early)" beside them: finished, by the table's agreement
     out = []
-    for (match_id,) in rows:
-        match = store.get_match(db, match_id)
+    for match in matches:
         summary = db.conn.execute("SELECT over FROM match_summaries WHERE match_id = ? AND version = ?",
-                                  (match_id, match.version)).fetchone()
-        out.append({"match": match, "over": bool(summary and summary[0])})
+                                  (match.id, match.version)).fetchone()
+        out.append({"match": match, "over": bool(summary and summary[0]) or match.id in ended,
+                    "ended": ended.get(match.id)})
     return out
+
+
+def _ended_of(db, history: list[dict]) -> dict[str, dict]:
+    """The matches of a player's history the table ended early (``nights.ended_early``), by id."""
+    ids = [h["id"] for h in history]
+    maybe = store.with_move(db, ids, "end_match")
+    return nights.ended_early(db, [store.get_match(db, match_id) for match_id in ids if match_id in maybe])
 
 
 @bp.get("/p/<int:profile_id>")
@@ -227,6 +236,7 @@ def player(profile_id: int):
     if counting is not None:
         return counting
     tables = stats.standings(db, stats.Scope(), profile=profile.id, fresh=False)  # counted just now
+    history = stats.history(db, profile.id)
     form = stats.form_by_night(db, profile.id)
     chart = None
     if form:
@@ -235,7 +245,7 @@ def player(profile_id: int):
                                          chart_id="form", name=_("won")), "title": title,
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
-                           history=stats.history(db, profile.id), games=GAMES, rules_words=rules_words,
+                           history=history, ended=_ended_of(db, history), games=GAMES, rules_words=rules_words,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id))
@@ -332,7 +342,7 @@ def match(match_id: str):
     group_id, night_id = nights.match_group(db, m.id)
     result, view = stats.match_result(db, m)  # a game scored without points (Shithead) has no chart: its games
     return render_template("nights/match.html", match=m, players=players, series=series, rounds=rounds, svg=svg,
-                           result=result, view=view,
+                           result=result, view=view, ended=view.get("ended"),
                            title=title, links=[(n, dict(seats).get(i)) for i, n in enumerate(players)],
                            rows=[[i + 1, *(s[i] for s in series)] for i in range(rounds)], game=GAMES[m.game],
                            group_id=group_id,

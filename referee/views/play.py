@@ -31,6 +31,7 @@ from ..i18n import RTL, lang
 from ..i18n_rules import describe_move, ruling_text
 from ..i18n_rulings import isolated
 from ..games.base import EntryError, ResolveFlag, Ruling
+from ..games.ending import MOVE as END_MOVE, EndMatch, round_noun
 from ..games.forms import LOG_MOVES, UNREADABLE
 from ..games.redaction import entry_seat, redact_entry
 from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
@@ -149,6 +150,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "entry_url": table_url("play.post_entry", match_id=match.id),
         "pick_url": table_url("play.pick", match_id=match.id),
         "history_url": table_url("play.history", match_id=match.id),
+        "end_url": table_url("play.end_page", match_id=match.id) if (seat is not None or shared) and not view.get("over")
+        else "",
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
         "standings_url": _standings_url(match.id) if view.get("over") else "",
     }
@@ -325,6 +328,8 @@ def join_link(match) -> str:
 
 def move_words(game, move, players, before: Any = None) -> str:
     """A move in words; with the state it was applied to, as what became of it (``entry_words``)."""
+    if isinstance(move, EndMatch):
+        return end_words(game, move, players, before)
     if isinstance(move, ResolveFlag):
         decided = decision_words(move, players, before)
         if decided:
@@ -608,8 +613,10 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
     photos = scans.kept_photos(db, match.id)
-    decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") == "resolve_flag" for item in stored)
-    # the state each entry was applied to: what became of a play (SH-18), and which dispute a decision decided
+    decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") in ("resolve_flag", END_MOVE)
+                  for item in stored)
+    # the state each entry was applied to: what became of a play (SH-18), which dispute a decision decided, and
+    # after how many rounds the table ended the match
     befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") or decided else {}
     rows = []
     for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, as_owned(log, whole, seat, seen))):
@@ -655,7 +662,7 @@ def _entry_fates(log, whole: list, seen: list) -> list[dict]:
             row.update(status="corrected", by=replaced_by[position])
         elif position not in standing:
             row["status"] = "undone"
-        if row["status"] == "stands" and visible == entry and (move == "correct" or move not in LOG_MOVES):
+        if row["status"] == "stands" and visible == entry and (move == "correct" or move not in (*LOG_MOVES, END_MOVE)):
             row["correct_number"] = target if move == "correct" else position  # corrected again from its row
         rows.append(row)
     return rows
@@ -675,6 +682,9 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[in
     if hidden:
         return 403, hidden
     entry = whole[number]
+    if isinstance(entry, dict) and entry.get("move") == END_MOVE:
+        return 422, gettext("Entry %(number)s ended the match: it cannot be corrected, but an undo takes it back.",
+                            number=number)
     if isinstance(entry, dict) and entry.get("move") in LOG_MOVES:
         return 422, gettext("Entry %(number)s cannot be corrected: it is about other entries, not about the cards.",
                             number=number)
@@ -1033,10 +1043,151 @@ def _plain(words) -> str:
 
 
 def _came_first(db, log, match_id: str, expected: int) -> str:
-    """Why a phone's entry was not saved: the entries another phone made since its screen was drawn
-    (two phones pressing "interrupt" at once: the second is told whose came first)."""
-    came = [_plain(entry_words(log, item["entry"])).rstrip(".") for item in store.entries(db, match_id, after=expected)[:3]]
-    if came:
-        return gettext("Someone else entered something first: %(entries)s. Nothing of yours was saved: here is the table as it is now.",
-                 entries="; ".join(came))
-    return gettext("Someone else entered something first. Nothing of yours was saved: here is the table as it is now.")
+    """Why a phone's entry was not saved: the entries made since its screen was drawn. Another phone's
+    (two phones pressing "interrupt" at once: the second is told whose came first), or this phone's own
+    (its earlier tap was saved but its reply was lost on the Wi-Fi, and it tapped again from the same
+    screen): then it is told so, not that someone else entered. Each is said in the same words as the
+    history says it, which never hold a card only one player saw (GEN-6)."""
+    since = store.entries(db, match_id, after=expected)
+    if not since:
+        return gettext("Someone else entered something first. Nothing of yours was saved: here is the table as it "
+                       "is now.")
+    device = device_id()
+    mine = [item for item in since if item.get("device") == device]
+    others = [item for item in since if item.get("device") != device]
+
+    def said(items) -> str:
+        return "; ".join(_plain(entry_words(log, item["entry"])).rstrip(".") for item in items[:3])
+
+    if not mine:
+        return gettext("Someone else entered something first: %(entries)s. Nothing of yours was saved: here is the "
+                       "table as it is now.", entries=said(others))
+    if not others:
+        return ngettext("Your earlier entry was saved: %(entries)s. This tap was not saved: here is the table as it "
+                        "is now.",
+                        "Your earlier entries were saved: %(entries)s. This tap was not saved: here is the table as "
+                        "it is now.", len(mine), entries=said(mine))
+    return ngettext("Your earlier entry was saved: %(entries)s. Someone else entered something too: %(others)s. "
+                    "This tap was not saved: here is the table as it is now.",
+                    "Your earlier entries were saved: %(entries)s. Someone else entered something too: %(others)s. "
+                    "This tap was not saved: here is the table as it is now.",
+                    len(mine), entries=said(mine), others=said(others))
+
+
+# --- Ending the match early (referee/games/ending.py) -------------------------------------------------
+
+
+def _ended_sentence(who: str, rounds: int, noun: str) -> str:
+    """"Ana ended the match early by agreement after 2 rounds." (or games; or before any was completed)."""
+    if noun == "game":
+        if not rounds:
+            return gettext("%(name)s ended the match early by agreement before any game was completed: no result.",
+                           name=who)
+        return ngettext("%(name)s ended the match early by agreement after %(num)s game.",
+                        "%(name)s ended the match early by agreement after %(num)s games.", rounds, name=who)
+    if not rounds:
+        return gettext("%(name)s ended the match early by agreement before any round was completed: no result.",
+                       name=who)
+    return ngettext("%(name)s ended the match early by agreement after %(num)s round.",
+                    "%(name)s ended the match early by agreement after %(num)s rounds.", rounds, name=who)
+
+
+def end_words(game, move: EndMatch, players, before: Any = None) -> str:
+    """The end of a match in words, for the history and the undo button: who ended it, and (with the state it
+    was applied to) after how many rounds."""
+    seat = move.seat
+    who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else gettext("The table")
+    if before is None:
+        return gettext("%(name)s ended the match early by agreement.", name=who)
+    try:
+        rounds = len(game.result(before).get("rounds") or [])
+    except Exception:  # noqa: BLE001 - words for a button or a history row: never a reason to fail a screen
+        return gettext("%(name)s ended the match early by agreement.", name=who)
+    return _ended_sentence(who, rounds, round_noun(game.NAME))
+
+
+@bp.app_template_global()
+def ended_words(view: dict) -> str:
+    """How a match ended early went, in the phone's language, from its view's ``ended``: who ended it after how
+    many rounds, and who wins on the standings of the rounds completed ("" for a match not ended early)."""
+    from ..i18n_rules import names_words
+
+    ended = view.get("ended") if isinstance(view, dict) else None
+    if not ended:
+        return ""
+    said = _ended_sentence(ended.get("by") or gettext("The table"), int(ended.get("rounds") or 0),
+                           ended.get("noun") or "round")
+    winners = list(ended.get("winners") or [])
+    if ended.get("result") and len(winners) == 1:
+        said += " " + gettext("%(name)s, first in the standings, wins.", name=winners[0])
+    elif ended.get("result") and winners:
+        said += " " + gettext("%(names)s, level first in the standings, share the win.", names=names_words(winners))
+    return isolated(said) if lang() in RTL else said
+
+
+def _may_end(match, log) -> Response | None:
+    """Why this phone may not end the match now (a page saying it), or None. A watcher is refused by
+    ``require_entrant`` (403); a match over already by its own rules, or ended already, is 409."""
+    require_entrant(match.id, "play")
+    if getattr(log.state, "over", False):
+        return render_screen(match, log, 409, notice=gettext("This match is already over: there is nothing to end."))
+    return None
+
+
+@bp.get("/end")
+def end_page(match_id: str):
+    """"End the match now": a page that asks first, and says what will count (the rounds completed; the
+    round in play is not scored). Its button posts to ``end_match``. Any seated phone or the shared phone."""
+    db, match, log = load(match_id)
+    refused = _may_end(match, log)
+    if refused is not None:
+        return refused
+    game = log.game
+    res = game.result(log.state)
+    ctx = screen_context(match, log)
+    ctx.update(rounds=len(res.get("rounds") or []), standings=list(res.get("standings") or []),
+               noun=round_noun(game.NAME), end_post_url=table_url("play.end_match", match_id=match.id),
+               table_page_url=table_url("play.table", match_id=match.id))
+    return _no_store(Response(render_template("table/end.html", **ctx)))
+
+
+@bp.post("/end")
+def end_match(match_id: str):
+    """End the match now (confirmed on ``end_page``): an entry of the log naming who ended it (the shared phone:
+    the table), undone like any other. Answers as an entry does: the fresh screen (htmx) or back to the table."""
+    db, match, log = load(match_id)
+    require_entrant(match_id, "play")
+    raw_version = request.form.get("version", "")
+    if not raw_version.isascii() or not raw_version.isdigit() or len(raw_version) > 9:
+        abort(400, description=gettext("The form is missing the version it was made for; reload the page."))
+    if request.form.get("confirm", "") != "1":
+        abort(400, description=gettext("Confirm that the table agrees to end the match: use the button of the "
+                                       "page that asks."))
+    refused = _may_end(match, log)
+    if refused is not None:
+        return refused
+    expected = int(raw_version)
+    key = request.form.get("key", "") or None
+    seat = phone_seat(match_id)
+    entry: dict[str, Any] = {"move": END_MOVE}
+    if seat is not None and not is_shared(match_id):
+        entry["seat"] = match.players[seat]
+    try:
+        done = _append(db, match_id, expected, entry, key)
+    except store.StaleVersion:
+        match = store.get_match(db, match_id)
+        log = store.state_at(db, match, tables.replay)
+        return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+    except store.KeyReused:
+        match = store.get_match(db, match_id)
+        log = store.state_at(db, match, tables.replay)
+        return render_screen(match, log, 409, notice=gettext(
+            "That button was already used for another entry: the table has moved on. Nothing of yours was "
+            "saved: here is the table as it is now."))
+    except Ruling as ruling:
+        return render_screen(match, log, 422, ruling=ruling)
+    except EntryError as err:
+        return render_screen(match, log, 400, notice=_unreadable(err.message))
+    if not is_htmx():
+        return redirect(url_for("play.table", match_id=match_id), code=303)
+    return render_screen(dataclasses.replace(match, version=done.version), done.state)

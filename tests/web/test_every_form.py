@@ -88,7 +88,8 @@ def forms(app, database):
                 phone = app.test_client()
                 if seat is not None:
                     assert phone.post(f"/m/{match_id}/seat", data={"seat": seat}, headers=HX).status_code == 303
-                pages = [f"/m/{match_id}", f"/m/{match_id}/history", f"/m/{match_id}/correct/0", "/", "/decks",
+                pages = [f"/m/{match_id}", f"/m/{match_id}/history", f"/m/{match_id}/correct/0", f"/m/{match_id}/end",
+                         "/", "/decks",
                          "/nights/", f"/new/{store.get_match(database, match_id).game}"]
                 for page in pages:
                     html = phone.get(page).get_data(as_text=True)
@@ -103,7 +104,7 @@ def forms(app, database):
 def test_the_pages_show_the_forms_of_every_kind(forms):
     """The harvest reaches the table's entry forms, its pickers, seats, corrections and the new-table form."""
     actions = {re.sub(r"/m/\w+", "/m/X", f["action"].split("?")[0]) for _, f in forms}
-    assert {"/m/X/entry", "/m/X/seat", "/m/X/scan", "/lang"} <= actions
+    assert {"/m/X/entry", "/m/X/seat", "/m/X/scan", "/m/X/end", "/lang"} <= actions
     assert any(a.startswith("/new/") for a in actions)
     moves = {f["fields"].get("move") for _, f in forms if f["action"].endswith("/entry")}
     assert len(moves) >= 8  # several kinds of entry, across the four games

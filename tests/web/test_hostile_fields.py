@@ -23,7 +23,8 @@ def _routes(match_id: str) -> list[tuple[str, str]]:
     return [("POST", f"{m}/entry"), ("POST", f"{m}/seat"), ("POST", f"{m}/again"), ("POST", f"{m}/scan"),
             ("POST", "/join"), ("POST", "/new"), ("POST", "/decks"),
             ("GET", f"{m}/pick"), ("GET", f"{m}/screen"), ("GET", f"{m}/correct/0"), ("GET", f"{m}/watch"),
-            ("GET", f"{m}/history"), ("GET", f"{m}/transcript.json"), ("GET", "/new")]
+            ("GET", f"{m}/history"), ("GET", f"{m}/transcript.json"), ("GET", "/new"),
+            ("GET", f"{m}/end"), ("POST", f"{m}/end")]
 
 
 FIELDS = ["move", "version", "key", "slot", "out", "card", "target", "target_slot", "seen", "for", "flag",
