@@ -263,6 +263,13 @@
     var d = event.detail, elt = d.requestConfig && d.requestConfig.elt;
     var form = elt && elt.closest ? elt.closest(".scan-form") : null;
     if (!form || !d.target || d.target.id !== "flash") return;
+    var note = scanNote(form);
+    note.innerHTML = d.target.innerHTML;
+    d.target.textContent = "";
+    note.scrollIntoView({block: "nearest"});
+  });
+
+  function scanNote(form) {  // where a scan form says what went wrong, beside its button
     var note = form.querySelector(".scan-error");
     if (!note) {
       note = document.createElement("div");
@@ -270,14 +277,91 @@
       note.setAttribute("role", "alert");
       form.appendChild(note);
     }
-    note.innerHTML = d.target.innerHTML;
-    d.target.textContent = "";
-    note.scrollIntoView({block: "nearest"});
-  });
+    return note;
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt, form = elt && elt.closest ? elt.closest(".scan-form") : null;
     var note = form && form.querySelector(".scan-error");
     if (note) note.remove();  // the next photo: the last one's error no longer applies
+  });
+
+  // --- A tap that never reached the referee ----------------------------------------------------------
+  // The laptop's server stopped, or the phone lost the Wi-Fi: htmx gives up on the request (htmx:sendError,
+  // htmx:timeout) and nothing at all would change. Or something that is not the referee answers in its place
+  // (a 502 or 504 page from whatever stands between: the referee's every answer carries its own security
+  // headers): that page is not put on the screen. Either way the player is told so where they look: in
+  // #flash (a polite live region, as the app's other notices), or beside the scan button a photo was sent
+  // from (as a photo refused is said). Nothing on the screen changes, so what they chose is still there, and
+  // the same button can be tapped again: its form holds the same one-time key, so an entry that did reach
+  // the referee after all is never saved twice (and a later tap is told its earlier entry was saved). The
+  // message goes once a later entry is saved, or when the live connection comes back after it was lost.
+  function unreachableWords(name, english) {
+    var flash = document.getElementById("flash");
+    return (flash && flash.dataset[name]) || english;
+  }
+
+  function unreachable(elt) {
+    var screen = document.getElementById("screen");
+    if (!elt || elt === screen || elt === document.body || elt === document.documentElement) return;  // no tap
+    var form = elt.closest ? elt.closest(".scan-form") : null;
+    if (form) {  // (a form parked across a live update says it when put back)
+      var note = scanNote(form);
+      note.textContent = unreachableWords("unreachableScan",
+        "Could not reach the referee: the photo was not read. Check the Wi-Fi, then scan again.");
+      var input = form.querySelector("input[type=file]");
+      if (input) input.value = "";  // the same photo can be chosen again (a file input unchanged says nothing)
+      if (note.isConnected) note.scrollIntoView({block: "nearest"});
+      return;
+    }
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    var old = flash.querySelector(".unreachable");
+    if (old) old.remove();  // said again, so that a screen reader hears it again
+    var box = document.createElement("div"), words = document.createElement("p");
+    box.className = "error-box unreachable";
+    words.textContent = unreachableWords("unreachable",
+      "Could not reach the referee: nothing was saved. Check the Wi-Fi, then tap again.");
+    box.appendChild(words);
+    flash.appendChild(box);
+    flash.scrollIntoView({block: "nearest"});
+  }
+
+  function reachable() {
+    var flash = document.getElementById("flash"), old = flash && flash.querySelector(".unreachable");
+    if (old) old.remove();
+  }
+
+  function gaveUp(event) {
+    var d = event.detail;
+    if (d.xhr) d.xhr.refereeSaid = true;
+    unreachable(d.elt || (d.requestConfig && d.requestConfig.elt));
+  }
+  document.addEventListener("htmx:sendError", gaveUp);
+  document.addEventListener("htmx:timeout", gaveUp);
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var d = event.detail, xhr = d.xhr, elt = d.elt;
+    if (!xhr) return;
+    // The events of a form a live update took off the page meanwhile reach no listener: its request says it.
+    xhr.addEventListener("abort", function () { xhr.refereeAborted = true; });
+    xhr.addEventListener("loadend", function () {
+      if (xhr.status === 0 && !xhr.refereeSaid && !xhr.refereeAborted) unreachable(elt);
+    });
+  });
+
+  // Registered before the draft is taken (below): a page that is not the referee's is no redraw.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail, xhr = d.xhr;
+    if (!d.isError || !xhr || xhr.getResponseHeader("Content-Security-Policy") !== null) return;
+    d.shouldSwap = false;
+    xhr.refereeSaid = true;
+    unreachable(d.requestConfig && d.requestConfig.elt || d.elt);
+  });
+
+  var liveLost = false;
+  document.addEventListener("htmx:sseError", function () { liveLost = true; });
+  document.addEventListener("htmx:sseOpen", function () {
+    if (liveLost) reachable();
+    liveLost = false;
   });
 
   function answered() {  // after htmx has put the answer on the screen (its own load handler ran first)

@@ -64,6 +64,7 @@ def test_a_dispute_decision_typed_survives_a_reload(live_server, phone, database
                         (ben, {"move": "reveal", "for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"})]:
         assert who.post(**fields).status_code == 200, fields
     page = seated(phone, live_server, match, "One phone for everyone")  # both seats are held by the phones above
+    page.wait_for_load_state("load")  # the page's scripts, which keep the draft, have run (a busy machine is slow)
     reason = page.locator("#disputes").get_by_label("What the table decided (recorded)")
     reason.fill("she moved her cards")
     page.reload()

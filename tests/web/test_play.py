@@ -109,7 +109,7 @@ def test_ruling_can_be_overridden_and_the_override_is_recorded(table, database):
 
 def test_stale_version_is_409_with_the_fresh_screen(table, database):
     match, ana, ben, _ = table
-    ana.post(move="turn_up", card="5")
+    ben.post(move="turn_up", card="5")
     response = ana.post(version=0, move="draw")
     assert response.status_code == 409
     assert "Someone else entered something first" in text(response)
