@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+TABLE = "The table"  # the engines' word for the whole table acting, in place of a player's name
 LRI, PDI = "\u2066", "\u2069"  # left-to-right isolate: a card such as 7♥ keeps its order in Hebrew
 
 
@@ -101,6 +102,18 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
      N_("%(name)s wins the match with %(total)s (%(rule)s).")),
     (r"(?P<names>.+) share the win on (?P<total>-?\d+) \((?:.*?[^A-Z])?(?P<rule>(?:RTC|CAB|GEN)-\d+)\b.*\)\.",
      N_("%(names)s share the win on %(total)s (%(rule)s).")),
+    # --- A match ended early by the table (games/ending.py) -----------------------------------------------
+    (r"(?P<name>.+) ended the match early by agreement after (?P<num>\d+) rounds?\.",
+     Nn_("%(name)s ended the match early by agreement after %(num)s round.",
+         "%(name)s ended the match early by agreement after %(num)s rounds.", "num")),
+    (r"(?P<name>.+) ended the match early by agreement after (?P<num>\d+) games?\.",
+     Nn_("%(name)s ended the match early by agreement after %(num)s game.",
+         "%(name)s ended the match early by agreement after %(num)s games.", "num")),
+    _same(N_("%(name)s ended the match early by agreement before any round was completed: no result.")),
+    _same(N_("%(name)s ended the match early by agreement before any game was completed: no result.")),
+    _same(N_("%(name)s ended the match early by agreement.")),
+    _same(N_("%(name)s, first in the standings, wins.")),
+    _same(N_("%(names)s, level first in the standings, share the win.")),
     # --- Cabo / Cambio's rarer rulings ------------------------------------------------------------------
     (r"Resolve (?P<power>a Peek|a Spy|a blind Swap|a look-and-swap) first\.",
      lambda f: {"a Peek": N_("Resolve the Peek first."), "a Spy": N_("Resolve the Spy first."),
@@ -404,6 +417,12 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
                            "not a %(rank)s.")),
     _same(N_("Face-down cards cannot interrupt (SH-A9).")),
     _same(N_("Every %(card)s is already somewhere else on the table: this must be a mis-tap or a misread photo.")),
+    # a swap before play (SH-3) naming a card seen elsewhere (GEN-3): the hand card put face up, or the face-up
+    # card nobody entered that it takes into the hand
+    _same(N_("Every %(card)s is already somewhere else on the table (%(where)s), so %(name)s has none in the hand to "
+             "swap face up: this must be a mis-tap or a misread photo."), card=r"\S+"),
+    _same(N_("Every %(card)s is already somewhere else on the table (%(where)s), so the face-up card %(name)s takes "
+             "into the hand cannot be one: this must be a mis-tap or a misread photo."), card=r"\S+"),
     _same(N_("Every %(card)s is already somewhere else on the table (%(where)s): this must be a mis-tap or a misread "
              "photo."), card=r"\S+"),  # where each copy is: read by ``_where_words``
     _same(N_("There is no %(card)s in this table's deck.")),
@@ -633,6 +652,8 @@ def _where_words(value: str, gettext: Callable[[str], str]) -> str:
 def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool) -> str:
     if value is None:
         return ""
+    if key == "name" and value == TABLE:  # who ended a match on the phone for everyone (games/ending.py)
+        return gettext(N_("The table"))
     if key.startswith("anywhere"):
         return _anywhere_words(value, gettext)
     if key.startswith("where"):
