@@ -173,3 +173,16 @@ def test_SM_18_a_side_stack_beyond_the_most_is_refused_and_cannot_be_let_stand(t
     assert entry_count(database, match.id) == before
     for phone in (ann, bob):
         assert "Side 5" not in html.unescape(phone.screen()) and "Side 99" not in html.unescape(phone.screen())
+
+
+@pytest.mark.parametrize("lang, empty", [("it", "Ausiliario 1 vuoto"), ("he", "צד 1 ריק"), ("en", "Side 1 empty")])
+def test_an_empty_side_stack_is_said_in_its_own_gender(table, lang, empty):
+    """An empty side stack (a "mazzo", a "צד": masculine) is not said as an empty pile ("vuota", "ריקה")."""
+    from referee import i18n
+
+    match, ann, bob = table
+    tops(ann, bob)
+    ann.client.set_cookie(i18n.COOKIE, lang)
+    sides = re.search(r'<div class="sides">(.*?)</div>\s*</', ann.screen(), re.S).group(1)
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", sides)).split())
+    assert empty in words
