@@ -953,11 +953,7 @@ def post_entry(match_id: str):
                 continue
             return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
         except store.KeyReused:
-            match = store.get_match(db, match_id)
-            log = store.state_at(db, match, tables.replay)
-            return render_screen(match, log, 409, notice=gettext(
-                "That button was already used for another entry: the table has moved on. Nothing of yours was "
-                "saved: here is the table as it is now."))
+            return _moved_on(db, match_id)
         except Ruling as ruling:
             if (entry.get("move") == "correct" and not is_htmx() and "c_move" in request.form
                     and isinstance(entry.get("target"), int)):
@@ -1040,6 +1036,18 @@ def _set_aside_now(before, after) -> str:
 def _plain(words) -> str:
     """Words for a plain-text notice (an entry said in English on a Hebrew or Italian phone is marked up)."""
     return words.striptags() if isinstance(words, Markup) else words
+
+
+def _moved_on(db, match_id: str, expected: int | None = None) -> Response:
+    """409 with the table as it is now: entries came first since version ``expected`` (said by
+    ``_came_first``), or, without it, this button's key was already used for another entry."""
+    match = store.get_match(db, match_id)
+    log = store.state_at(db, match, tables.replay)
+    if expected is not None:
+        return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+    return render_screen(match, log, 409, notice=gettext(
+        "That button was already used for another entry: the table has moved on. Nothing of yours was "
+        "saved: here is the table as it is now."))
 
 
 def _came_first(db, log, match_id: str, expected: int) -> str:
@@ -1175,15 +1183,9 @@ def end_match(match_id: str):
     try:
         done = _append(db, match_id, expected, entry, key)
     except store.StaleVersion:
-        match = store.get_match(db, match_id)
-        log = store.state_at(db, match, tables.replay)
-        return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+        return _moved_on(db, match_id, expected)
     except store.KeyReused:
-        match = store.get_match(db, match_id)
-        log = store.state_at(db, match, tables.replay)
-        return render_screen(match, log, 409, notice=gettext(
-            "That button was already used for another entry: the table has moved on. Nothing of yours was "
-            "saved: here is the table as it is now."))
+        return _moved_on(db, match_id)
     except Ruling as ruling:
         return render_screen(match, log, 422, ruling=ruling)
     except EntryError as err:
