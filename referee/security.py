@@ -307,13 +307,16 @@ def _bind_urls() -> None:
 
 
 def _page_before() -> str | None:
-    """The page of this server the request came from (a form's page), to go back to; else None."""
+    """The page of this server the request came from (a form's page), to go back to; else None. A form
+    posted to its own address (the page asking "End the match now?") goes back to that page; a page
+    never links to itself."""
     referrer = request.referrer or ""
     if not referrer or len(referrer) > 2000:
         return None
     try:
         parts = urlsplit(referrer)
-        if parts.scheme not in ("http", "https") or parts.netloc != request.host or referrer == request.url:
+        if (parts.scheme not in ("http", "https") or parts.netloc != request.host
+                or (referrer == request.url and request.method == "GET")):
             return None
     except (ValueError, UnicodeError):  # a Host or referrer no URL can be made of
         return None

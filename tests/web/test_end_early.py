@@ -281,3 +281,35 @@ def test_the_exports_hold_it_and_an_import_replays_it(app, database):
         assert log.game.result(log.state)["over"] and log.game.view(log.state, None)["ended"]["by"] == "Cy"
     finally:
         elsewhere.close()
+
+
+@pytest.mark.parametrize("game, players", GAMES, ids=[g for g, _ in GAMES])
+def test_ended_before_any_round_every_phone_shows_no_result_and_only_the_undo(app, database, game, players):
+    """No round (or game) completed: every phone's table still loads and says there is no result; the only
+    entry left to make is the undo of the end, on the phone that ended it."""
+    match = store.create_match(database, game, players)
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    assert _end(ana).status_code == 303
+    for phone in (ana, ben, Phone(app, match.id, None)):
+        page = phone.client.get(f"/m/{match.id}")
+        assert page.status_code == 200, text(page)[:300]
+        assert "Match ended early" in text(page) and "no result" in text(page)
+    moves = set(re.findall(r'name="move" value="(\w+)"', text(ana.client.get(f"/m/{match.id}"))))
+    assert moves == {"undo"}
+    assert not re.findall(r'name="move" value="(\w+)"', text(ben.client.get(f"/m/{match.id}")))
+
+
+def test_a_dispute_open_when_the_match_is_ended_is_shown_left_open_with_nothing_to_decide(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
+    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    for who, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
+                        (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
+                        (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
+                        (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"}),
+                        (ben, {"move": "reveal", "for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"})]:
+        assert who.post(**fields).status_code == 200, fields
+    assert "1 dispute to decide" in text(ben.client.get(f"/m/{match.id}"))
+    assert _end(ben).status_code == 303
+    page = text(ana.client.get(f"/m/{match.id}"))
+    assert "1 dispute left open when the match was ended" in page
+    assert 'value="resolve_flag"' not in page and "1 dispute to decide" not in page

@@ -122,3 +122,20 @@ def test_any_other_database_error_is_still_the_usual_500(app, client, caplog):
     assert "Something went wrong" in html and "cannot save" not in html
     assert any(r.exc_info for r in caplog.records)  # logged with its traceback, as before
     assert not [r for r in caplog.records if r.name == "referee.security"]
+
+
+
+def test_a_form_posted_to_its_own_page_offers_that_page_again(app, client):
+    """The page asking "End the match now?" posts to its own address: the 503 page links back to it (going
+    back asks again), not only to the start."""
+    made = _new_table(client)
+    match_id = made.headers["Location"].split("/m/")[1].split("/")[0]
+    assert client.post(f"/m/{match_id}/seat", data={"seat": "0"}, headers=ORIGIN).status_code == 303
+    page = f"http://localhost/m/{match_id}/end"
+    path = app.config["DATABASE"]
+    _pooled(app, sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False))
+    response = client.post(f"/m/{match_id}/end", data={"version": "0", "confirm": "1"},
+                           headers={**ORIGIN, "Referer": page})
+    dbmod.close_idle()
+    assert response.status_code == 503
+    assert f'href="{page}">Back to the page before' in response.get_data(as_text=True)
