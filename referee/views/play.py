@@ -567,9 +567,76 @@ def pick(match_id: str):
         abort(400, description=gettext("Nothing to choose for that entry."))
     ctx = screen_context(match, log)
     ctx.update(pick=fields, pick_query=urlencode({k: v for k, v in fields.items() if v}))
+    closed = None if _pick_open(log, match, fields, ctx) else _pick_closed_words(log, ctx)
+    if closed is not None:  # a link kept from earlier, a second tab: no card to tap, the table moved on
+        ctx.update(closed=closed, pick_template="table/pick_closed.html")
+        template = "table/pick_closed.html" if is_htmx() else "table/pick_page.html"
+        return _no_store(Response(render_template(template, **ctx), status=409))
     template = (f"games/{log.game.TEMPLATES}/pick.html" if is_htmx()
                 else "table/pick_page.html")
     return render_template(template, **ctx)
+
+
+#: The entries a picker's move makes, where they are not its own name: cards played where they do not fit
+#: (Shithead's ``play_any``, Spite & Malice's ``build_any``) are offered while the turn may play or build.
+_PICK_ENTRIES = {"play_any": ("play", "pickup"), "build_any": ("build", "discard")}
+
+
+def _pick_open(log, match, fields: dict[str, str], ctx: dict) -> bool:
+    """Whether the entry a picker is for is among those this phone may make now: an entry of its move
+    (``_PICK_ENTRIES``) by the player the picker names (``seat``), else by this phone's seat (on the shared
+    phone: by any seat that may act), or the table's own; and, for a picker whose tap makes a second entry
+    (``then``: a Draw 2's draw), that entry still follows. Which place or card is chosen is the picker's
+    own to say (its template), as before: only an entry no longer open at all closes it."""
+    game, state = log.game, log.state
+    kinds = _PICK_ENTRIES.get(fields["move"], (fields["move"],))
+    named = fields["seat"]
+    if named:
+        seats = [match.players.index(named)]
+    elif ctx["shared"]:
+        seats = list(game.may_act(state))
+    else:
+        seats = [ctx["seat"]] if ctx["seat"] is not None else []
+    found = [m for m in ctx["table_moves"] if m.get("move") in kinds and (not named or m.get("seat") in (None, named))]
+    for seat in seats:
+        found += [m for m in (game.move_to_dict(x, state.players) for x in game.legal_moves(state, seat))
+                  if m.get("move") in kinds]
+    if not found:
+        return False
+    return not fields["then"] or any(_follow_up_open(log, m, fields) for m in found)
+
+
+def _follow_up_open(log, move: dict, fields: dict[str, str]) -> bool:
+    """Whether the second entry of a one-tap pair (``then``) would follow ``move`` made now with some card:
+    the move is tried with each card of the deck in the picker's field (the engine's own ruling, nothing
+    saved); when no card of it is accepted, the tap's ruling will say why, and the picker stays open."""
+    game, state = log.game, log.state
+    field = fields["field"] or "card"
+    tried = False
+    for card in (*game.cards(state), "unknown"):
+        try:
+            parsed = game.parse_move({**move, field: card}, state.players, state.rules)
+            after, _ = game.apply(state, parsed)
+        except Exception:  # noqa: BLE001 - a card the rules refuse here: the next one is tried
+            continue
+        tried = True
+        seat = getattr(parsed, "seat", None)
+        if isinstance(seat, int) and any(game.move_to_dict(x, state.players).get("move") == fields["then"]
+                                         for x in game.legal_moves(after, seat)):
+            return True
+    return not tried
+
+
+def _pick_closed_words(log, ctx: dict) -> str:
+    """Why a picker is closed, in plain words: the match is over, or what the table entered last (in the words
+    the history uses, which never hold a card only one player saw, GEN-6)."""
+    if ctx["view"].get("over"):
+        return gettext("That choice is no longer open: the match is over.")
+    last = _plain(ctx.get("undo_words") or "").strip().rstrip(".")
+    if last:
+        return gettext("That choice is no longer open: the table has moved on (the last entry: %(entry)s).",
+                       entry=last)
+    return gettext("That choice is no longer open: the table has moved on.")
 
 
 _PLACE = re.compile(r"[1-9][0-9]?")  # a place in a row, as a picker link names it (1 to 99)
@@ -1192,4 +1259,6 @@ def end_match(match_id: str):
         return render_screen(match, log, 400, notice=_unreadable(err.message))
     if not is_htmx():
         return redirect(url_for("play.table", match_id=match_id), code=303)
+    if request.form.get("from") == "page":  # the page that asked (its htmx post): on to the table's page
+        return Response(status=204, headers={"HX-Redirect": table_url("play.table", match_id=match_id)})
     return render_screen(dataclasses.replace(match, version=done.version), done.state)

@@ -103,10 +103,20 @@ def test_ending_after_one_round_records_who_and_shows_the_result(app, database):
 def test_the_htmx_post_answers_with_the_screen(app, database):
     match = _rtc(database)
     shared = Phone(app, match.id, "shared")
-    response = _end(shared, HX)
+    fields = _end_form(text(shared.client.get(f"{shared.url}/end")))
+    assert fields.pop("from") == "page"
+    response = shared.client.post(f"{shared.url}/end", data=fields, headers=HX)
     assert response.status_code == 200 and 'id="screen-body"' in text(response)
     assert "The table ended the match early by agreement after 1 round." in text(response)
     assert _stored(database, match.id)[-1] == {"move": "end_match"}  # the shared phone: the table ended it
+
+
+def test_the_page_that_asks_is_sent_on_to_the_table_once_its_htmx_post_ended_the_match(app, database):
+    match = _rtc(database)
+    ana = Phone(app, match.id, "0")
+    response = _end(ana, HX)
+    assert response.status_code == 204 and response.headers["HX-Redirect"].endswith(f"/m/{match.id}")
+    assert _stored(database, match.id)[-1] == {"move": "end_match", "seat": "Ana"}
 
 
 def test_an_undo_takes_it_back_and_the_match_goes_on(app, database):
