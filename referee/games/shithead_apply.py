@@ -231,7 +231,7 @@ class _Entry:
                                 "in the history instead.")
         if len(m.cards) != FACE_UP:
             self.refuse("SH-2", f"Each player has {FACE_UP} face-up cards; {len(m.cards)} were entered.")
-        self.sighted(m.cards)
+        self.faceup_sighted(m.cards, m.seat)
         self.seat(m.seat, faceup=tuple(m.cards), entered=True)
         self.mark(m.seat, "faceup", m.cards)
 
@@ -291,6 +291,44 @@ class _Entry:
                     "the hand to swap face up: this must be a mis-tap or a misread photo.")
         self.check(False, "GEN-3", said, entries, was="SH-K5")
 
+    def faceup_sighted(self, cards: tuple[str | None, ...], seat: int) -> None:
+        """GEN-3 for the face-up cards entered for ``seat`` (SH-2): none may be one copy too many. Refused in
+        words of the face-up cards, pointing at the entries where the other copies were seen: SH-K5 is a rule
+        of plays, and entering the face-up cards plays nothing (logs before engine version 6 overrode it as
+        SH-K5, which still lets it stand)."""
+        who = self.name(seat)
+        for card in dict.fromkeys(c for c in cards if c is not None):
+            if card not in deck(self.s.decks, self.s.rules):
+                self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
+            if possible(self.s, card, cards.count(card)):
+                continue
+            where, entries = self.seen_where(card, None)
+            if not possible(self.s, card, 1):  # every copy lies elsewhere already
+                said = (f"Every {say_card(card)} is already somewhere else on the table ({where}), so none of "
+                        f"{who}'s face-up cards can be one: this must be a mis-tap or a misread photo.")
+            elif where:  # the cards entered name it more often than the copies still unseen
+                said = (f"{who}'s face-up cards name {say_card(card)} more times than this table's deck still "
+                        f"holds (the others: {where}): this must be a mis-tap or a misread photo.")
+            else:
+                said = (f"{who}'s face-up cards name {say_card(card)} more times than this table's deck holds: "
+                        "this must be a mis-tap or a misread photo.")
+            self.check(False, "GEN-3", said, entries, was="SH-K5")
+
+    def start_sighted(self, card: str, seat: int) -> None:
+        """GEN-3 for the lowest card ``seat`` shows from the hand to start (SH-4): not one copy too many (its
+        own known hand cards are where it is looked for). Refused in words of the card shown, pointing at
+        the entries where the other copies were seen (logs before engine version 6 overrode it as SH-K5,
+        which still lets it stand)."""
+        if card not in deck(self.s.decks, self.s.rules):
+            self.refuse("SH-K11", f"There is no {say_card(card)} in this table's deck.")
+        if possible(self.s, card, 1, self.s.seats[seat]):
+            return
+        # one card, so every copy seen lies in a place the table can name (``where`` is never empty)
+        where, entries = self.seen_where(card, seat)
+        said = (f"Every {say_card(card)} is already somewhere else on the table ({where}), so the lowest card "
+                f"{self.name(seat)} shows to start cannot be one: this must be a mis-tap or a misread photo.")
+        self.check(False, "GEN-3", said, entries, was="SH-K5")
+
     def do_Start(self, m: Start) -> None:
         s = self.s
         self.setup("SH-4")
@@ -309,7 +347,7 @@ class _Entry:
                 if m.card not in st.known and st.unknown < 1:
                     self.refuse("SH-K4", f"The table knows every card in {s.players[m.seat]}'s hand "
                                          f"({say_cards(st.known)}): {say_card(m.card)} is not among them.")
-                self.sighted((m.card,), m.seat)
+                self.start_sighted(m.card, m.seat)
             if s.rules["start_rank_zones"] == "hand_and_faceup" and rank_of(m.card) in VALUES:
                 self._check_public_lowest(m.seat, m.card)
         d = self.s

@@ -11,12 +11,15 @@ from .shithead_rules import FACE_UP, VARIANTS, deck, say_card
 from .shithead_state import State
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 5  # 2: reminders and outcomes say cards as the table does (7♣); 3: SH-V1 and SH-40 words
+ENGINE_VERSION = 6  # 2: reminders and outcomes say cards as the table does (7♣); 3: SH-V1 and SH-40 words
 # 4: the state marks where each public card went (SH-K5 points at those entries); refusals list the cards that
 # go on anything under the table's house rules (SH-V2, V4, V5, V15)
 # 5: a swap naming a card seen elsewhere is refused by GEN-3 in words of the swap (was SH-K5, a rule of plays; an
 # override recorded as SH-K5 still stands, with the new words), and a face-up card nobody entered, named by a
 # swap, counts before the hand card is looked for (the same card on both sides is one copy too many)
+# 6: face-up cards entered, or a lowest card shown to start, that conservation rules out are refused by GEN-3 in
+# words of the face-up cards or of the card shown (was SH-K5, a rule of plays; an override recorded as SH-K5
+# still stands, with the new words)
 TEMPLATES = "shithead"
 #: Entries whose second step is a picker: the cards of a play, the face-up cards, a swap.
 PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add", "play_any")  # play_any: cards that do not fit

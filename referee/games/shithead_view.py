@@ -210,13 +210,42 @@ def swap_choices(state: State, seat: int) -> dict[str, list[str]] | None:
             "card": sorted(hand, key=_card_order)}
 
 
+def faceup_choices(state: State, seat: int) -> list[str] | None:
+    """What the form of ``seat``'s face-up cards offers (SH-2), or None when they are not to be entered:
+    "unknown" (a card nobody could see, GEN-14), then every card the table has not seen all copies of
+    (GEN-3; never a card lying face up elsewhere or known in a hand, with one deck)."""
+    if not any(isinstance(m, FaceUp) for m in legal_moves(state, seat)):
+        return None
+    pool = Counter(deck(state.decks, state.rules))
+    pool.subtract(state.seen())
+    return ["unknown", *sorted((c for c, n in pool.items() if n > 0), key=_card_order)]
+
+
+def start_choices(state: State, seat: int) -> list[str] | None:
+    """The lowest card ``seat`` may show to start (SH-4), or None when it may not start: a natural card its
+    hand may hold (its known cards, and while some of it is unseen, every card the table has not seen all
+    copies of, GEN-3: never a card lying face up or known in another hand, with one deck), and with SH-V19
+    (``hand_and_faceup``) its own natural face-up cards. The referee accepts every card offered."""
+    if not any(isinstance(m, Start) for m in legal_moves(state, seat)):
+        return None
+    st = state.seats[seat]
+    cards = set(st.known)
+    if st.unknown > 0:
+        cards |= still_possible(state, seat)
+    if state.rules["start_rank_zones"] == "hand_and_faceup":
+        cards |= {c for c in st.faceup if c is not None}
+    return sorted((c for c in cards if c != "JOKER" and natural(rank_of(c), state.rules)), key=_card_order)
+
+
 def choices(state: State, seat: int) -> dict[str, Any]:
-    """What ``seat``'s picker offers now: before play, the swap (``swap_choices``); in play, for each rank it
-    may play (or interrupt / add with), the cards of that rank it may hold in its active zone, and how many
-    such cards one entry takes."""
+    """What ``seat``'s picker offers now: before play, its face-up cards (``faceup_choices``), the swap
+    (``swap_choices``) and the lowest card to start with (``start_choices``); in play, for each rank it may
+    play (or interrupt / add with), the cards of that rank it may hold in its active zone, and how many such
+    cards one entry takes."""
     if state.phase == "setup":
-        swap = swap_choices(state, seat)
-        return {} if swap is None else {"swap": swap}
+        found = {"faceup": faceup_choices(state, seat), "swap": swap_choices(state, seat),
+                 "start": start_choices(state, seat)}
+        return {k: v for k, v in found.items() if v is not None}
     moves = [m for m in legal_moves(state, seat) if isinstance(m, (Play, Interrupt, Add))]
     st, where = state.seats[seat], zone(state, seat)
     pool = Counter(deck(state.decks, state.rules))

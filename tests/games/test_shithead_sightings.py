@@ -170,3 +170,100 @@ def test_GEN_5_a_refused_swap_may_be_let_stand_and_an_old_logs_SH_K5_override_st
     # a log written before engine version 5 overrode the same swap as SH-K5: replayed, it stands
     old, _ = sh.apply(_set_up(), Override(sh.Swap(DAD, "KD", "4C"), "SH-K5", "a second deck's K♦", MOM))
     assert old.seats == state.seats and old.overrides[-1][1] == "SH-K5"
+
+
+# --- Face-up cards entered (SH-2) and the lowest card shown to start (SH-4), ruled out by GEN-3 -------------
+
+def test_SH_T30_a_face_up_card_seen_elsewhere_is_refused_by_GEN_3_in_words_of_the_face_up_cards():
+    """Mom's K♦ lies face up (entry 0): none of Dad's face-up cards can be a K♦. Conservation (GEN-3)
+    refuses it, saying what is being entered, not SH-K5's "cannot be played", and points at entry 0."""
+    state = go(sh.new_match(("Mom", "Dad")), sh.FaceUp(MOM, ("KD", "5S", "9H")))
+    ruling = refused(state, sh.FaceUp(DAD, ("4C", "KD", "JS")))
+    assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.message == ("Every K♦ is already somewhere else on the table (Mom's face-up cards), so none of Dad's "
+                              "face-up cards can be one: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (1, 0)  # the entry refused, then Mom's face-up cards
+    assert "play" not in ruling.message and "play" not in sh.rule_text(ruling.rule).lower()
+
+
+def test_SH_T30_a_face_up_card_known_in_a_hand_after_a_swap_points_at_the_swap():
+    """Mom swapped her K♦ into her hand (entry 2): Dad's face-up cards cannot hold it either."""
+    state = go(sh.new_match(("Mom", "Dad", "Cy")), sh.FaceUp(MOM, ("KD", "5S", "9H")),
+               sh.FaceUp(2, ("2C", "3C", "4C")), sh.Swap(MOM, "QH", "KD"))
+    ruling = refused(state, sh.FaceUp(DAD, ("KD", "6D", "JS")))
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Every K♦ is already somewhere else on the table (Mom's hand), so none of Dad's face-up "
+                              "cards can be one: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (3, 2)
+
+
+def test_GEN_3_face_up_cards_naming_one_card_twice_are_more_than_the_deck_holds():
+    """One deck, one J♠: three face-up cards naming it twice. Nothing else is seen, so "every J♠ is
+    already somewhere else" would be untrue: the ruling says the entry names it too often."""
+    ruling = refused(sh.new_match(("Mom", "Dad")), sh.FaceUp(DAD, ("JS", "JS", "4C")))
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Dad's face-up cards name J♠ more times than this table's deck holds: this must be a "
+                              "mis-tap or a misread photo.")
+    assert ruling.entries == (0,)
+
+
+def test_GEN_3_with_two_decks_face_up_cards_naming_a_card_twice_with_its_twin_seen_say_where_the_twin_is():
+    players = ("Mom", "Dad", "Cy", "Di", "Ed", "Flo")
+    state = go(sh.new_match(players), sh.FaceUp(MOM, ("KD", "5S", "9H")))
+    assert state.decks == 2
+    assert go(state, sh.FaceUp(DAD, ("KD", "4C", "JS"))).seats[DAD].faceup == ("KD", "4C", "JS")  # the twin
+    ruling = refused(state, sh.FaceUp(DAD, ("KD", "KD", "JS")))
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Dad's face-up cards name K♦ more times than this table's deck still holds (the others: "
+                              "Mom's face-up cards): this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (1, 0)
+
+
+def test_GEN_5_a_refused_face_up_card_may_be_let_stand_and_an_old_logs_SH_K5_override_still_stands():
+    from referee.games.base import Override
+
+    state = go(sh.new_match(("Mom", "Dad")), sh.FaceUp(MOM, ("KD", "5S", "9H")))
+    move = sh.FaceUp(DAD, ("4C", "KD", "JS"))
+    after, _ = sh.apply(state, Override(move, "GEN-3", "a second deck's K♦", MOM))
+    eid, rule, _, _, message, entries = after.overrides[-1]
+    assert rule == "GEN-3" and "none of Dad's face-up cards" in message and entries == (1, 0)
+    assert after.seats[DAD].faceup == ("4C", "KD", "JS")
+    # a log written before engine version 6 overrode the same entry as SH-K5: replayed, it stands
+    old, _ = sh.apply(state, Override(move, "SH-K5", "a second deck's K♦", MOM))
+    assert old.seats == after.seats and old.overrides[-1][1] == "SH-K5"
+
+
+def _swapped():
+    """Mom's face-up K♦ 5♠ 9♥ (entry 0), Dad's 4♣ 6♦ J♠ (entry 1); Mom swaps the 2♣ face up and takes the
+    5♠ into her hand (entry 2)."""
+    return go(sh.new_match(("Mom", "Dad")), sh.FaceUp(MOM, ("KD", "5S", "9H")), sh.FaceUp(DAD, ("4C", "6D", "JS")),
+              sh.Swap(MOM, "2C", "5S"))
+
+
+def test_SH_T30_a_lowest_card_known_in_another_hand_is_refused_by_GEN_3_in_words_of_the_card_shown():
+    """The 5♠ went into Mom's hand at the swap (entry 2): Dad cannot show it to start."""
+    ruling = refused(_swapped(), sh.Start(DAD, "5S"))
+    assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.message == ("Every 5♠ is already somewhere else on the table (Mom's hand), so the lowest card Dad "
+                              "shows to start cannot be one: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (3, 2)
+    assert "play" not in ruling.message
+
+
+def test_SH_T30_a_lowest_card_lying_face_up_is_refused_by_GEN_3_and_points_at_its_entry():
+    ruling = refused(_swapped(), sh.Start(DAD, "4C"))  # Dad's own face-up 4♣ (start_rank_zones: hand)
+    assert ruling.rule == "GEN-3"
+    assert ruling.message == ("Every 4♣ is already somewhere else on the table (Dad's face-up cards), so the lowest "
+                              "card Dad shows to start cannot be one: this must be a mis-tap or a misread photo.")
+    assert ruling.entries == (3, 1)
+    # Mom may show the 5♠ she holds: it is hers
+    assert go(_swapped(), sh.Start(MOM, "5S")).declared == "5S"
+
+
+def test_GEN_5_a_refused_lowest_card_may_be_let_stand_and_an_old_logs_SH_K5_override_still_stands():
+    from referee.games.base import Override
+
+    after, _ = sh.apply(_swapped(), Override(sh.Start(DAD, "5S"), "GEN-3", "a second deck's 5♠", DAD))
+    assert after.overrides[-1][1] == "GEN-3" and after.declared == "5S" and after.phase == "play"
+    old, _ = sh.apply(_swapped(), Override(sh.Start(DAD, "5S"), "SH-K5", "a second deck's 5♠", DAD))
+    assert old.overrides[-1][1] == "SH-K5" and old.seats == after.seats and old.declared == "5S"
