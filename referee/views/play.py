@@ -569,9 +569,10 @@ def pick(match_id: str):
     ctx.update(pick=fields, pick_query=urlencode({k: v for k, v in fields.items() if v}))
     closed = None if _pick_open(log, match, fields, ctx) else _pick_closed_words(log, ctx)
     if closed is not None:  # a link kept from earlier, a second tab: no card to tap, the table moved on
+        # 200, as the pickers' own "That choice is no longer open" always answered: a page that says so
         ctx.update(closed=closed, pick_template="table/pick_closed.html")
         template = "table/pick_closed.html" if is_htmx() else "table/pick_page.html"
-        return _no_store(Response(render_template(template, **ctx), status=409))
+        return _no_store(Response(render_template(template, **ctx)))
     template = (f"games/{log.game.TEMPLATES}/pick.html" if is_htmx()
                 else "table/pick_page.html")
     return render_template(template, **ctx)

@@ -20,7 +20,7 @@ PICKERS = {
                      [{"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "power", "card": "PEEK"}],
                      "move=peek&slot=3&field=seen&seat=Hana"),
     "cabo": ("cabo", ["Hana", "Ben"], {}, [], "move=turn_up"),
-    "shithead": ("shithead", ["Hana", "Ben"], {}, [], "move=swap&seat=Hana"),
+    "shithead": ("shithead", ["Hana", "Ben"], {}, [{"move": "faceup", "cards": "9S,KD,AH"}], "move=swap&seat=Hana"),
     "spite_malice": ("spite_malice", ["Hana", "Ben"], {"payoff_size": 5}, [], "move=top&seat=Hana"),
 }
 

@@ -18,6 +18,7 @@ MISSING = object()
 VALUES = [MISSING, "", "0", "-1", "1", "99", "9" * 40, "1.5", "x", "1,9", "1,,2", ",", "٣", "Nobody", "<b>"]
 NOTHING = "Nothing to choose for that entry."
 GONE = "That choice is no longer open: the table has moved on."
+CLOSED = "That choice is no longer open"  # the whole message names the last entry
 CAMBIO = {"deck": "standard_jokers", "initial_look": "nearest_two", "matching_exchange": "off",
           "snap_enabled": True, "discard_taken_face_up": False, "round_score": "plain",
           "tie_policy": "all_lowest_except_caller", "kamikaze": False, "exact_100_reset": "off",
@@ -93,6 +94,8 @@ def _get(phone: Phone, args: dict, htmx: bool = True):
     response = phone.client.get(f"{phone.url}/pick", query_string=args, headers=HX if htmx else {})
     body = html.unescape(text(response))
     assert response.status_code < 500, (args, response.status_code)
+    if 'class="pick pick-closed"' in body:  # an entry no longer open (test_pick_closed.py): said, no card to tap
+        assert response.status_code == 200 and CLOSED in body and "cardbtn" not in body, (args, body[:300])
     if response.status_code >= 400:
         assert NOTHING in body or "watching" in body, (args, response.status_code, body[:300])
     return response
@@ -163,6 +166,9 @@ def test_a_cabo_picker_without_its_place_or_beyond_the_row_says_it_is_no_longer_
     for phone in (seated, shared):
         response = _get(phone, args, htmx)
         assert response.status_code == 200
+        if args["move"] == "peek":  # no peek is open while a card is held: the picker is closed, saying why
+            assert CLOSED in html.unescape(text(response)) and "cardbtn" not in text(response)
+            continue
         if args["move"] != "match":
             assert GONE in html.unescape(text(response))
         else:  # a place beyond the row is not chosen: place 1 alone is no claim yet

@@ -32,7 +32,7 @@ def test_one_deck_leaves_out_the_pile_the_face_up_cards_and_the_known_hand_cards
     assert "4C" not in cards and "8S" not in cards  # on the pile
     assert cards == EVERY_CARD - face_up - {"4C", "8S"}
     assert ana.post(move="pickup").status_code == 200  # the pile's cards are now known in Ana's hand (SH-K4)
-    for phone, seat in ((ana, "Ana"), (ben, "Ana"), (cy, "Cy")):
+    for phone, seat in ((ben, "Ben"), (ana, "Ben"), (cy, "Ben")):  # Ben's turn: his picker, on any phone
         cards = offered(phone, seat)
         assert "4C" not in cards and "8S" not in cards and cards == EVERY_CARD - face_up - {"4C", "8S"}
 
@@ -41,8 +41,16 @@ def test_one_deck_with_jokers_keeps_the_joker_while_a_copy_is_unseen(app, databa
     match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {"jokers": True})
     ana, ben, cy = (ShPhone(app, match.id, str(i)) for i in range(3))
     assert ana.post_cards(["JOKER", "KD", "AH"], move="faceup").status_code == 200
+    assert ben.post_cards(["5H", "6S", "QD"], move="faceup").status_code == 200
+    assert cy.post_cards(FACEUP["Cy"], move="faceup").status_code == 200
+    assert ana.post(move="start", card="4C").status_code == 200  # Ana's turn: her picker is open
     assert "JOKER" in offered(ana, "Ana")  # a joker is face up; its second copy may still be face down
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {"jokers": True})
+    ana, ben, cy = (ShPhone(app, match.id, str(i)) for i in range(3))
+    assert ana.post_cards(["JOKER", "KD", "AH"], move="faceup").status_code == 200
     assert ben.post_cards(["JOKER", "6S", "QD"], move="faceup").status_code == 200
+    assert cy.post_cards(FACEUP["Cy"], move="faceup").status_code == 200
+    assert ana.post(move="start", card="4C").status_code == 200
     cards = offered(ana, "Ana")
     assert "JOKER" not in cards and "KD" not in cards and "6S" not in cards
 
@@ -51,6 +59,8 @@ def test_two_decks_offer_every_card(app, database):
     players = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay"]  # six players: two decks (SH-V9)
     match = store.create_match(database, "shithead", players, {})
     ana = ShPhone(app, match.id, "0")
-    for name, cards in FACEUP.items():
+    for name, cards in {**FACEUP, "Dee": ["2S", "3S", "5S"], "Eve": ["2H", "3H", "5D"],
+                        "Fay": ["2D", "3D", "5C"]}.items():
         assert ana.post_cards(cards, move="faceup", **{"for": name}).status_code == 200
+    assert ana.post(move="start", card="4C").status_code == 200  # Ana's turn: her picker is open
     assert offered(ana, "Ana") >= EVERY_CARD  # a 9♠ is face up; the other deck's may be turned over
