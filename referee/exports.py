@@ -2,10 +2,12 @@
 CSV (one row per player per round); and one transcript from another Referee brought in as a match.
 
 Importing is idempotent: a match keeps its id (a transcript without one gets an id made from its
-content), and a match already here is left as it is; profiles are found by name (the table's
-rules), nights by their group and day, groups by name. An import file may be hostile: every problem
-is an :class:`ImportProblem` naming the field at fault, and nothing is written unless the whole file
-reads.
+content), and a match already here is left as it is: the same content is said to be here already (and
+in which group), other content under its id (players, entries, house rules, date, game) is refused with
+what differs, never silently dropped (:class:`AlreadyHere` when nothing else came in). Profiles are found
+by name (the table's rules), nights by their group and day, groups by name; a group is made only when a
+match comes into it. An import file may be hostile: every problem is an :class:`ImportProblem` naming the
+field at fault, and nothing is written unless the whole file reads.
 """
 from __future__ import annotations
 
@@ -39,6 +41,16 @@ class ImportProblem(ValueError):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class AlreadyHere(ImportProblem):
+    """Nothing came in, and a match of the file is already here with other content (``refused``: the
+    (field, message) of each such match; ``done``: what was here already with the same content)."""
+
+    def __init__(self, refused: list[tuple[str, str]], done: "Imported"):
+        super().__init__(*refused[0])
+        self.refused = refused
+        self.done = done
 
 
 # --- Export ------------------------------------------------------------------------------------
@@ -165,17 +177,30 @@ class _Match:
     night: Any = None
     seats: list[int] | None = None
     over: bool = False
+    where: str = "match"  # where its id is in the file (what a refusal names)
+    dated: bool = False  # the file gives its date (else it is today's, and not compared)
 
 
 @dataclass
 class Imported:
-    group: people.Group | None
+    group: people.Group | None  # the group named (None when there is none here: none was made for nothing)
     added: list[str] = field(default_factory=list)  # match ids
-    skipped: list[str] = field(default_factory=list)  # already here
+    skipped: list[str] = field(default_factory=list)  # already here, with the same content
+    where: dict[str, str | None] = field(default_factory=dict)  # a skipped match's group here (None: no group)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # already here with other content: (field, words)
 
     def words(self) -> str:
-        return (f"{len(self.added)} match{'es' if len(self.added) != 1 else ''} imported, "
-                f"{len(self.skipped)} already here")
+        """"1 match imported (group Fam), 1 already here, in Night Crew": what came in, and where the matches
+        already here are (the group the file named may not be theirs)."""
+        added = f"{len(self.added)} match{'es' if len(self.added) != 1 else ''} imported"
+        if self.added and self.group is not None:
+            added += f" (group {self.group.name})"
+        skipped = f"{len(self.skipped)} already here"
+        if self.skipped:
+            places = list(dict.fromkeys(self.where.get(m) or "" for m in self.skipped))
+            names = [p for p in places if p] + (["no group"] if "" in places else [])
+            skipped += ", in " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
+        return f"{added}, {skipped}"
 
 
 def _need(cond: bool, where: str, message: str) -> None:
@@ -217,14 +242,17 @@ def _read_match(doc: Any, where: str) -> _Match:
         except (store.UnstorableEntry, TypeError, ValueError) as err:
             raise ImportProblem(f"{where}.entries[{i}]", getattr(err, "message", "cannot be stored")) from None
     match_id = doc.get("match")
+    where_id = f"{where}.match" if where != "(transcript)" else "match"
     if not (isinstance(match_id, str) and _ID.match(match_id)):
         match_id = _content_id({k: doc.get(k) for k in ("game", "players", "rules", "entries", "date")})
     created = doc.get("date")
-    created = created if isinstance(created, str) and len(created) <= 40 and created.isprintable() else store.now()
+    dated = isinstance(created, str) and len(created) <= 40 and created.isprintable()
+    created = created if dated else store.now()
     # checked by from_data, which dealt the match from it
     dealer = None if transcript.dealer is None else seat_index(transcript.dealer, transcript.players, "dealer")
     over = _replays_over(game, transcript.players, rules, [e for _, e in stored], dealer)
-    return _Match(match_id, game.NAME, tuple(transcript.players), rules, stored, created, dealer, over=over)
+    return _Match(match_id, game.NAME, tuple(transcript.players), rules, stored, created, dealer, over=over,
+                  where=where_id, dated=dated)
 
 
 def _replays_over(game, players, rules, entries, dealer: int | None = None) -> bool:
@@ -278,7 +306,7 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
                                            "imported")
         group = None
         if group_name not in (None, ""):
-            group = people.find_or_create_group(db, _name(group_name, "group"))
+            group = _name(group_name, "group")  # made only when the match comes into it (_write)
             match.night = _day(day, "night") if day not in (None, "") else match.created_at[:10] \
                 if _valid_day(match.created_at[:10]) else nights.evening_of()
         return _write(db, group, [match], {}, [])
@@ -338,11 +366,11 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
         if created is not None:
             try:
                 match.created_at = check_date(created, f"{where}.created_at")
+                match.dated = True
             except TranscriptError as err:
                 _need(False, err.where, err.message)
         matches.append(match)
-    group = people.find_or_create_group(db, name)
-    return _write(db, group, matches, profile_names, merges)
+    return _write(db, name, matches, profile_names, merges)
 
 
 def _valid_day(text: str) -> bool:
@@ -353,14 +381,122 @@ def _valid_day(text: str) -> bool:
         return False
 
 
-def _write(db: Database, group: people.Group | None, matches: list[_Match], profile_names: dict[int, str],
+def _group_here(db: Database, m: _Match) -> str | None:
+    row = db.conn.execute("SELECT g.name FROM matches m JOIN groups g ON g.id = m.group_id WHERE m.id = ?",
+                          (m.id,)).fetchone()
+    return row[0] if row else None
+
+
+def _canonical(value: Any) -> str:
+    try:
+        return store.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _seated(entries: list, players) -> list[str]:
+    """Entries compared by seat: each player's name, wherever an entry holds it, stands for its seat."""
+    seat = {name: i for i, name in enumerate(players) if isinstance(name, str)}
+
+    def by_seat(value: Any) -> Any:
+        if isinstance(value, str):
+            return {"seat#": seat[value]} if value in seat else value
+        if isinstance(value, list):
+            return [by_seat(v) for v in value]
+        if isinstance(value, dict):
+            return {k: by_seat(v) for k, v in value.items()}
+        return value
+
+    return [_canonical(by_seat(e)) for e in entries]
+
+
+def _rules_of(game_name: str, rules: Any) -> str:
+    game = GAMES.get(game_name)
+    try:
+        if game is not None:
+            rules = changed_rules(game.VARIANTS, resolve_rules(game.VARIANTS, rules))
+    except (EntryError, TypeError, ValueError, AttributeError):
+        pass
+    return _canonical(rules)
+
+
+def _differences(db: Database, m: _Match) -> str | None:
+    """What differs between the file's match and the match here under its id, in words ("" when nothing
+    does: the same players, entries, house rules, and date when the file gives one); None when it is not
+    here. The entries are compared as they are stored, and as this match's own transcript gives them (a
+    round being played without another seat's peeks, GEN-6), so that its own export is the same."""
+    try:
+        here = store.get_match(db, m.id)
+    except store.UnknownMatch:
+        return None
+    if here.game != m.game:
+        return f"as a match of another game ({here.game})"
+    said = []
+    if list(here.players) != list(m.players):
+        said.append(f"with other players ({', '.join(str(p) for p in here.players)})")
+    stored = [e["entry"] for e in store.entries(db, here.id, upto=here.version)]
+    mine = _seated([parsed for _, parsed in m.entries], m.players)  # players by seat: a renaming is "players"
+    versions = [stored]
+    try:
+        versions.append(transcript_of(db, here)["entries"])
+    except Exception:  # noqa: BLE001 - a match here that no longer replays: its entries as stored
+        pass
+    if not any(_seated(version, here.players) == mine for version in versions):
+        if len(stored) != len(mine):
+            said.append(f"with other entries ({len(stored)} here, {len(mine)} in the file)")
+        else:
+            ours = _seated(stored, here.players)
+            first = next((i for i, e in enumerate(ours) if e != mine[i]), 0)
+            said.append(f"with other entries (entry {first + 1} differs)")
+    if _rules_of(here.game, here.rules) != _rules_of(m.game, m.rules):
+        said.append("with other house rules")
+    if m.dated and here.created_at[:10] != m.created_at[:10]:
+        said.append(f"with another date ({here.created_at[:10]})")
+    return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+
+
+def _group_named(conn, name: str | None, create: bool) -> tuple[people.Group | None, bool]:
+    """Inside the write transaction: the group of that name, made when ``create`` (a match comes into it);
+    and whether it was made now."""
+    if name is None:
+        return None, False
+    row = conn.execute("SELECT id, name FROM groups WHERE name_key = ?", (name_key(name),)).fetchone()
+    if row is not None:
+        return people.Group(*row), False
+    if not create:
+        return None, False
+    gid = conn.execute("INSERT INTO groups (name, name_key, created_at) VALUES (?, ?, ?)",
+                       (name, name_key(name), store.now())).lastrowid
+    return people.Group(gid, name), True
+
+
+def _write(db: Database, group_name: str | None, matches: list[_Match], profile_names: dict[int, str],
            merges: list[tuple[int, int]]) -> Imported:
-    done = Imported(group)
+    """Write the matches not here yet. A match already here is compared first (``_differences``): the same,
+    it is skipped, and said where it is; other content, it is refused and left as it is. Nothing at all
+    coming in and a match refused is an :class:`AlreadyHere` (nothing written, no group made)."""
+    done = Imported(None)
+    new = []
+    for m in matches:
+        differs = _differences(db, m)
+        if differs is None:
+            new.append(m)
+        elif differs:
+            done.refused.append((m.where, f"match {m.id} is already here {differs}; it was not changed"))
+        else:
+            done.skipped.append(m.id)
+            done.where[m.id] = _group_here(db, m)
+    if not new and done.refused:
+        done.group = _group_named(db.conn, group_name, create=False)[0]
+        raise AlreadyHere(done.refused, done)
     with store.write_transaction(db) as conn:
+        group, made = _group_named(conn, group_name, create=bool(new))
+        done.group = group
         ids = dict(zip(profile_names, people.profile_ids_for(conn, list(profile_names.values()))))
-        for m in matches:
+        for m in new:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
-                done.skipped.append(m.id)
+                done.skipped.append(m.id)  # brought in meanwhile (another import of the same file)
+                done.where[m.id] = _group_here(db, m)
                 continue
             night_id = nights.night_for(conn, group.id, m.night) if group is not None and m.night else None
             for _ in range(20):
@@ -377,6 +513,9 @@ def _write(db: Database, group: people.Group | None, matches: list[_Match], prof
             conn.executemany("INSERT INTO match_seats (match_id, seat, profile_id) VALUES (?, ?, ?)",
                              [(m.id, seat, pid) for seat, pid in enumerate(seat_ids)])
             done.added.append(m.id)
+        if made and not done.added:  # every one brought in meanwhile: no empty group left behind
+            conn.execute("DELETE FROM groups WHERE id = ?", (group.id,))
+            group = done.group = None
     for source, into in merges:  # each its own recorded event, skipped when already the same person
         try:
             people.merge(db, ids[source], ids[into])

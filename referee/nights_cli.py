@@ -118,15 +118,27 @@ def export_command(group: str, file, as_csv: bool, db_path: str | None) -> None:
 @click.option("--night", default=None, metavar="YYYY-MM-DD", help="For a single transcript: the night (with --group).")
 @DB_OPTION
 def import_command(file, group: str | None, night: str | None, db_path: str | None) -> None:
-    """Bring in a group's export, or one finished match's transcript. Importing again changes nothing."""
+    """Bring in a group's export, or one finished match's transcript. Importing again changes nothing; a
+    match already here with other content (players, entries, house rules, date) is refused, saying what
+    differs, and left as it is (status 2 when nothing was imported)."""
     from . import exports
+    from .transcript import printable
 
+    name = getattr(file, "name", "FILE")
     database = _open(db_path, create=True)  # a group's history may start a new database
     try:
         try:
             done = exports.import_data(database, exports.read(file.read()), group, night)
+        except exports.AlreadyHere as err:  # nothing came in: each match refused, one line each
+            for _, message in err.refused:
+                click.echo(printable(f"{name}: {message}"), err=True)
+            if err.done.skipped:
+                click.echo(printable(err.done.words() + "."), err=True)
+            sys.exit(2)
         except exports.ImportProblem as err:
-            _fail(f"{getattr(file, 'name', 'FILE')}: {err.field}: {err.message}")
+            _fail(f"{name}: {err.field}: {err.message}")
     finally:
         database.close()
-    click.echo(done.words() + (f" (group {done.group.name})" if done.group else "") + ".")
+    for _, message in done.refused:  # the others came in
+        click.echo(printable(f"{name}: {message}"), err=True)
+    click.echo(printable(done.words() + "."))

@@ -252,3 +252,25 @@ def test_a_played_match_goes_out_and_back_in_with_its_default_dealer_and_an_old_
             assert exports.transcript_of(other, imported)["dealer"] == doc["players"][-1]
         finally:
             other.conn.close()
+
+
+def test_an_edited_transcript_on_the_web_is_a_422_that_says_what_differs(client, database):
+    """The same match id with other players: refused, saying so (it was taken as "already here" before,
+    and the group named on the form was made, empty)."""
+    doc = {**example("flag-at-reveal"), "match": "abcd2345"}
+    done = exports.import_data(database, doc, "Night Crew")
+    assert done.added == ["abcd2345"] and done.group.name == "Night Crew"
+    body = json.dumps(renamed(doc, {"Ana": "Zoe"})).encode()
+    response = client.post("/nights/import", data={"file": (io.BytesIO(body), "t.json"), "group": "Fam"},
+                           headers=SAME_ORIGIN, content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "match abcd2345 is already here with other players (Ana, Ben)" in page
+    assert [g.name for g in people.groups(database)] == ["Night Crew"]
+    with pytest.raises(exports.AlreadyHere) as err:
+        exports.import_data(database, renamed(doc, {"Ana": "Zoe"}), "Fam")
+    assert err.value.field == "match" and err.value.refused == [
+        ("match", "match abcd2345 is already here with other players (Ana, Ben); it was not changed")]
+    again = exports.import_data(database, doc, "Fam")  # the same: said where it is, no group made
+    assert (again.skipped, again.where, again.group) == (["abcd2345"], {"abcd2345": "Night Crew"}, None)
+    assert again.words() == "0 matches imported, 1 already here, in Night Crew"
+    assert [g.name for g in people.groups(database)] == ["Night Crew"]
