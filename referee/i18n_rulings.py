@@ -423,6 +423,15 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
              "swap face up: this must be a mis-tap or a misread photo."), card=r"\S+"),
     _same(N_("Every %(card)s is already somewhere else on the table (%(where)s), so the face-up card %(name)s takes "
              "into the hand cannot be one: this must be a mis-tap or a misread photo."), card=r"\S+"),
+    # face-up cards entered (SH-2), or the lowest card shown to start (SH-4), that conservation rules out (GEN-3)
+    _same(N_("Every %(card)s is already somewhere else on the table (%(where)s), so none of %(name)s's face-up cards "
+             "can be one: this must be a mis-tap or a misread photo."), card=r"\S+"),
+    _same(N_("%(name)s's face-up cards name %(card)s more times than this table's deck still holds (the others: "
+             "%(where)s): this must be a mis-tap or a misread photo."), card=r"\S+"),
+    _same(N_("%(name)s's face-up cards name %(card)s more times than this table's deck holds: this must be a mis-tap "
+             "or a misread photo."), card=r"\S+"),
+    _same(N_("Every %(card)s is already somewhere else on the table (%(where)s), so the lowest card %(name)s shows "
+             "to start cannot be one: this must be a mis-tap or a misread photo."), card=r"\S+"),
     _same(N_("Every %(card)s is already somewhere else on the table (%(where)s): this must be a mis-tap or a misread "
              "photo."), card=r"\S+"),  # where each copy is: read by ``_where_words``
     _same(N_("There is no %(card)s in this table's deck.")),

@@ -7,9 +7,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from referee import live
+
+# A machine running other work (a CI runner, the test suites side by side) can take seconds to reload a page
+# and put its drafts back: an expectation waits up to 15 s (it returns as soon as it holds).
+expect.set_options(timeout=15_000)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
