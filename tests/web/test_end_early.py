@@ -13,7 +13,7 @@ from referee import nights, people, stats, store, tables
 from referee.transcript import check, loads
 from tests.web.nights_helpers import example, play
 
-from .test_play import HX, Phone, text
+from .test_play import HX, Phone, ana_revealed_against_the_known_2, text
 
 PLAIN = {"Origin": "http://localhost"}  # a plain form post (no htmx), as a browser without JavaScript sends it
 ROUND_ONE = 11  # entries of three-rounds.json that make its first round (scored at the last reveal)
@@ -311,14 +311,9 @@ def test_ended_before_any_round_every_phone_shows_no_result_and_only_the_undo(ap
 
 
 def test_a_dispute_open_when_the_match_is_ended_is_shown_left_open_with_nothing_to_decide(app, database):
-    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
-    ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
-    for who, fields in [(ana, {"move": "turn_up", "card": "2"}), (ana, {"move": "take_discard"}),
-                        (ana, {"move": "replace", "slot": "3", "out": "6"}), (ana, {"move": "call"}),
-                        (ben, {"move": "draw"}), (ben, {"move": "discard", "card": "8"}),
-                        (ben, {"move": "reveal", "for": "Ana", "card1": "1", "card2": "0", "card3": "7", "card4": "3"}),
-                        (ben, {"move": "reveal", "for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"})]:
-        assert who.post(**fields).status_code == 200, fields
+    match, ana, ben = ana_revealed_against_the_known_2(app, database)
+    bens = {"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}
+    assert ben.post(move="reveal", **bens).status_code == 200
     assert "1 dispute to decide" in text(ben.client.get(f"/m/{match.id}"))
     assert _end(ben).status_code == 303
     page = text(ana.client.get(f"/m/{match.id}"))
