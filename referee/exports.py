@@ -23,7 +23,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from . import nights, people, store, tables
-from .games import GAMES
+from .games import GAMES, ending
 from .games.base import EntryError, changed_rules, name_key, normalise_name, resolve_rules, seat_index, show
 from .transcript import FORMAT as TRANSCRIPT_FORMAT
 from .transcript import TranscriptError, check_date, first_dealer, from_data
@@ -302,6 +302,10 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
     if kind == TRANSCRIPT_FORMAT or (kind is None and "entries" in data):
         match = _read_match(data, "(transcript)")
         if require_finished and not match.over:
+            last = match.entries[-1][1] if match.entries else None
+            if isinstance(last, dict) and last.get("move") == ending.MOVE:  # ended, no round completed
+                raise ImportProblem("entries", "this transcript's match was ended before any round was completed: "
+                                               "it has no result to bring in")
             raise ImportProblem("entries", "this transcript's match is not finished: only a finished match is "
                                            "imported")
         group = None

@@ -274,3 +274,14 @@ def test_an_edited_transcript_on_the_web_is_a_422_that_says_what_differs(client,
     assert (again.skipped, again.where, again.group) == (["abcd2345"], {"abcd2345": "Night Crew"}, None)
     assert again.words() == "0 matches imported, 1 already here, in Night Crew"
     assert [g.name for g in people.groups(database)] == ["Night Crew"]
+
+
+@pytest.mark.parametrize("entries, words", [
+    ([{"move": "end_match", "seat": "Ana"}], "was ended before any round was completed: it has no result"),
+    ([{"move": "end_match", "seat": "Ana"}, {"move": "undo", "seat": "Ana"}], "is not finished"),
+])
+def test_a_transcript_ended_with_no_result_is_refused_in_words_of_its_end(database, entries, words):
+    data = {"format": "referee-transcript/1", "game": "ratatat", "players": ["Ana", "Ben"], "entries": entries}
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, data)
+    assert words in str(err.value)
