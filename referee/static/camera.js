@@ -207,8 +207,55 @@
     });
   });
 
-  document.addEventListener("DOMContentLoaded", function () { addButtons(document); });
-  document.addEventListener("htmx:afterSettle", function (event) { addButtons(event.target); });
+  // A row read from a photo taken from across the table lies the other way round: "Reverse the order"
+  // swaps the first place's card with the last's, and so on (each field a grid of chips or a <select>;
+  // a place not read stays not read, now at the other end). Each field changed is said changed, so the
+  // confirm button's words follow and a redrawn screen keeps the new order.
+  function fieldValue(form, name) {
+    var field = form.elements.namedItem(name);
+    if (field && field.tagName === "SELECT") { return field.value; }
+    var picked = form.querySelector('input[name="' + name + '"]:checked');
+    return picked ? picked.value : null;
+  }
+
+  function setField(form, name, value) {
+    var field = form.elements.namedItem(name);
+    if (field && field.tagName === "SELECT") {
+      field.value = value === null ? "" : value;
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+    form.querySelectorAll('input[name="' + name + '"]').forEach(function (chip) {
+      var now = value !== null && chip.value === value;
+      if (chip.checked !== now || now) {
+        chip.checked = now;
+        chip.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    });
+  }
+
+  function reverseRow(form) {
+    var names = [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (/^card[0-9]+$/.test(el.name) && names.indexOf(el.name) < 0) { names.push(el.name); }
+    });
+    var values = names.map(function (name) { return fieldValue(form, name); }).reverse();
+    names.forEach(function (name, i) { setField(form, name, values[i]); });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-reverse-row]");
+    if (button && button.form) { reverseRow(button.form); }
+  });
+
+  function showReverse(root) {
+    root.querySelectorAll("[data-reverse-row]").forEach(function (button) { button.hidden = false; });
+  }
+
+  function enhance(root) { addButtons(root); showReverse(root); }
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { enhance(event.target); });
   // a scan box put back by screen.js after a reload comes without its button (its listener is not kept)
-  document.addEventListener("referee:putback", function (event) { addButtons(event.target); });
+  document.addEventListener("referee:putback", function (event) { enhance(event.target); });
 })();

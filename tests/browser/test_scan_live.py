@@ -276,3 +276,47 @@ def test_a_scanned_pay_off_top_survives_the_other_players_top(live_server, phone
     assert answer.value.status == 200
     entry = store.entries(database, match.id)[-1]["entry"]
     assert entry["move"] == "top" and entry["seat"] == "Ann" and entry["card"] in ("9", "9S")
+
+
+def test_a_cambio_row_photographed_from_across_the_table_is_turned_round_by_one_tap(live_server, phone, database,
+                                                                                    tmp_path):
+    match = at_cambio_reveal(live_server.app, database)
+    version = store.get_match(database, match.id).version
+    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
+    wait_for_subscribers(match.id, 2)
+    block = ana.locator("#reveal-Ana")
+    block.locator(".scan-form input[type=file]").set_input_files(
+        photo(tmp_path, ["7D", "QS", "2D", "KC"], seed=7, left=60, step=370, top=260))
+    confirm = block.locator("button.confirm-reveal")
+    expect(confirm).to_have_text("Reveal Ana: 7♦ Q♠ 2♦ K♣")
+    block.get_by_role("button", name="Photo taken from across the table? Reverse the order").click()
+    expect(confirm).to_have_text("Reveal Ana: K♣ 2♦ Q♠ 7♦")
+    for i, card in enumerate(["AS", "2S", "3S", "4S"], start=1):
+        ben.locator(f"#reveal-Ben select[name=card{i}]").select_option(card)
+    ben.locator("#reveal-Ben").get_by_role("button", name="Reveal Ben").click()
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", str(version + 1))
+    assert [block.locator(f"select[name=card{i}]").input_value() for i in range(1, 5)] == ["KC", "2D", "QS", "7D"]
+    confirm_records(ana, confirm, database, match, {"move": "reveal", "seat": "Ana", "cards": ["KC", "2D", "QS", "7D"]})
+
+
+def test_a_rat_a_tat_cat_row_is_turned_round_and_back(live_server, phone, database, taught, tmp_path):
+    from tests.web.test_scan import at_reveal, gap_row_photo
+
+    match = at_reveal(database)
+    ben = seated(phone, live_server, match, "Ben")
+    ben.locator("summary", has_text="Enter Ana's cards").click()
+    row = tmp_path / "row.jpg"
+    row.write_bytes(gap_row_photo(["5", "SWAP", "2", "4"]))
+    block = ben.locator("#reveal-Ana")
+    block.locator(".scan-form input[type=file]").set_input_files(str(row))
+    confirm = block.locator("button.confirm-reveal")
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    turn = block.get_by_role("button", name="Photo taken from across the table? Reverse the order")
+    turn.click()
+    expect(confirm).to_have_text("Reveal Ana: 4 2 Swap 5")
+    turn.click()
+    block.locator("label.chip:has(input[name=card4][value='3'])").click()
+    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 3")
+    turn.click()
+    expect(confirm).to_have_text("Reveal Ana: 3 2 Swap 5")
+    confirm_records(ben, confirm, database, match, {"move": "reveal", "seat": "Ana", "cards": ["3", "2", "SWAP", "5"]})

@@ -134,6 +134,14 @@ def test_reveal_scan_fills_the_four_slots_left_to_right(client, taught, seated):
     assert checked(response.get_data(as_text=True)) == {"card1": "3", "card2": "PEEK", "card3": "9", "card4": "0"}
 
 
+def test_a_row_of_two_cards_or_more_offers_to_turn_its_order_round_and_a_lone_card_does_not(client, taught, seated):
+    """Taken from across the table, a row lies the other way round: the button is there when the order is
+    the photo's (two cards read or more), not for one card alone."""
+    assert "data-reverse-row" in reveal_scan(client, seated, ["3", None, "9", None]).get_data(as_text=True)
+    alone = reveal_scan(client, seated, [None, "PEEK", None, None]).get_data(as_text=True)
+    assert checked(alone) == {"card2": "PEEK"} and "data-reverse-row" not in alone
+
+
 def test_a_row_photographed_turned_a_quarter_fills_the_slots_from_the_top(client, taught, seated):
     photo = cv2.imdecode(np.frombuffer(gap_row_photo(["1", "5", "9", "0"]), np.uint8), cv2.IMREAD_COLOR)
     turned = cv2.imencode(".jpg", cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE))[1].tobytes()
