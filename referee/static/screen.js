@@ -57,7 +57,7 @@
       box.querySelectorAll("input, select, textarea").forEach(function (el) {
         if (!el.dataset.touched) return;
         out.fields.push({ box: box.dataset.draft, name: el.name, value: el.value,
-                          type: el.type, checked: el.checked });
+                          type: el.type, checked: el.checked, nth: sameChoices(box, el).indexOf(el) });
       });
     });
     var pick = screen.querySelector("#pick[data-pick]");
@@ -174,7 +174,7 @@
       var sel = '[name="' + CSS.escape(f.name) + '"]';
       if (f.type === "radio" || f.type === "checkbox") {
         sel += '[value="' + CSS.escape(f.value) + '"]';
-        var box_el = box.querySelector(sel);
+        var box_el = box.querySelectorAll(sel)[Math.max(f.nth || 0, 0)];
         if (box_el) { box_el.checked = f.checked; box_el.dataset.touched = "1"; }
         return;
       }
@@ -448,7 +448,16 @@
   }
 
   function fieldKey(f) {
-    return [f.box, f.name, f.type === "radio" || f.type === "checkbox" ? f.value : ""].join("\u0000");
+    return [f.box, f.name, f.type === "radio" || f.type === "checkbox" ? f.value + "\u0000" + (f.nth || 0) : ""]
+      .join("\u0000");
+  }
+
+  // The chips of a box with the same name and value as ``el`` (three "?" chips for three unseen cards), in
+  // order: which of them was ticked is kept by its place among them.
+  function sameChoices(box, el) {
+    if (el.type !== "radio" && el.type !== "checkbox") return [el];
+    return Array.prototype.slice.call(
+      box.querySelectorAll('[name="' + CSS.escape(el.name) + '"][value="' + CSS.escape(el.value) + '"]'));
   }
 
   function putTyped(screen, typed) {

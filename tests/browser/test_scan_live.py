@@ -320,3 +320,23 @@ def test_a_rat_a_tat_cat_row_is_turned_round_and_back(live_server, phone, databa
     turn.click()
     expect(confirm).to_have_text("Reveal Ana: 3 2 Swap 5")
     confirm_records(ben, confirm, database, match, {"move": "reveal", "seat": "Ana", "cards": ["3", "2", "SWAP", "5"]})
+
+
+def test_two_face_up_cards_nobody_saw_are_tapped_and_kept_across_another_phones_entry(shithead, database):
+    """GEN-14: a face-up card nobody could see is "?"; there is one "?" chip per face-up card, and which of
+    them were ticked survives a live update (chips of the same card are told apart by their place)."""
+    match, ann, cy = shithead
+    form = ann.locator("form.faceup-form[data-faceup-for='Ann']")
+    unseen = form.locator("input[name=cards][value=unknown]")
+    expect(unseen).to_have_count(3)
+    chip(form, "7H").click()
+    form.locator("label.chip:has(input[value=unknown])").nth(1).click()
+    form.locator("label.chip:has(input[value=unknown])").nth(2).click()
+    cy_enters_his_face_up_cards(cy)
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
+    assert unseen.evaluate_all("els => els.map(e => e.checked)") == [False, True, True]
+    with ann.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        form.get_by_role("button", name="These are Ann's face-up cards").click()
+    assert answer.value.status == 200, ann.locator("#screen").inner_text()[:400]
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "faceup", "seat": "Ann",
+                                                              "cards": ["7H", "unknown", "unknown"]}
