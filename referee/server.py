@@ -66,6 +66,11 @@ DEFAULT_THREADS = 16
 DEFAULT_CONNECTION_LIMIT = 5000
 BUFFERED_BODY = 256 * 1024  # request bodies up to this size are read whole in memory before Flask runs
 BODY_STALL_SECONDS = 30.0  # a request body that sends nothing for this long is given up (408)
+# A body of unknown length past the upload limit is still read, and dropped, up to this much more and this
+# long before the answer closes the connection: a sender whose connection is closed while it is still
+# sending gets a reset instead of the answer (a phone would show "connection reset", not the refusal).
+DRAIN_BYTES = 64 << 20
+DRAIN_SECONDS = 30.0
 
 
 class RefereeASGI:
@@ -118,6 +123,8 @@ class RefereeASGI:
                 chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > limit:
+                    if message.get("more_body") and not await _drained(receive, DRAIN_BYTES):
+                        return
                     await _plain_answer(send, 413, "The upload is too large.")
                     return
                 body.write(chunk)
@@ -267,6 +274,27 @@ def speed_up(app: Flask) -> None:
         return found
 
     app.ensure_sync = ensure_sync_
+
+
+async def _drained(receive, budget: int) -> bool:
+    """Read and drop the rest of a refused body, up to ``budget`` bytes and DRAIN_SECONDS; False when the
+    sender went away (nothing is to be answered)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DRAIN_SECONDS
+    while budget > 0:
+        left = deadline - loop.time()
+        if left <= 0:
+            return True
+        try:
+            message = await asyncio.wait_for(receive(), min(BODY_STALL_SECONDS, left))
+        except asyncio.TimeoutError:
+            return True
+        if message["type"] == "http.disconnect":
+            return False
+        budget -= len(message.get("body", b""))
+        if not message.get("more_body"):
+            return True
+    return True
 
 
 async def _plain_answer(send, status: int, words: str) -> None:

@@ -74,10 +74,12 @@ def test_a_photo_past_the_upload_limit_is_still_an_upload(client, seated):
 
 def test_a_chunked_body_past_the_limit_is_refused_by_the_server_before_flask(live_server, database):
     """Said here, not changed: a body of no stated length is read by the server (`RefereeASGI.spooled`) into a
-    file before Flask runs, and one past the upload limit is answered there, in plain words: no page is made."""
+    file before Flask runs, and one past the upload limit is answered there, in plain words: no page is made.
+    The sender is still sending (40 MB) when the answer is ready: the rest is read and dropped first, so it
+    reads the answer rather than a connection reset."""
     match = store.create_match(database, "ratatat", ["Ann", "Bob"])
     conn = http.client.HTTPConnection("127.0.0.1", live_server.port, timeout=30)
-    chunks = (b"x" * 1024 * 1024 for _ in range(17))
+    chunks = (b"x" * 1024 * 1024 for _ in range(40))
     conn.request("POST", f"/m/{match.id}/scan", body=chunks, encode_chunked=True, headers={
         "Origin": f"http://127.0.0.1:{live_server.port}", "Content-Type": "multipart/form-data; boundary=xx"})
     response = conn.getresponse()
