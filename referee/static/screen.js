@@ -664,6 +664,13 @@
     } catch (e) { /* no storage (full, or turned off): a reload loses them, as it did */ }
   }
   window.addEventListener("pagehide", save);
+  // A photo still on its way cannot be kept (its upload goes with the page): leaving or reloading the page
+  // then asks first, in the browser's own words.
+  window.addEventListener("beforeunload", function (event) {
+    if (!document.querySelector(".scan-form[data-reading]")) return;
+    event.preventDefault();
+    event.returnValue = "";
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "hidden") save();
   });

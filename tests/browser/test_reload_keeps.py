@@ -235,3 +235,29 @@ def test_a_scan_for_an_entry_made_meanwhile_is_said_to_be_dropped(shithead, live
     expect(ann.locator("#flash")).to_contain_text("The cards you scanned were not entered")
     expect(ann.locator("img.overlay")).to_have_count(0)
     assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["faceup"]
+
+
+def test_a_reload_while_a_photo_is_on_its_way_asks_first(shithead, tmp_path):
+    """A photo still being sent cannot be kept across a reload: the browser asks before leaving, and does not
+    once the photo is read (its result is then kept as above)."""
+    _, ann = shithead
+    asked = []
+    ann.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    held = []
+    ann.route("**/scan", lambda route: held.append(route))  # the photo is on its way, held in the network
+    block = ann.locator("#faceup-Ann")
+    block.locator(".scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
+    while not held:
+        ann.wait_for_timeout(20)
+    ann.evaluate("location.reload()")
+    for _ in range(250):
+        if asked:
+            break
+        ann.wait_for_timeout(20)
+    assert asked == ["beforeunload"]
+    expect(block.locator(".scan-progress")).to_be_visible()  # stayed: the photo is still on its way
+    held[0].continue_()
+    ann.unroute("**/scan")
+    expect(block.locator("img.overlay")).to_have_count(1)
+    ann.reload()
+    assert asked == ["beforeunload"]
