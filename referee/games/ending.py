@@ -231,13 +231,15 @@ class Ending:
         return out
 
     def redact(self, state: Any, entries: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:
-        """The game's redaction, each ``end_match`` entry as it is (nothing in it is private)."""
+        """The game's redaction, each ``end_match`` entry as it is (nothing in it is private). The game is
+        given every entry in its place, an end as a bare placeholder: a round's first entry is a position
+        in the whole log, and an end (undone) before it must not move the cut."""
         ends = {i for i, e in enumerate(entries) if isinstance(e, dict) and e.get("move") == MOVE}
         if not ends:
             return self.game.redact(inner(state), entries, viewer)
-        others = [e for i, e in enumerate(entries) if i not in ends]
-        seen = iter(self.game.redact(inner(state), others, viewer))
-        return [entries[i] if i in ends else next(seen) for i in range(len(entries))]
+        placed = [{"move": MOVE} if i in ends else e for i, e in enumerate(entries)]
+        seen = self.game.redact(inner(state), placed, viewer)
+        return [entries[i] if i in ends else seen[i] for i in range(len(entries))]
 
     # --- snapshots ----------------------------------------------------------------------------
     def state_to_dict(self, state: Any) -> dict[str, Any]:

@@ -225,3 +225,26 @@ def test_one_wrapper_per_game_and_a_wrapped_game_is_left_as_it_is():
     assert wrapped.VARIANTS is game.VARIANTS
     with pytest.raises(AttributeError):
         wrapped.no_such_thing  # noqa: B018
+
+
+@pytest.mark.parametrize("ends", [1, 2])
+def test_an_end_undone_in_an_earlier_round_does_not_move_the_cut_of_the_round_in_play(ends):
+    """GEN-6: a round's first entry is a position in the whole log. Each end (undone) before it once shifted
+    the cut by one, so the round in play's first entries, a first peek among them, went to every phone."""
+    game, state, entries = _example("three-rounds")
+    moves, stored = [], []
+    for entry in entries[:4]:
+        moves.append(game.parse_move(entry, state.players, state.rules))
+        stored.append(entry)
+    for _ in range(ends):
+        for move in (EndMatch(0), Undo(0)):
+            moves.append(move)
+            stored.append(game.move_to_dict(move, state.players))
+    peek = {"seat": "Ana", "move": "initial_peek", "slots": [1, 4], "seen": ["9", "0"]}
+    for entry in [*entries[4:11], peek]:
+        moves.append(game.parse_move(entry, state.players, state.rules))
+        stored.append(entry)
+    log, _ = replay(game, state, moves)
+    assert game.redact(log.state, stored, 1)[-1]["seen"] == ["unknown", "unknown"]  # Ben's phone
+    assert game.redact(log.state, stored, None)[-1]["seen"] == ["unknown", "unknown"]  # a watcher
+    assert game.redact(log.state, stored, 0)[-1] == peek  # Ana's own
