@@ -118,12 +118,14 @@ def _cell(value: Any) -> Any:
 
 
 CSV_COLUMNS = ("group", "night", "match", "game", "house_rules", "match_over", "round", "player", "profile",
-               "score", "round_result", "finishing_place")
+               "score", "round_result", "finishing_place", "total", "match_result")
 
 
 def export_csv(db: Database, group_id: int) -> str:
     """One row per player per round of every match of the group (rounds as the game's result gives them:
     scored rounds, Shithead's games, Spite & Malice's games)."""
+    from . import stats  # (stats imports this module's neighbours: imported when used)
+
     group = people.get_group(db, group_id)
     if group is None:
         raise LookupError(f"no group {group_id}")
@@ -141,7 +143,14 @@ def export_csv(db: Database, group_id: int) -> str:
         log = store.state_at(db, match, tables.replay, tables.feed)
         res = log.game.result(log.state)
         rules = json.dumps(match.rules, sort_keys=True, ensure_ascii=False)
-        for rnd in res.get("rounds") or []:
+        rounds = res.get("rounds") or []
+        # the running total after each round, as the standings count it (Cabo's 100 → 50 included); none for a
+        # game scored without points
+        _, series = stats.running_totals(db, match) if any("scores" in r for r in rounds) else ([], [])
+        if any(len(values) != len(rounds) for values in series):
+            series = []
+        match_winners = res.get("winners") or [] if res.get("over") or res.get("ended_early") else []
+        for number, rnd in enumerate(rounds):
             winners = rnd.get("winners")
             if winners is None:
                 winners = [rnd["winner"]] if rnd.get("winner") else []
@@ -155,10 +164,12 @@ def export_csv(db: Database, group_id: int) -> str:
                     verdict = ""
                 place = order.index(name) + 1 if name in order else (len(order) + 1 if rnd.get("shithead") == name
                                                                       else "")
+                won = "" if name not in match_winners else "won" if len(match_winners) == 1 else "shared"
                 writer.writerow([_cell(v) for v in (
                     group.name, days.get(night_id, ""), match.id, match.game, rules, int(bool(res.get("over"))),
                     rnd.get("number", ""), name, profile_names.get(seat, name),
-                    (rnd.get("scores") or {}).get(name, ""), verdict, place)])
+                    (rnd.get("scores") or {}).get(name, ""), verdict, place,
+                    series[seat][number] if series else "", won)])
     return out.getvalue()
 
 
@@ -188,6 +199,7 @@ class Imported:
     skipped: list[str] = field(default_factory=list)  # already here, with the same content
     where: dict[str, str | None] = field(default_factory=dict)  # a skipped match's group here (None: no group)
     refused: list[tuple[str, str]] = field(default_factory=list)  # already here with other content: (field, words)
+    continued: list[str] = field(default_factory=list)  # here, and played on in the file: its later entries came in
 
     def words(self) -> str:
         """"1 match imported (group Fam), 1 already here, in Night Crew": what came in, and where the matches
@@ -200,7 +212,10 @@ class Imported:
             places = list(dict.fromkeys(self.where.get(m) or "" for m in self.skipped))
             names = [p for p in places if p] + (["no group"] if "" in places else [])
             skipped += ", in " + (names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1])
-        return f"{added}, {skipped}"
+        said = f"{added}, {skipped}"
+        if self.continued:
+            said += f", {len(self.continued)} brought up to date (played on since it was exported)"
+        return said
 
 
 def _need(cond: bool, where: str, message: str) -> None:
@@ -424,7 +439,7 @@ def _rules_of(game_name: str, rules: Any) -> str:
     return _canonical(rules)
 
 
-def _differences(db: Database, m: _Match) -> str | None:
+def _differences(db: Database, m: _Match) -> "str | CarriesOn | None":
     """What differs between the file's match and the match here under its id, in words ("" when nothing
     does: the same players, entries, house rules, and date when the file gives one); None when it is not
     here. The entries are compared as they are stored, and as this match's own transcript gives them (a
@@ -445,8 +460,12 @@ def _differences(db: Database, m: _Match) -> str | None:
         versions.append(transcript_of(db, here)["entries"])
     except Exception:  # noqa: BLE001 - a match here that no longer replays: its entries as stored
         pass
+    carries_on = False
     if not any(_seated(version, here.players) == mine for version in versions):
-        if len(stored) != len(mine):
+        ours = _seated(stored, here.players)
+        if len(ours) < len(mine) and mine[:len(ours)] == ours:
+            carries_on = True  # exported while it was being played, and played on since: its later entries come in
+        elif len(stored) != len(mine):
             said.append(f"with other entries ({len(stored)} here, {len(mine)} in the file)")
         else:
             ours = _seated(stored, here.players)
@@ -456,7 +475,18 @@ def _differences(db: Database, m: _Match) -> str | None:
         said.append("with other house rules")
     if m.dated and here.created_at[:10] != m.created_at[:10]:
         said.append(f"with another date ({here.created_at[:10]})")
+    if carries_on and not said:
+        return CarriesOn(len(stored))
+    if carries_on:
+        said.insert(0 if here.game == m.game and list(here.players) == list(m.players) else 1,
+                    f"with other entries ({len(stored)} here, {len(mine)} in the file)")
     return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+
+
+@dataclass(frozen=True)
+class CarriesOn:
+    """The file's match is the one here, played on: its entries past the ``here`` stored are brought in."""
+    here: int
 
 
 def _group_named(conn, name: str | None, create: bool) -> tuple[people.Group | None, bool]:
@@ -480,22 +510,35 @@ def _write(db: Database, group_name: str | None, matches: list[_Match], profile_
     it is skipped, and said where it is; other content, it is refused and left as it is. Nothing at all
     coming in and a match refused is an :class:`AlreadyHere` (nothing written, no group made)."""
     done = Imported(None)
-    new = []
+    new: list[_Match] = []
+    later: list[tuple[_Match, int]] = []  # matches here, played on in the file: (match, entries here)
     for m in matches:
         differs = _differences(db, m)
         if differs is None:
             new.append(m)
+        elif isinstance(differs, CarriesOn):
+            later.append((m, differs.here))
         elif differs:
             done.refused.append((m.where, f"match {m.id} is already here {differs}; it was not changed"))
         else:
             done.skipped.append(m.id)
             done.where[m.id] = _group_here(db, m)
-    if not new and done.refused:
+    if not new and not later and done.refused:
         done.group = _group_named(db.conn, group_name, create=False)[0]
         raise AlreadyHere(done.refused, done)
     with store.write_transaction(db) as conn:
         group, made = _group_named(conn, group_name, create=bool(new))
         done.group = group
+        for m, here in later:
+            if conn.execute("SELECT version FROM matches WHERE id = ?", (m.id,)).fetchone() != (here,):
+                done.refused.append((m.where, f"match {m.id} was played on here meanwhile; it was not changed"))
+                continue
+            conn.executemany("INSERT INTO entries (match_id, seq, entry, created_at) VALUES (?, ?, ?, ?)",
+                             [(m.id, i + 1, payload, store.now()) for i, (payload, _) in enumerate(m.entries)
+                              if i >= here])
+            conn.execute("UPDATE matches SET version = ? WHERE id = ?", (len(m.entries), m.id))
+            done.continued.append(m.id)
+            done.where[m.id] = _group_here(db, m)
         ids = dict(zip(profile_names, people.profile_ids_for(conn, list(profile_names.values()))))
         for m in new:
             if conn.execute("SELECT 1 FROM matches WHERE id = ?", (m.id,)).fetchone():
@@ -525,8 +568,12 @@ def _write(db: Database, group_name: str | None, matches: list[_Match], profile_
             people.merge(db, ids[source], ids[into])
         except people.PeopleError:
             pass
-    if done.added:  # summed up now, not at the first look at the standings
+    if done.added or done.continued:  # summed up now, not at the first look at the standings
         from . import stats
 
-        stats.refresh(db, group.id if group is not None else None)
+        groups = {group.id if group is not None else None}
+        for match_id in done.continued:  # a match played on stays in its own group
+            groups.add(db.conn.execute("SELECT group_id FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
+        for group_id in groups:
+            stats.refresh(db, group_id)
     return done

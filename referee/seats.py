@@ -64,6 +64,10 @@ def holder_of(match_id: str, seat: int) -> str | None:
     return holder if holder not in (None, session.get("device")) else None
 
 
+#: The place in ``seat_claims`` where a phone's turning into the phone for everyone is recorded (for the
+#: history: it may then enter for every seat no other phone holds); sitting down again gives it up.
+SHARED_SEAT = -1
+
 _ANYONE = object()  # `holder_of` was not asked in this request: `sit` takes the seat from whoever holds it
 
 
@@ -73,6 +77,15 @@ def _seen() -> dict:
     if seen is None:
         seen = g.referee_seat_holders_seen = {}
     return seen
+
+
+def held_by_another(match_id: str, seat: int) -> bool:
+    """Whether a phone other than this one holds ``seat``, or ever held it at this table: the shared phone
+    then shows none of that seat's private notes (they were made on that player's own phone; taking the
+    seat over, which is recorded, shows them)."""
+    row = get_db().conn.execute("SELECT 1 FROM seat_claims WHERE match_id = ? AND seat = ? AND device IS NOT NULL"
+                                " AND device != ? LIMIT 1", (match_id, seat, session.get("device") or "")).fetchone()
+    return row is not None
 
 
 def _holders(conn, match_id: str) -> dict[int, str | None]:
@@ -128,14 +141,18 @@ def stand_up(match_id: str, mode: str) -> None:
     seat this phone holds is given up, in one write transaction. The shared phone is a helper beside the
     seated phones (the family tablet in the middle of the table): it takes no seat from them."""
     device = device_id()
-    if not is_shared(match_id) and phone_seat(match_id) is None:
+    if not is_shared(match_id) and phone_seat(match_id) is None and mode != "shared":
         _leave(match_id, mode)  # holds no seat: nothing to give up
         return
+    if is_shared(match_id) and mode == "shared":
+        return  # already the phone for everyone
     try:
         with store.write_transaction(get_db()) as conn:
             for s, holder in _holders(conn, match_id).items():
                 if holder == device:
                     _record(conn, match_id, s, None, device)
+            if mode == "shared":
+                _record(conn, match_id, SHARED_SEAT, device, None)
     finally:
         store.holder_cache.clear()
     _leave(match_id, mode)

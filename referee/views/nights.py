@@ -12,7 +12,9 @@ from markupsafe import Markup, escape
 from .. import charts, exports, nights, people, stats, store
 from ..db import get_db
 from ..games import GAMES
+from ..games.base import name_key
 from ..i18n import lang
+from ..i18n_imports import import_problem_text
 from ..i18n_rules import game_title, preset_name, switch_label, switch_value, time_of
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -203,7 +205,8 @@ def group(group_id: int):
                            tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=rules_words, title_of=night_words,
                            matches=_night_matches(db, scope.night_id) if scope.night_id else [],
-                           imported=_int_arg("imported"), already=_int_arg("already"))
+                           imported=_int_arg("imported"), already=_int_arg("already"), refused=_int_arg("refused"),
+                           continued=_int_arg("continued"))
 
 
 def _night_matches(db, night_id: int) -> list[dict]:
@@ -345,7 +348,9 @@ def match(match_id: str):
                            result=result, view=view, ended=view.get("ended"),
                            title=title, links=[(n, dict(seats).get(i)) for i, n in enumerate(players)],
                            rows=[[i + 1, *(s[i] for s in series)] for i in range(rounds)], game=GAMES[m.game],
-                           group_id=group_id,
+                           group_id=group_id, already=_int_arg("already"), elsewhere=_int_arg("elsewhere"),
+                           continued=_int_arg("continued"),
+                           group_name=people.get_group(db, group_id).name if group_id else None,
                            night=nights.get_night(db, night_id) if night_id else None,
                            rules=rules_words(m.game, stats.rules_key(m.rules)))
 
@@ -378,15 +383,26 @@ def import_file():
     try:
         data = exports.read(upload.read())
         done = exports.import_data(get_db(), data, request.form.get("group") or None)
+    except exports.AlreadyHere as err:
+        abort(422, description=_("The file was not imported. %(field)s: %(message)s", field=err.field, message="; ".join(
+            import_problem_text(message) for _field, message in err.refused)))
     except exports.ImportProblem as err:
-        abort(422, description=_("The file was not imported. %(field)s: %(message)s", field=err.field, message=err.message))
+        abort(422, description=_("The file was not imported. %(field)s: %(message)s", field=err.field,
+                                 message=import_problem_text(err.message)))
     if done.group is not None:
         return redirect(url_for("nights.group", group_id=done.group.id, imported=len(done.added),
-                                already=len(done.skipped) or None), code=303)
+                                already=len(done.skipped) or None, refused=len(done.refused) or None,
+                                continued=len(done.continued) or None), code=303)
     if done.added:
         return redirect(url_for("nights.match", match_id=done.added[0]), code=303)
-    return redirect(url_for("nights.match", match_id=done.skipped[0]), code=303) if done.skipped else \
-        redirect(url_for("nights.index"), code=303)
+    if done.continued:
+        return redirect(url_for("nights.match", match_id=done.continued[0], continued=1), code=303)
+    if done.skipped:  # already here: said on its page, and where it stays when the form named another group
+        typed = (request.form.get("group") or "").strip()
+        elsewhere = bool(typed) and name_key(typed) != name_key(done.where.get(done.skipped[0]) or "")
+        return redirect(url_for("nights.match", match_id=done.skipped[0], already=1, elsewhere=int(elsewhere) or None),
+                        code=303)
+    return redirect(url_for("nights.index"), code=303)
 
 
 # --- The new-table form: which group, and the players' profiles -------------------------------------

@@ -34,7 +34,8 @@ from ..games.base import EntryError, ResolveFlag, Ruling
 from ..games.ending import MOVE as END_MOVE, EndMatch, round_noun
 from ..games.forms import LOG_MOVES, UNREADABLE
 from ..games.redaction import entry_seat, redact_entry
-from ..seats import can_enter, holder_of, is_htmx, is_shared, is_watching, lost_seat, phone_seat, require_entrant
+from ..seats import (SHARED_SEAT, can_enter, held_by_another, is_htmx, is_shared, is_watching, lost_seat, phone_seat,
+                     require_entrant)
 from ..security import device_id
 from .screen_parts import card_labels_for, table_url
 
@@ -117,8 +118,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     shared = is_shared(match.id)
     acting = seat if seat is not None else (game.to_act(log.state) if shared else None)
     viewer = acting
-    if seat is None and acting is not None and holder_of(match.id, acting) is not None:
-        viewer = None  # that player plays on their own phone: the shared phone shows none of their notes
+    if seat is None and acting is not None and held_by_another(match.id, acting):
+        viewer = None  # that player plays (or played) on their own phone: the shared phone shows none of their notes
     view = game.view(log.state, viewer)
     if shared:
         moves = _moves_for_shared(log)
@@ -759,6 +760,22 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[in
     return 422, gettext("Entry %(num)s is not an entry that stands, so it cannot be corrected.", num=number)
 
 
+def private_write_refusal(log, whole: list, entry: dict, match) -> str | None:
+    """Why this phone may not make correction ``entry``: it would record what only another seat saw (the
+    card of a peek, a first look) — what that seat's own phone alone may enter (GEN-6); None when it may.
+    The shared phone enters for a seat no other phone holds or held, as it does its peeks."""
+    inner = entry.get("entry")
+    seat = phone_seat(match.id)
+    owner = inner.get("seat") if isinstance(inner, dict) else None
+    if seat is None and is_shared(match.id) and owner in match.players \
+            and not held_by_another(match.id, match.players.index(owner)):
+        seat = match.players.index(owner)
+    if log.game.redact(log.state, [*whole, entry], seat)[-1] == entry:
+        return None
+    name = owner if isinstance(owner, str) else "?"
+    return gettext("Only %(name)s's phone can enter what %(name)s saw: ask them to correct it.", name=name)
+
+
 def _corrections_standing(entries: list, log) -> dict[int, int]:
     """For each corrected position, the number of the last correction of it the rules did not set aside
     and no undo took back."""
@@ -772,13 +789,36 @@ def _corrections_standing(entries: list, log) -> dict[int, int]:
 
 
 def _seat_claims(db, match) -> list[dict]:
-    """Seats taken over from another phone, for the history (nothing private: no device ids)."""
+    """For the history (nothing private: no device ids): a seat taken by a phone after another phone held
+    it, named by the seat that phone held before when it held one ("Ben's phone took Ana's seat": it then
+    sees what Ana noted), and a phone turned into the phone for everyone (it may then enter for every seat
+    no other phone holds)."""
     out = []
+    held: dict[str, int] = {}  # the seat each phone last held
+    users: dict[int, set] = {}  # the phones that ever held each seat
+    players = match.players
+
+    def said(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else "?"
+
     for claim in store.seat_claims(db, match.id):
-        if claim.get("previous_device") and claim.get("device"):
-            name = match.players[claim["seat"]] if 0 <= claim["seat"] < len(match.players) else "?"
-            out.append({"kind": "seat", "created_at": claim["claimed_at"],
-                        "words": gettext("Another phone took over %(name)s's seat.", name=name)})
+        device, seat = claim.get("device"), claim["seat"]
+        if not device:
+            continue
+        before = held.get(device)
+        words = None
+        if seat == SHARED_SEAT:
+            words = gettext("%(name)s's phone became the phone for everyone.", name=said(before)) \
+                if before is not None else gettext("A phone became the phone for everyone.")
+        else:
+            if before is not None and before != seat:
+                words = gettext("%(other)s's phone took %(name)s's seat.", other=said(before), name=said(seat))
+            elif users.get(seat, set()) - {device}:
+                words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
+            held[device] = seat
+            users.setdefault(seat, set()).add(device)
+        if words:
+            out.append({"kind": "seat", "created_at": claim["claimed_at"], "words": words})
     return out
 
 
@@ -995,6 +1035,9 @@ def post_entry(match_id: str):
                                   phone_seat(match_id))
         if refusal:
             return render_screen(match, log, 403 if refusal[0] == 403 else 422, notice=refusal[1])
+        refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
+        if refusal:
+            return render_screen(match, log, 403, notice=refusal)
     if entry.get("move") == "override":  # only what this phone could have entered itself
         refusal = override_refusal(log.game, match, entry.get("entry"))
         if refusal:

@@ -285,3 +285,48 @@ def test_a_transcript_ended_with_no_result_is_refused_in_words_of_its_end(databa
     with pytest.raises(exports.ImportProblem) as err:
         exports.import_data(database, data)
     assert words in str(err.value)
+
+
+def test_a_match_exported_while_being_played_is_brought_up_to_date_by_a_later_export(database, tmp_path):
+    """Exported after 13 entries and imported elsewhere, then played to its end here: the later export brings
+    its later entries in (the standings match), and imports the same once only."""
+    from referee import tables
+
+    g = people.find_or_create_group(database, "Club")
+    doc = example("three-rounds")
+    match = play(database, doc, g.id, MON, upto=13)
+    early = json.loads(json.dumps(exports.export_group(database, g.id)))
+    other = dbmod.connect(tmp_path / "other.sqlite")
+    dbmod.migrate(tmp_path / "other.sqlite")
+    try:
+        assert exports.import_data(other, early).added == [match.id]
+        for i, entry in enumerate(doc["entries"][13:], start=13):
+            tables.append(database, match.id, i, entry, None)
+        late = json.loads(json.dumps(exports.export_group(database, g.id)))
+        done = exports.import_data(other, late)
+        assert (done.added, done.skipped, done.continued, done.refused) == ([], [], [match.id], [])
+        assert "1 brought up to date" in done.words()
+        assert _standings(other, "Club") == _standings(database, "Club")
+        again = exports.import_data(other, late)
+        assert (again.skipped, again.continued) == ([match.id], [])
+        with pytest.raises(exports.AlreadyHere):  # the earlier file is not "played on": it lacks entries here
+            exports.import_data(other, early)
+    finally:
+        other.close()
+
+
+def test_the_csv_gives_each_round_s_running_total_and_the_match_s_result(database):
+    """The totals are the standings' own (Cabo's exact 100 goes back to 50, CAB-44), so a spreadsheet adds
+    up to the referee's result."""
+    g = people.find_or_create_group(database, "Club")
+    cabo = example("cabo-scoring")
+    play(database, cabo, g.id)
+    rows = list(csv.DictReader(io.StringIO(exports.export_csv(database, g.id))))
+    cabo_rows = [r for r in rows if r["game"] == "cabo"]
+    finals = {}
+    for r in cabo_rows:
+        finals[r["player"]] = int(r["total"])
+    assert finals == {"Ana": 56, "Ben": 105, "Cy": 49}  # the example's standings
+    assert sum(int(r["score"]) for r in cabo_rows if r["player"] == "Ana") != 56  # the reset is in the total only
+    assert {r["player"]: r["match_result"] for r in cabo_rows if r["round"] == "1"} == {"Ana": "", "Ben": "",
+                                                                                       "Cy": "won"}

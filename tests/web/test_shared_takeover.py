@@ -38,7 +38,8 @@ def test_the_shared_phone_takes_no_seat_from_the_phones_that_hold_them(app, data
     match, ann, bob = table
     tablet = app.test_client()
     assert sit(tablet, match.id, "shared").status_code == 303
-    assert len(store.seat_claims(database, match.id)) == 2  # nothing taken, nothing recorded
+    claims = store.seat_claims(database, match.id)  # nothing taken: only its turning shared is recorded
+    assert [c["seat"] for c in claims] == [0, 1, -1] and claims[-1]["previous_device"] is None
     assert entry(tablet, match.id, move="draw", **{"for": "Ann"}).status_code == 200  # it helps Ann...
     assert entry(ann, match.id, move="replace", slot="1", out="9").status_code == 200  # ... who plays on
 
@@ -49,3 +50,57 @@ def test_a_seated_phone_that_serves_everyone_gives_its_own_seat_up(app, database
     assert store.seat_holder(database, match.id, 1) is None  # Bob's seat is free for his phone again
     assert store.seat_holder(database, match.id, 0) is not None  # Ann's is still hers
     assert sit(app.test_client(), match.id, "1").status_code == 303  # taken without asking anyone
+
+
+def history(client, match_id: str) -> str:
+    return client.get(f"/m/{match_id}/history").get_data(as_text=True)
+
+
+def test_turning_into_the_phone_for_everyone_and_taking_another_seat_are_in_the_history(app, database, table):
+    """Any phone may become the phone for everyone (and then enter for every seat no other phone holds), or
+    take a free seat: each is recorded, so a table can see whose phone did it."""
+    match, ann, bob = table
+    assert sit(bob, match.id, "shared").status_code == 303
+    assert "Bob&#39;s phone became the phone for everyone." in history(ann, match.id)
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    assert "A phone became the phone for everyone." in history(ann, match.id)
+    assert sit(bob, match.id, "2").status_code == 303  # Cy's seat, free
+    assert "Bob&#39;s phone took Cy&#39;s seat." in history(ann, match.id)
+    assert sit(bob, match.id, "shared").status_code == 303 and sit(bob, match.id, "shared").status_code == 303
+    said = history(ann, match.id)  # a phone is named by the seat it held last; turning shared twice is once
+    assert said.count("Cy&#39;s phone became the phone for everyone.") == 1
+    assert said.count("Bob&#39;s phone became the phone for everyone.") == 1
+
+
+def test_GEN_6_the_shared_phone_shows_none_of_the_notes_a_player_made_on_her_own_phone(app, database, table):
+    """Ann notes her first look on her own phone, then leaves her seat ("Not you? Change seat"): the shared
+    phone, at her turn, shows none of it; her phone shows it again once she sits back down."""
+    match, ann, bob = table
+    assert entry(ann, match.id, move="initial_peek", slots="1,4", seen1="3", seen2="8").status_code == 200
+    assert sit(ann, match.id, "choose").status_code == 303
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    screen = tablet.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    assert "Ann" in screen and "With the cards you saw" not in screen and "add up to 11" not in screen
+    assert sit(ann, match.id, "0").status_code == 303
+    assert "add up to 11" in ann.get(f"/m/{match.id}/screen").get_data(as_text=True)
+
+
+def test_GEN_6_a_phone_cannot_write_what_another_seat_saw_by_a_correction(app, database, table):
+    """Ann peeks at her slot 2 without noting the card. Bob's phone may correct the entry (nothing in it is
+    private), but not fill in what Ann saw: only her phone may (403, nothing stored)."""
+    match, ann, bob = table
+    assert entry(ann, match.id, move="draw").status_code == 200
+    assert entry(ann, match.id, move="power", card="PEEK").status_code == 200
+    assert entry(ann, match.id, move="peek", slot="2").status_code == 200
+    peek = len(store.entries(database, match.id)) - 1
+    before = len(store.entries(database, match.id))
+    refused = entry(bob, match.id, move="correct", target_entry=str(peek), c_move="peek", c_for="Ann", c_slot="2",
+                    c_seen="0", reason="she said")
+    assert refused.status_code == 403
+    assert "Only Ann&#39;s phone can enter what Ann saw" in refused.get_data(as_text=True)
+    assert len(store.entries(database, match.id)) == before
+    mine = entry(ann, match.id, move="correct", target_entry=str(peek), c_move="peek", c_for="Ann", c_slot="2",
+                 c_seen="0", reason="I saw a 0")
+    assert mine.status_code == 200 and len(store.entries(database, match.id)) == before + 1
