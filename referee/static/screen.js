@@ -55,7 +55,7 @@
     screen.querySelectorAll("[data-draft]").forEach(function (box) {
       if (box.tagName === "DETAILS" && box.open) out.open.push(box.dataset.draft);
       box.querySelectorAll("input, select, textarea").forEach(function (el) {
-        if (!el.dataset.touched) return;
+        if (!el.dataset.touched || el.type === "file") return;  // a photo chosen is never typed back in
         out.fields.push({ box: box.dataset.draft, name: el.name, value: el.value,
                           type: el.type, checked: el.checked, nth: sameChoices(box, el).indexOf(el) });
       });
@@ -179,7 +179,7 @@
         return;
       }
       var el = box.querySelector(sel);
-      if (el && el.type !== "hidden") { el.value = f.value; el.dataset.touched = "1"; }
+      if (el && el.type !== "hidden" && el.type !== "file") { el.value = f.value; el.dataset.touched = "1"; }
     });
     return missing;
   }
