@@ -281,7 +281,7 @@ def _day(value: Any, where: str) -> str:
     try:
         date.fromisoformat(value)
     except ValueError:
-        raise ImportProblem(where, "a day written YYYY-MM-DD") from None
+        raise ImportProblem(where, f"{value} is not a day of the calendar (YYYY-MM-DD)") from None
     return value
 
 

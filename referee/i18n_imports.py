@@ -32,6 +32,7 @@ _PROBLEMS = (
      N_("%(name)s is not a game the referee knows (%(games)s)")),
     (r"cannot be read \((?P<why>\w+)\)", N_("cannot be read (%(why)s)")),
     (r"a day written YYYY-MM-DD", N_("a day written YYYY-MM-DD")),
+    (r"(?P<day>\S+) is not a day of the calendar \(YYYY-MM-DD\)", N_("%(day)s is not a day of the calendar (YYYY-MM-DD)")),
     (r"match (?P<id>\S+) was played on here meanwhile; it was not changed",
      N_("match %(id)s was played on here meanwhile; it was not changed")),
 )

@@ -469,6 +469,14 @@ def _add(a: dict, b: dict) -> dict:
     return out
 
 
+def _tenths(points: int, rounds: int) -> float:
+    """``points / rounds`` to one decimal, a half rounded up as people round it (49/4 is 12.3, not
+    Python's 12.2: ``round`` rounds a half to the even digit, and 12.25 is stored a hair under)."""
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return float((Decimal(points) / Decimal(rounds)).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
 def _figures(s: dict, kind: dict) -> dict:
     """The figures shown for a person from their sums; ``kind``: what the table's game has."""
     matches = s["matches"]
@@ -476,7 +484,7 @@ def _figures(s: dict, kind: dict) -> dict:
                            "avg_place": round(s["place_sum"] / matches, 2) if matches else None, "total": s["total"]}
     if kind["rounds"]:
         row["rounds_won"], row["rounds_tied"] = s["rounds_won"] or 0, s["rounds_tied"] or 0
-        row["avg_round"] = round(s["round_points"] / s["rounds"], 1) if s["rounds"] else None
+        row["avg_round"] = _tenths(s["round_points"], s["rounds"]) if s["rounds"] else None
         row["best_round"] = s["best_round"]
         row["calls_won"], row["calls_made"] = s["calls_won"] or 0, s["calls"] or 0
         row["calls"] = f"{row['calls_won']} of {row['calls_made']}"

@@ -197,7 +197,13 @@ class Header:
             raise TranscriptError(err.field, err.message) from None
 
 
+GROUP_FORMAT = "referee-group/1"  # a group's whole history (referee/exports.py): imported, not checked
+
+
 def _header(data: dict[str, Any]) -> Header:
+    if data.get("format") == GROUP_FORMAT:
+        raise TranscriptError("format", f"this is a group's whole history ({GROUP_FORMAT}), not one match's "
+                                        "transcript: bring it in with `referee import`")
     for key in data:
         if key not in _TOP_FIELDS:
             raise TranscriptError(show(key)[1:-1], "is not a transcript field")

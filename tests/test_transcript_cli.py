@@ -39,6 +39,9 @@ def test_check_text_names_rules_and_the_winner():
     (b"\xff\xfe\x00garbage", "not a text file"),
     (b'{"game": "ratatat", "players": ["Ana", "Ben"], "entries": [{"move": "replace", "seat": "Ana", '
      b'"slot": 9}]}', "entries[0].slot"),
+    (b'{"format": "referee-group/1", "group": {"name": "Club"}, "matches": []}',
+     "format: this is a group's whole history (referee-group/1), not one match's transcript: bring it in with "
+     "`referee import`"),
 ])
 def test_bad_files_exit_2_with_the_place_at_fault(tmp_path, content, message):
     path = tmp_path / "bad.json"

@@ -85,3 +85,11 @@ def test_a_group_exports_created_at_must_be_a_calendar_date_too(database, create
         exports.import_data(database, bad)
     assert err.value.field == "matches[0].created_at"
     assert _matches(database) == []
+
+
+@pytest.mark.parametrize("day", ["2026-13-01", "2026-02-30"])
+def test_a_night_written_right_but_not_on_the_calendar_says_so(database, day):
+    """`referee import --night 2026-13-01`: it is written YYYY-MM-DD, so the refusal says it is no day."""
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, example("flag-at-reveal"), "Club", day)
+    assert (err.value.field, err.value.message) == ("night", f"{day} is not a day of the calendar (YYYY-MM-DD)")

@@ -227,3 +227,10 @@ def test_SH_51_shithead_standings_show_no_column_twice(database):
     assert [k for k in keys if k != "disputes"] == ["matches", "won", "avg_place", "shitheads"]
     for row in table.rows:  # the figures left out are the ones shown under another heading
         assert row["total"] == row["shitheads"] and row["avg_game_place"] == row["avg_place"]
+
+
+def test_an_average_round_rounds_a_half_up_as_people_do():
+    from referee.stats import _tenths
+
+    assert [_tenths(49, 4), _tenths(105, 4), _tenths(31, 4), _tenths(11, 1), _tenths(-49, 4)] == \
+        [12.3, 26.3, 7.8, 11.0, -12.3]
