@@ -223,12 +223,17 @@ def profile_ids_for(conn, names: Iterable[str]) -> list[int]:
 
 def _profile_of(conn, name: str) -> int | None:
     """The profile a typed name is: one in use by that name, else one merged into another (the name
-    still counts for its person), else None."""
+    still counts for its person), else the one that had this name before a rename (Ana renamed "Ana
+    Silva" is still found by "Ana"; the latest to have had it), else None."""
     found = _taken(conn, name)
+    key = name_key(name)
     if found is None:
-        key = name_key(name)
         found = next((pid for pid, other in conn.execute(
             "SELECT id, name FROM profiles WHERE merged_into IS NOT NULL ORDER BY id") if name_key(other) == key), None)
+    if found is None:
+        found = next((pid for pid, other in conn.execute(
+            "SELECT profile_id, name FROM profile_events WHERE kind IN ('create', 'rename', 'unrename')"
+            " AND name IS NOT NULL ORDER BY id DESC") if name_key(other) == key), None)
     return found
 
 

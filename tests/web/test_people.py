@@ -113,3 +113,19 @@ def test_groups_are_found_by_name(database):
     g = people.find_or_create_group(database, "Friday club")
     assert people.find_or_create_group(database, "friday CLUB") == g
     assert [x.name for x in people.groups(database)] == ["Friday club"]
+
+
+def test_a_name_a_player_had_before_a_rename_still_finds_her_at_a_new_table(database):
+    """Ana renamed "Ana Silva": a table typed with "Ana" counts for her, rather than starting a new player
+    (whose name would then stop her rename being undone); a new player may still be made by that name."""
+    from referee.store import write_transaction
+
+    ana = people.create_profile(database, "Ana")
+    people.rename(database, ana.id, "Ana Silva")
+    with write_transaction(database) as conn:
+        assert people.profile_ids_for(conn, ["ana", "Ben"])[0] == ana.id
+    assert people.undo_rename(database, ana.id).name == "Ana"
+    people.rename(database, ana.id, "Ana Silva")
+    other = people.create_profile(database, "Ana")  # made on purpose: the name is free
+    with write_transaction(database) as conn:
+        assert people.profile_ids_for(conn, ["Ana"]) == [other.id]
