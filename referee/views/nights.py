@@ -197,7 +197,7 @@ def group(group_id: int):
     sets = stats.rule_sets(db, scope)
     # a chart for each table of standings, of what that table counts (its game under its house rules)
     names = dict(db.conn.execute("SELECT id, name FROM profiles")) if tables else {}
-    charts_of = [_wins_chart(db, stats.Scope(group_id, None, t.game, t.rules_key), names,
+    charts_of = [_wins_chart(db, stats.Scope(group_id, scope.night_id, t.game, t.rules_key), names,
                              "wins-by-night" if i == 0 else f"wins-by-night-{i + 1}") for i, t in enumerate(tables)]
     night = nights.get_night(db, scope.night_id) if scope.night_id else None
     return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets, charts=charts_of,

@@ -7,7 +7,7 @@ import html
 import re
 
 from referee import games, nights, people, store, tables
-from tests.web.nights_helpers import example, play
+from tests.web.nights_helpers import example, play, renamed
 
 CAMBIO = dict(next(p for p in games.get_game("cabo").PRESETS if p.key == "cambio_common").rules)
 # each round: the caller, then every player's cards (Ana's the lowest: she wins every round)
@@ -86,3 +86,20 @@ def test_each_standings_table_is_named_by_its_rule_set_and_charted_with_its_own_
     assert "Cabo / Cambio — Cabo, 2nd edition (Bezier Games) standings" in html.unescape(page)
     # and the filters name the rule sets as the tables do
     assert html.unescape(page).count("Cabo / Cambio — Cambio (standard deck, common rules) (2)") == 1
+
+
+def test_a_nights_page_charts_that_night_and_its_players_only(client, database):
+    """The standings of one night come with that night's wins (a bar for each player who played then), not
+    every night's running wins with players who were not there."""
+    from datetime import datetime, timezone
+
+    club = people.find_or_create_group(database, "Club")
+    play(database, example("flag-at-reveal"), club.id, datetime(2026, 11, 20, 21, 0, tzinfo=timezone.utc))
+    play(database, renamed(example("flag-at-reveal"), {"Ana": "Cy"}), club.id,
+         datetime(2026, 11, 27, 21, 0, tzinfo=timezone.utc))
+    night = next(n for n in nights.group_nights(database, club.id) if n.day == "2026-11-20")
+    whole = _charts(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
+    assert whole[0][1].startswith("Matches won, night by night")
+    (_, title, bars), = _charts(client.get(f"/nights/g/{club.id}?night={night.id}").get_data(as_text=True))
+    assert title.startswith("Matches won on the night of ")
+    assert set(bars) == {"Ana", "Ben"}  # Cy played on the 27th only
