@@ -141,8 +141,25 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     if deck == "standard" and not any(r.label for r in reads) and _is_dark(image):
         turned = _dark_face(_recognise(lightness_turned(image), deck, references, allowed))
         if any(r.label for r in turned):
-            return turned
-    return reads
+            return _too_small(turned)
+    return _too_small(reads)
+
+
+MIN_CARD_HEIGHT = 56  # px: a card shorter than this in the photo has index glyphs of a few pixels
+
+
+def _too_small(reads: list[CardRead]) -> list[CardRead]:
+    """Cards too small in the photo to read surely (a tiny photo, a card far away), left unknown with their
+    guesses: at this size a reader's "sure" is no better than a guess (a 200-pixel photo of four cards read
+    K♣ at 84% where the card was A♠). Measured: the smallest card read right on the real photos is 78 px
+    tall (busy-train at 504 px), on the drawn scenes 178 px."""
+    out = []
+    for r in reads:
+        q = np.asarray(r.outline, np.float32).reshape(4, 2)
+        height = max(float(np.linalg.norm(q[0] - q[1])), float(np.linalg.norm(q[1] - q[2])))
+        out.append(r if r.label is None or height >= MIN_CARD_HEIGHT else
+                   CardRead(None, r.confidence, r.outline, r.alternatives, r.anchor))
+    return out
 
 
 DARK_PHOTO = 64  # a photo whose median grey is under this may be a card with a dark face
@@ -277,21 +294,23 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
     by its index takes, as its outline, an outline found around that index of about the size
     the index implies (one whose corners were not read), else the outline guessed from the
     index's position and size."""
-    grown = [_grow(r.outline, OUTLINE_SLACK) for r in reads if r.label]
+    sure = [(r, _sure_label(r)) for r in reads]
+    sure = [(r, label) for r, label in sure if label]  # identified, or surely read as a card ruled out here
+    grown = [_grow(r.outline, OUTLINE_SLACK) for r, _ in sure]
     if grown and len(grown) == len(reads) and not _paper_elsewhere(image, [_grow(r.outline, PAPER_SLACK) for r in reads]):
         return reads  # every card found is identified, and no card's paper shows anywhere else
     heights = [max(np.linalg.norm(r.outline[0] - r.outline[3]), np.linalg.norm(r.outline[0] - r.outline[1]))
-               for r in reads if r.label]
-    outlines = [r.outline for r in reads if r.label]  # marks in the slack around them are read (see _belongs)
+               for r, _ in sure]
+    outlines = [r.outline for r, _ in sure]  # marks in the slack around them are read (see _belongs)
     found = find_indices(image, float(np.median(heights)) if heights else None, outlines)
     if FIND_INDICES_LEARNT:  # indices the mark pairing passed over (its places used up by a busy card's pips)
         found = found + _suppress(index_finder.find(image, outlines, found))
-    named = [(_grow(r.outline, OUTLINE_SLACK), r.label, r.outline) for r in reads if r.label]
+    named = [(_grow(r.outline, OUTLINE_SLACK), label, r.outline) for r, label in sure]
     hits = merge_pairs([h for h in found if not any(_belongs(h, g, lab, outline) for g, lab, outline in named)
                         and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
                                     for g, lab, _ in named)])
-    kept = [r for r in reads if r.label or not any(inside(h.centre, r.outline) for h in hits)]
-    spare = list(unread) + [r.outline for r in reads if not r.label]
+    kept = [r for r in reads if _sure_label(r) or not any(inside(h.centre, r.outline) for h in hits)]
+    spare = list(unread) + [r.outline for r in reads if not _sure_label(r)]
     ends = _ends_of_one_card(hits, spare)
     doubted = set(ends.values())
     for i, hit in enumerate(hits):
@@ -306,6 +325,17 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
         kept.append(CardRead(label, conf, _outline_around(hit, spare), alternatives,
                              anchor=hit.centre + hit.down * hit.scale * 45))  # just below the index's suit
     return kept
+
+
+def _sure_label(read: CardRead) -> str | None:
+    """The card a read names: its label, or, for one left unknown because the table rules it out (a joker
+    where the deck has none), the card it was surely read as. Marks inside such a card are its own (a
+    joker's stacked J is not a jack's index)."""
+    if read.label:
+        return read.label
+    if read.alternatives and read.alternatives[0][1] >= ACCEPT:
+        return read.alternatives[0][0]
+    return None
 
 
 def _belongs(hit, grown: np.ndarray, label: str, outline: np.ndarray) -> bool:

@@ -416,3 +416,38 @@ def test_a_label_on_the_photo_reads_at_16_css_px_on_a_phone_whatever_the_photo_s
     css_px = ink.shape[0] * 288 / width
     assert css_px >= 16, (size, ink.shape)
     assert ink.shape[0] >= min(width, height) / 18
+
+
+def test_a_joker_where_the_deck_has_none_stays_unknown_and_its_j_is_no_jack():
+    """GEN-3: the joker's outline is read surely as a joker, which the table rules out; the stacked J of
+    its word is then its own mark, not the index of a jack lying there."""
+    rng = np.random.default_rng(1)
+    scene = synth.background("wood", (900, 1200), rng)
+    w, h = synth.CARD_SIZE
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([260, 300])
+    photo = synth.photo_effects(synth.paste_card(scene, synth.render_joker(), corners), rng, blur=0.7, glare=False)
+    assert [r.label for r in vision.recognise(photo, "standard")] == ["JOKER"]
+    deck = [rank + suit for rank in standard.glyphs.RANKS for suit in "SHDC"]
+    reads = vision.recognise(photo, "standard", allowed=deck)
+    assert [r.label for r in reads] == [None] and reads[0].alternatives[0][0] == "JOKER"
+
+
+def test_cards_too_small_in_the_photo_to_read_surely_are_unknown():
+    """A 200-pixel photo of a row of four on cloth: each card about 40 px tall, its index a few pixels. Left
+    unknown (with its guesses), never a confident wrong card (it read K♣ at 84% for the A♠); the same row
+    photographed at 1600 px is read."""
+    rng = np.random.default_rng(1)
+    scene = synth.background("cloth", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    labels = ["AS", "5H", "9C", "QD"]
+    left = (1600 - 3 * 370 - w) // 2
+    for i, label in enumerate(labels):
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([left + i * 370, 260 + rng.integers(-15, 15)])
+        card = synth.render_standard_card(label[:-1], label[-1])
+        scene = synth.paste_card(scene, card, corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))
+    big = synth.photo_effects(scene, rng, blur=0.7, glare=False)
+    assert sorted(r.label for r in vision.recognise(big, "standard") if r.label) == sorted(labels)
+    tiny = cv2.imdecode(cv2.imencode(".jpg", cv2.resize(big, (200, 112)), [cv2.IMWRITE_JPEG_QUALITY, 90])[1],
+                        cv2.IMREAD_COLOR)
+    reads = vision.recognise(tiny, "standard")
+    assert reads and all(r.label is None for r in reads)
