@@ -137,12 +137,27 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
     if deck not in DECKS:
         raise ValueError(f"unknown deck {deck!r}; expected one of {DECKS}")
     allowed = None if allowed is None else list(allowed)
-    reads = _recognise(image, deck, references, allowed)
+    reads = _ways_up(image, _recognise(image, deck, references, allowed), deck, references)
     if deck == "standard" and not any(r.label for r in reads) and _is_dark(image):
         turned = _dark_face(_recognise(lightness_turned(image), deck, references, allowed))
         if any(r.label for r in turned):
             return _too_small(turned)
     return _too_small(reads)
+
+
+def _ways_up(image: np.ndarray, reads: list[CardRead], deck: str, references: References | None) -> list[CardRead]:
+    """Which way up each card read by a taught deck lies (``CardRead.turned``): a row photographed from
+    across the table lies upside down, its places the other way round (``vision.rows``)."""
+    if deck == "standard" or references is None or not len(references):
+        return reads
+    out = []
+    for r in reads:
+        if r.label is not None:
+            quad = order_portrait(np.asarray(r.outline, np.float32))
+            r = CardRead(r.label, r.confidence, r.outline, r.alternatives, r.anchor,
+                         turned=references.turned(rectify(image, quad), r.label))
+        out.append(r)
+    return out
 
 
 MIN_CARD_HEIGHT = 56  # px: a card shorter than this in the photo has index glyphs of a few pixels
@@ -158,7 +173,7 @@ def _too_small(reads: list[CardRead]) -> list[CardRead]:
         q = np.asarray(r.outline, np.float32).reshape(4, 2)
         height = max(float(np.linalg.norm(q[0] - q[1])), float(np.linalg.norm(q[1] - q[2])))
         out.append(r if r.label is None or height >= MIN_CARD_HEIGHT else
-                   CardRead(None, r.confidence, r.outline, r.alternatives, r.anchor))
+                   CardRead(None, r.confidence, r.outline, r.alternatives, r.anchor, r.turned))
     return out
 
 

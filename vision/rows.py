@@ -59,6 +59,14 @@ def runs_down(outlines: list[np.ndarray]) -> bool:
     return abs(_axis(centres, quads)[0]) < STEEP
 
 
+def upside_down(turned: list[bool | None]) -> bool:
+    """Whether a row lies upside down in its photo (taken from across the table), from each card's
+    ``CardRead.turned``: at least two cards say so, and more than twice as many as say upright. The
+    player's left is then the photo's right: ``place_in_row``'s slots are taken the other way round."""
+    up, down = sum(1 for t in turned if t is False), sum(1 for t in turned if t is True)
+    return down >= 2 and down > 2 * up
+
+
 def _pitch(gaps: np.ndarray, width: float, slots: int) -> float:
     """Centre-to-centre distance of neighbouring slots, from the smallest gap between cards found."""
     smallest = float(gaps.min())

@@ -26,6 +26,7 @@ MIN_MARGIN = 0.2
 # of composed Rat-a-Tat scenes): one this far below MIN_SIMILARITY is not tried shifted.
 SHIFT_GAIN = 0.2
 FORMAT_VERSION = 1
+TURN_MARGIN = 0.05  # a face matching one way up by less than this more than the other way says no way up
 
 
 def thumbnail_feature(card: np.ndarray) -> np.ndarray:
@@ -104,6 +105,19 @@ class References:
             # the rival of the best is the runner-up (or, alone, the acceptance floor)
             out.append((label, _confidence(sim, sim - (_rival(ranked) if i == 0 else ranked[0][1]))))
         return out
+
+    def turned(self, card: np.ndarray, label: str) -> bool | None:
+        """Whether the rectified ``card`` (ordered by ``order_portrait``: its top edge the one nearer the
+        top of the photo) matches ``label``'s taught face better upside down, i.e. lies upside down in the
+        photo; None when the face looks the same either way up (within TURN_MARGIN), or is not taught."""
+        rows = [i for i, lab in enumerate(self.labels) if lab == label]
+        if not rows:
+            return None
+        upright = float(np.max(self.features[rows] @ thumbnail_feature(card)))
+        upside = float(np.max(self.features[rows] @ thumbnail_feature(cv2.rotate(card, cv2.ROTATE_180))))
+        if abs(upright - upside) < TURN_MARGIN:
+            return None
+        return upside > upright
 
     def _ranked(self, views: list[np.ndarray]) -> list[tuple[str, float]]:
         """Each label's best similarity over the views, both ways up; best first."""

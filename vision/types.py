@@ -20,6 +20,9 @@ class CardRead:
     alternatives: (label, confidence) best first, including the best guess.
     anchor: where the card shows, for its label in the photo shown back (a card found only by
         its index: beside that index); None for the outline's centre.
+    turned: True when the card lies upside down in the photo (its face read the other way up: a
+        taught deck whose faces are not the same both ways up), False upright, None not known (a
+        standard card's two corners read alike either way).
     """
 
     label: str | None
@@ -27,6 +30,7 @@ class CardRead:
     outline: np.ndarray
     alternatives: list[tuple[str, float]] = field(default_factory=list)
     anchor: np.ndarray | None = None
+    turned: bool | None = None
 
     def to_dict(self) -> dict:
         return {

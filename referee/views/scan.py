@@ -61,7 +61,14 @@ def row_slots(scan: scans.Scan, n: int) -> list[str | None]:
     """The ``n`` slots of a row, left to right: each the read of the card lying there, None where no
     card was found or read (the player taps it)."""
     placed = vision.place_in_row([r.outline for r in scan.reads], scan.size, n)
+    if row_turned(scan):  # taken from across the table: the player's left is the photo's right
+        placed = placed[::-1]
     return [scan.reads[i].label if i is not None else None for i in placed]
+
+
+def row_turned(scan: scans.Scan) -> bool:
+    """The row lies upside down in the photo (a taught deck's faces say so: ``vision.upside_down``)."""
+    return vision.upside_down([getattr(r, "turned", None) for r in scan.reads])
 
 
 @bp.post("/m/<match_id>/scan")
@@ -88,7 +95,8 @@ def scan_at_table(match_id: str):
     if spec.cards > 1:
         slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
         ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards,
-                   row_down=len(scan.reads) > 1 and vision.runs_down([r.outline for r in scan.reads]))
+                   row_down=len(scan.reads) > 1 and vision.runs_down([r.outline for r in scan.reads]),
+                   row_turned=row_turned(scan))
         return render_template([f"games/{game.TEMPLATES}/_row_result.html", "scan/_reveal_result.html"], **ctx)
     return render_template([f"games/{game.TEMPLATES}/_card_result.html", "scan/_card_result.html"], **ctx)
 

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from vision.rows import place_in_row, runs_down
+from vision.rows import place_in_row, runs_down, upside_down
 
 W, H = 250, 350  # a card, in px
 
@@ -102,3 +102,16 @@ def test_two_upright_cards_askew_are_still_a_row_across():
     outlines = [card(500, 350), card(800, 600)]
     assert place_in_row(outlines, FRAME) == [None, 0, 1, None] and not runs_down(outlines)
     assert not runs_down([card(x) for x in ROW]) and not runs_down([])
+
+
+@pytest.mark.parametrize("turned, answer", [
+    ([True, True, True, True], True),
+    ([True, True, None, None], True),  # two faces say so, none says otherwise
+    ([True, True, True, False], True),
+    ([True, True, False], False),  # not clear: the photo's order stands
+    ([True, None, None, None], False),  # one card alone is not the row
+    ([None, None, None, None], False),  # a standard deck: no way up known
+    ([False, False, False, False], False),
+])
+def test_a_row_is_upside_down_when_its_faces_clearly_say_so(turned, answer):
+    assert upside_down(turned) is answer

@@ -107,3 +107,21 @@ def test_two_taught_decks_merge_into_one_that_reads_the_cards_of_both(faces):
     assert both.labels == ["0", "PEEK"] and len(first) == len(second) == 1  # neither changed
     for label in ("0", "PEEK"):
         assert vision.recognise(faces[label], deck="ratatat", references=both)[0].label == label
+
+
+def test_a_taught_face_says_which_way_up_it_lies(taught, faces):
+    """A row photographed from across the table lies upside down: each taught face read says so (its face
+    matches the other way up), so the row's places can be turned round; upright, none is turned."""
+    rng = np.random.default_rng(3)
+    scene = synth.background("cloth", (1600, 900), rng)
+    w, h = synth.CARD_SIZE
+    row = ["5", "PEEK", "9", "0"]
+    for i, label in enumerate(row):
+        corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([90 + i * 370, 260])
+        scene = synth.paste_card(scene, faces[label], corners + rng.uniform(-8, 8, (4, 2)).astype(np.float32))
+    upright = vision.recognise(scene, deck="ratatat", references=taught)
+    assert sorted(r.label for r in upright) == sorted(row) and [r.turned for r in upright] == [False] * 4
+    across = vision.recognise(cv2.rotate(scene, cv2.ROTATE_180), deck="ratatat", references=taught)
+    assert sorted(r.label for r in across) == sorted(row) and [r.turned for r in across] == [True] * 4
+    standard = vision.recognise(cv2.rotate(scene, cv2.ROTATE_180), deck="standard")
+    assert all(r.turned is None for r in standard)
