@@ -616,16 +616,19 @@ def head_to_head(db: Database, a: int, b: int) -> dict:
     return {"tables": list(by_table.values()), "matches": matches}
 
 
-def wins_by_night(db: Database, scope: Scope) -> tuple[list[str], dict[int, list[int]]]:
+BY_NIGHT = {"wins": "ss.won + ss.tied", "shitheads": "ss.shitheads"}  # what a chart by night counts
+
+
+def wins_by_night(db: Database, scope: Scope, count: str = "wins") -> tuple[list[str], dict[int, list[int]]]:
     """Running matches won (alone or shared) by each person after each of the group's nights, oldest
     first: (night days, {person: running totals}); of the scope's night alone when it names one (its
-    players only)."""
+    players only). ``count`` "shitheads": the times Shithead instead (a Shithead game has no winner)."""
     where, args = Scope(scope.group_id, None, scope.game, scope.rules_key).where()
     canonical = dict(db.conn.execute("SELECT id, canonical_id FROM profiles"))
     day_of = dict(db.conn.execute("SELECT id, day FROM nights" + (" WHERE group_id = ?" if scope.group_id else ""),
                                   (scope.group_id,) if scope.group_id else ()))
     rows = [(day_of.get(night), pid, wins) for night, pid, wins in db.conn.execute(
-        f"SELECT ss.night_id, ss.profile_id, sum(ss.won + ss.tied) FROM seat_summaries ss"
+        f"SELECT ss.night_id, ss.profile_id, sum({BY_NIGHT[count]}) FROM seat_summaries ss"
         f" WHERE {where} AND ss.night_id IS NOT NULL GROUP BY ss.night_id, ss.profile_id", args)
         if night in day_of and scope.night_id in (None, night)]
     days = sorted({r[0] for r in rows})

@@ -168,18 +168,22 @@ def create_group():
 def _wins_chart(db, scope: stats.Scope, names: dict[int, str], chart_id: str = "wins-by-night"):
     """Running wins by night for one table of standings: its game under its house rules, named as the
     table is (None when no night has a finished match of it)."""
-    days, per = stats.wins_by_night(db, scope)
+    shitheads = scope.game == "shithead"  # a game of Shithead has a loser, not a winner: who was Shithead
+    days, per = stats.wins_by_night(db, scope, "shitheads" if shitheads else "wins")
     if not days:
         return None
     ranked = sorted(per.items(), key=lambda kv: (-kv[1][-1], names.get(kv[0], "")))[:charts.MAX_SERIES]
     series = [charts.Series(names.get(pid, "?"), values) for pid, values in ranked]
     game = table_name(scope.game, scope.rules_key)
     if len(days) < 2:  # one night: a bar for each player
-        title = _("Matches won on the night of %(night)s: %(game)s", night=night_words(days[0]), game=game)
+        title = (_("Times Shithead on the night of %(night)s: %(game)s", night=night_words(days[0]), game=game)
+                 if shitheads else
+                 _("Matches won on the night of %(night)s: %(game)s", night=night_words(days[0]), game=game))
         svg = charts.bar_chart(title, [s.name for s in series], [s.values[-1] for s in series],
                                chart_id=chart_id)
     else:
-        title = _("Matches won, night by night: %(game)s", game=game)
+        title = (_("Times Shithead, night by night: %(game)s", game=game) if shitheads
+                 else _("Matches won, night by night: %(game)s", game=game))
         svg = charts.line_chart(title, [d[5:] for d in days], series, chart_id=chart_id)
     rows = [[day, *(s.values[i] for s in series)] for i, day in enumerate(days)]
     return {"svg": svg, "title": title, "headings": [_("Night"), *(s.name for s in series)], "rows": rows}

@@ -93,3 +93,18 @@ def test_the_running_totals_end_on_the_match_totals_after_a_drop_from_100_to_50(
         for r, after in zip(result["rounds"], values):
             if name in r["reset"]:
                 assert after == 50
+
+
+def test_a_shithead_table_of_standings_charts_the_times_shithead(client, database, club):
+    """A game of Shithead has a loser, not a winner: its chart counts who was the Shithead, never a flat
+    line of wins at nought."""
+    entries = _finished_shithead("Noa")
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Noa"], {})
+    nights.link_match(database, match, club.id)
+    version = 0
+    for entry in entries:
+        version = tables.append(database, match.id, version, entry, None).version
+    page = html.unescape(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
+    assert "Times Shithead on the night of " in page and "Matches won on the night of" not in page
+    bars = dict(re.findall(r"<rect[^>]*><title>([^<]*): (\d+)</title></rect>", page))
+    assert bars == {"Noa": "1", "Ana": "0", "Ben": "0"}
