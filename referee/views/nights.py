@@ -242,7 +242,13 @@ def player(profile_id: int):
     counting = _counting(None)
     if counting is not None:
         return counting
-    tables = stats.standings(db, stats.Scope(), profile=profile.id, fresh=False)  # counted just now
+    return _player_page(db, profile)
+
+
+def _player_page(db, profile, problem: dict | None = None):
+    """A person's page; with ``problem`` ({"form": "rename" | "undo" | "merge", "words", "typed"}), the
+    refusal of what was just asked, said at its form with what was typed kept (422)."""
+    tables = stats.standings(db, stats.Scope(), profile=profile.id)
     history = stats.history(db, profile.id)
     form = stats.form_by_night(db, profile.id)
     chart = None
@@ -255,7 +261,7 @@ def player(profile_id: int):
                            history=history, ended=_ended_of(db, history), games=GAMES, rules_words=rules_words,
                            merged=people.merged_from(db, profile.id), others=people.profiles(db),
                            events=people.profile_events(db, profile.id),
-                           last_rename=people.last_rename(db, profile.id))
+                           last_rename=people.last_rename(db, profile.id), problem=problem), 422 if problem else 200
 
 
 def _profile_form_field(name: str) -> int:
@@ -267,34 +273,42 @@ def _profile_form_field(name: str) -> int:
 
 @bp.post("/p/<int:profile_id>/rename")
 def rename(profile_id: int):
-    _profile(profile_id)
+    profile = _profile(profile_id)
     try:
         people.rename(get_db(), profile_id, request.form.get("name", ""))
     except people.PeopleError as err:
-        abort(422, description=_("New name: %(message)s", message=err.message))
+        return _refused(profile, "rename", _("New name: %(message)s", message=err.message),
+                        request.form.get("name", "")[:40])
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
+
+
+def _refused(profile, form: str, words: str, typed: str = ""):
+    """The person's page again with the refusal at its form (a merged profile's: the error page)."""
+    if profile.canonical_id != profile.id:
+        abort(422, description=words)
+    return _player_page(get_db(), profile, {"form": form, "words": words, "typed": typed})
 
 
 @bp.post("/p/<int:profile_id>/unrename")
 def unrename(profile_id: int):
     """Undo the last rename: the name before it comes back (recorded as an event of its own)."""
-    _profile(profile_id)
+    profile = _profile(profile_id)
     try:
         people.undo_rename(get_db(), profile_id)
     except people.PeopleError as err:
-        abort(422, description=_("Undo the rename: %(message)s", message=err.message))
+        return _refused(profile, "undo", _("Undo the rename: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
 
 
 @bp.post("/p/<int:profile_id>/merge")
 def merge(profile_id: int):
     """Merge another profile of the same person into this one."""
-    _profile(profile_id)
+    profile = _profile(profile_id)
     other = _profile_form_field("other")
     try:
         people.merge(get_db(), other, profile_id)
     except people.PeopleError as err:
-        abort(422, description=_("Merge: %(message)s", message=err.message))
+        return _refused(profile, "merge", _("Merge: %(message)s", message=err.message))
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
 
 

@@ -91,6 +91,17 @@ def test_rename_merge_and_undo_through_the_forms(client, database, club):
     assert "“Annie” merged into “Anna”" in page and "merge of “Annie” into “Anna” undone" in page
 
 
+def test_a_refused_rename_is_said_at_its_form_on_the_players_page_with_the_name_typed(client, database, club):
+    ana = people.find_profile(database, "Ana")
+    response = client.post(f"/nights/p/{ana.id}/rename", data={"name": "ben"}, headers=SAME_ORIGIN)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and 'id="rename-form"' in page  # the page itself, not a dead end
+    problem = page.split('id="rename-form"')[1].split("</form>")[0]
+    assert "There is already a player called ben." in problem and 'value="ben"' in problem
+    assert 'aria-describedby="rename-problem"' in problem
+    assert people.get_profile(database, ana.id).name == "Ana"
+
+
 @pytest.mark.parametrize("path,data", [
     ("rename", {"name": ""}), ("rename", {"name": "x" * 500}), ("rename", {"name": "Ben"}),
     ("merge", {"other": "abc"}), ("merge", {"other": ""}), ("merge", {"other": "9" * 40}), ("merge", {}),
