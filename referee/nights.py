@@ -15,6 +15,20 @@ from . import people, store
 from .store import Match, now, write_transaction
 
 EVENING_ENDS_AT = 6  # o'clock, local time: a match started before it belongs to the night before
+ZONE_COOKIE = "referee_tz"  # the time zone the phone is set to (static/local_time.js): the table's evening
+
+
+def phone_now(zone: str | None) -> datetime | None:
+    """Now, in the time zone a phone named (its IANA name, e.g. "Europe/Rome"); None when it named none
+    this machine knows. A Raspberry Pi keeps UTC: the table's own zone says which evening it is."""
+    if not isinstance(zone, str) or not 0 < len(zone) <= 64 or not zone.isascii():
+        return None
+    try:
+        from zoneinfo import ZoneInfo
+
+        return datetime.now(ZoneInfo(zone))
+    except (KeyError, ValueError, OSError):  # unknown (ZoneInfoNotFoundError), malformed, or a path
+        return None
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,18 @@
     });
   }
 
+  // The zone the phone is set to, told to the server once (a cookie): which evening a table started on
+  // belongs to is the table's, not the server's (referee/nights.py, phone_now).
+  function tellZone() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (!/^[A-Za-z0-9_+\-\/]{1,64}$/.test(zone)) return;  // an IANA name ("Europe/Rome"): safe in a cookie
+    var said = "referee_tz=" + zone;
+    if (document.cookie.split("; ").indexOf(said) >= 0) return;
+    document.cookie = said + "; path=/; max-age=31536000; SameSite=Lax";
+  }
+
+  tellZone();
   localise(document);  // deferred: the page is parsed
   document.addEventListener("DOMContentLoaded", function () { localise(document); });
   // htmx:load comes for each element htmx puts in (a swapped screen, an out-of-band part);

@@ -202,8 +202,9 @@ def play_again(match_id: str):
         dealer = next_dealer(log.state) if next_dealer is not None else None
         rematch = create_match(db, match.game, match.players, match.rules, rematch_of=match.id, dealer=dealer)
         from ..nights import link_match, match_group
+        from .nights import phone_now
 
-        link_match(db, rematch, match_group(db, match.id)[0])  # the same group, tonight's night
+        link_match(db, rematch, match_group(db, match.id)[0], phone_now())  # the same group, tonight's night
     seat = phone_seat(match_id)
     if seat is not None and holder_of(rematch.id, seat) is not None:
         pass  # another phone sat there first in the new match: this one picks, and taking it over asks

@@ -152,8 +152,8 @@ def index():
     db = get_db()
     groups = people.groups(db)
     return render_template("nights/index.html", groups=groups, players=people.profiles(db),
-                           tonight={g.id: nights.tonight(db, g.id) for g in groups},
-                           evening=night_words(nights.evening_of()))
+                           tonight={g.id: nights.tonight(db, g.id, phone_now()) for g in groups},
+                           evening=night_words(nights.evening_of(phone_now())))
 
 
 @bp.post("/groups")
@@ -206,7 +206,7 @@ def group(group_id: int):
     night = nights.get_night(db, scope.night_id) if scope.night_id else None
     return render_template("nights/group.html", group=grp, scope=scope, tables=tables, sets=sets, charts=charts_of,
                            nights=nights.group_nights(db, group_id), night=night,
-                           tonight=nights.tonight(db, group_id), members=people.group_members(db, group_id),
+                           tonight=nights.tonight(db, group_id, phone_now()), members=people.group_members(db, group_id),
                            games=GAMES, rules_words=rules_words, title_of=night_words,
                            matches=_night_matches(db, scope.night_id) if scope.night_id else [],
                            imported=_int_arg("imported"), already=_int_arg("already"), refused=_int_arg("refused"),
@@ -459,6 +459,11 @@ def table_group(form) -> int | None:
     return int(raw)
 
 
+def phone_now():
+    """Now in the time zone of the phone asking (None: the server's own), for which evening it is."""
+    return nights.phone_now(request.cookies.get(nights.ZONE_COOKIE))
+
+
 def link_table(match, group_id: int | None) -> None:
-    """The new table's players as profiles; with a group, the group's night of tonight."""
-    nights.link_match(get_db(), match, group_id)
+    """The new table's players as profiles; with a group, the group's night of tonight (the phone's)."""
+    nights.link_match(get_db(), match, group_id, phone_now())

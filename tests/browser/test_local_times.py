@@ -94,3 +94,13 @@ def test_without_script_the_servers_text_stays(live_server, database, phone_in, 
     page = phone_in(JERUSALEM, script=False)
     page.goto(f"{live_server.url}/m/{match.id}/history")
     assert _shown(page) == ["2:59:57 AM"] * len(TIED_ROUND["entries"])
+
+
+def test_the_phone_tells_the_server_its_time_zone_for_the_night_of_a_new_table(live_server, phone_in):
+    """The cookie the new-table form is posted with says the phone's zone (referee/nights.py, phone_now)."""
+    page = phone_in("Pacific/Kiritimati")
+    page.goto(f"{live_server.url}/")
+    page.locator("body").wait_for()
+    page.wait_for_function("document.cookie.indexOf('referee_tz=') >= 0")
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    assert cookies["referee_tz"] == "Pacific/Kiritimati"

@@ -55,3 +55,30 @@ def test_matches_after_midnight_are_on_the_nights_day_in_head_to_head_and_the_pl
     player = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
     history = player.split('<table class="history">', 1)[1].split("</table>", 1)[0]
     assert history.count("<td>2026-12-04</td>") == 3 and "2026-12-05" not in history
+
+
+def test_the_night_of_a_table_is_the_evening_where_the_phone_is(client, database):
+    """A Raspberry Pi keeps UTC: the phone that starts a table says its own time zone (a cookie its page
+    sets), and the table's night is that zone's evening. A zone that is no zone is the server's own."""
+    from zoneinfo import ZoneInfo
+
+    from tests.conftest import SAME_ORIGIN
+
+    club = people.find_or_create_group(database, "Club")
+    days = {}
+    for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago"):  # 25 hours apart: never the same evening
+        client.set_cookie(nights.ZONE_COOKIE, zone)
+        response = client.post("/new/ratatat", data={"player": ["Ana", "Ben"], "group": str(club.id)},
+                               headers=SAME_ORIGIN)
+        assert response.status_code == 303
+        match_id = response.headers["Location"].rstrip("/").split("/")[-1]
+        night = database.execute("SELECT n.day FROM matches m JOIN nights n ON n.id = m.night_id WHERE m.id = ?",
+                                 (match_id,)).fetchone()[0]
+        days[zone] = night
+        assert night == nights.evening_of(datetime.now(ZoneInfo(zone)))
+    assert days["Pacific/Kiritimati"] != days["Pacific/Pago_Pago"]
+
+
+@pytest.mark.parametrize("zone", ["Not/AZone", "../../etc/passwd", "", "x" * 300, "Europe/Rome\u0000", "UTC+5"])
+def test_a_zone_that_is_no_zone_is_the_servers_own(zone):
+    assert nights.phone_now(zone) is None
