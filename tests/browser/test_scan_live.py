@@ -129,8 +129,9 @@ def at_cambio_reveal(app, database):
     return match
 
 
-def test_a_scanned_cambio_reveal_names_its_cards_and_survives_another_phones_reveal(live_server, phone, database,
-                                                                                     tmp_path):
+def ana_scans_her_cambio_reveal(live_server, phone, database, tmp_path):
+    """Ana's and Ben's phones at the Cambio reveal; Ana has scanned her row (7♦ Q♠ 2♦ K♣) and not confirmed
+    it: (match, its version, Ana's page, Ben's, her reveal block, its confirm button)."""
     match = at_cambio_reveal(live_server.app, database)
     version = store.get_match(database, match.id).version
     ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
@@ -140,6 +141,12 @@ def test_a_scanned_cambio_reveal_names_its_cards_and_survives_another_phones_rev
         photo(tmp_path, ["7D", "QS", "2D", "KC"], seed=7, left=60, step=370, top=260))
     confirm = block.locator("button.confirm-reveal")
     expect(confirm).to_have_text("Reveal Ana: 7♦ Q♠ 2♦ K♣")
+    return match, version, ana, ben, block, confirm
+
+
+def test_a_scanned_cambio_reveal_names_its_cards_and_survives_another_phones_reveal(live_server, phone, database,
+                                                                                     tmp_path):
+    match, version, ana, ben, block, confirm = ana_scans_her_cambio_reveal(live_server, phone, database, tmp_path)
     block.locator("select[name=card2]").select_option("QH")  # the Q♠ read is a Q♥
     expect(confirm).to_have_text("Reveal Ana: 7♦ Q♥ 2♦ K♣")
     for i, card in enumerate(["AS", "2S", "3S", "4S"], start=1):
@@ -280,15 +287,7 @@ def test_a_scanned_pay_off_top_survives_the_other_players_top(live_server, phone
 
 def test_a_cambio_row_photographed_from_across_the_table_is_turned_round_by_one_tap(live_server, phone, database,
                                                                                     tmp_path):
-    match = at_cambio_reveal(live_server.app, database)
-    version = store.get_match(database, match.id).version
-    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
-    wait_for_subscribers(match.id, 2)
-    block = ana.locator("#reveal-Ana")
-    block.locator(".scan-form input[type=file]").set_input_files(
-        photo(tmp_path, ["7D", "QS", "2D", "KC"], seed=7, left=60, step=370, top=260))
-    confirm = block.locator("button.confirm-reveal")
-    expect(confirm).to_have_text("Reveal Ana: 7♦ Q♠ 2♦ K♣")
+    match, version, ana, ben, block, confirm = ana_scans_her_cambio_reveal(live_server, phone, database, tmp_path)
     block.get_by_role("button", name="Photo taken from across the table? Reverse the order").click()
     expect(confirm).to_have_text("Reveal Ana: K♣ 2♦ Q♠ 7♦")
     for i, card in enumerate(["AS", "2S", "3S", "4S"], start=1):

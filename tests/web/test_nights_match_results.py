@@ -42,13 +42,18 @@ def club(database):
     return people.find_or_create_group(database, "Club")
 
 
-def test_a_finished_shithead_match_shows_its_finishing_order_and_its_shithead(client, database, club):
-    entries = _finished_shithead("Noa")
+def _shithead_match(database, club, shithead: str):
+    """A finished Shithead match of Ana, Ben and Noa in the club, whose Shithead is ``shithead``."""
     match = store.create_match(database, "shithead", ["Ana", "Ben", "Noa"], {})
     nights.link_match(database, match, club.id)
     version = 0
-    for entry in entries:
+    for entry in _finished_shithead(shithead):
         version = tables.append(database, match.id, version, entry, None).version
+    return match
+
+
+def test_a_finished_shithead_match_shows_its_finishing_order_and_its_shithead(client, database, club):
+    match = _shithead_match(database, club, "Noa")
     page = client.get(f"/nights/m/{match.id}").get_data(as_text=True)
     text = _text(page)
     assert "No round scored yet." not in text
@@ -98,12 +103,7 @@ def test_the_running_totals_end_on_the_match_totals_after_a_drop_from_100_to_50(
 def test_a_shithead_table_of_standings_charts_the_times_shithead(client, database, club):
     """A game of Shithead has a loser, not a winner: its chart counts who was the Shithead, never a flat
     line of wins at nought."""
-    entries = _finished_shithead("Noa")
-    match = store.create_match(database, "shithead", ["Ana", "Ben", "Noa"], {})
-    nights.link_match(database, match, club.id)
-    version = 0
-    for entry in entries:
-        version = tables.append(database, match.id, version, entry, None).version
+    _shithead_match(database, club, "Noa")
     page = html.unescape(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
     assert "Times Shithead on the night of " in page and "Matches won on the night of" not in page
     bars = dict(re.findall(r"<rect[^>]*><title>([^<]*): (\d+)</title></rect>", page))
