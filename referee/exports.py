@@ -516,6 +516,12 @@ def _write(db: Database, group_name: str | None, matches: list[_Match], profile_
         differs = _differences(db, m)
         if differs is None:
             new.append(m)
+        elif isinstance(differs, CarriesOn) and db.conn.execute(
+                "SELECT 1 FROM seat_claims WHERE match_id = ? LIMIT 1", (m.id,)).fetchone():
+            # played at a table here: its entries come from its phones (each checked for who may make it),
+            # never from a file
+            done.refused.append((m.where, f"match {m.id} is played at a table here: its later entries come from "
+                                          "its phones, not from a file; it was not changed"))
         elif isinstance(differs, CarriesOn):
             later.append((m, differs.here))
         elif differs:

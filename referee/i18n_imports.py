@@ -33,6 +33,10 @@ _PROBLEMS = (
     (r"cannot be read \((?P<why>\w+)\)", N_("cannot be read (%(why)s)")),
     (r"a day written YYYY-MM-DD", N_("a day written YYYY-MM-DD")),
     (r"(?P<day>\S+) is not a day of the calendar \(YYYY-MM-DD\)", N_("%(day)s is not a day of the calendar (YYYY-MM-DD)")),
+    (r"match (?P<id>\S+) is played at a table here: its later entries come from its phones, not from a file; "
+     r"it was not changed",
+     N_("match %(id)s is played at a table here: its later entries come from its phones, not from a file; it was "
+        "not changed")),
     (r"match (?P<id>\S+) was played on here meanwhile; it was not changed",
      N_("match %(id)s was played on here meanwhile; it was not changed")),
 )

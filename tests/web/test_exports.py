@@ -330,3 +330,20 @@ def test_the_csv_gives_each_round_s_running_total_and_the_match_s_result(databas
     assert sum(int(r["score"]) for r in cabo_rows if r["player"] == "Ana") != 56  # the reset is in the total only
     assert {r["player"]: r["match_result"] for r in cabo_rows if r["round"] == "1"} == {"Ana": "", "Ben": "",
                                                                                        "Cy": "won"}
+
+
+def test_a_match_played_at_a_table_here_is_never_played_on_by_a_file(app, database):
+    """A file that carries a match of this referee's own tables further is refused for it: a table's entries
+    come from its phones, each checked for who may make it, never from an upload."""
+    from referee import store
+
+    g = people.find_or_create_group(database, "Club")
+    doc = example("three-rounds")
+    match = play(database, doc, g.id, MON, upto=13)
+    later = json.loads(json.dumps(exports.export_group(database, g.id)))
+    later["matches"][0]["transcript"]["entries"] += doc["entries"][13:]
+    store.claim_seat(database, match.id, 0, "phone-a")  # Ana's phone sits at it
+    with pytest.raises(exports.AlreadyHere) as err:
+        exports.import_data(database, later)
+    assert "is played at a table here" in err.value.refused[0][1]
+    assert store.get_match(database, match.id).version == 13
