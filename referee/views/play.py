@@ -72,15 +72,36 @@ def shown_token(match, seat: int | None, shared: bool) -> str:
     return f"{match.version}-{'s' if shared else seat if seat is not None else 'w'}"
 
 
-def _moves_for_shared(log) -> list[dict]:
+def _moves_for_shared(log, match) -> list[dict]:
     """On the shared phone: the entries of every seat that may act now, the turn's first (a call by
-    the player who just finished, a snap, an interrupt: each button names its player)."""
+    the player who just finished, a snap, an interrupt: each button names its player). A seat another
+    phone holds or held is offered its entries as a phone without a seat knows the table (GEN-6): the
+    card Cy drew and noted on his own phone is not named on a button ("Show the 12 and use its power"),
+    nor told by which buttons there are."""
     game, state = log.game, log.state
+    watched = None
     moves: list[dict] = []
     for seat in game.may_act(state):
-        moves += [m for m in (game.move_to_dict(x, state.players) for x in game.legal_moves(state, seat))
+        known = log
+        if held_by_another(match.id, seat):
+            watched = watched or _as_watched(match, log)
+            known = watched
+        moves += [m for m in (game.move_to_dict(x, known.state.players) for x in game.legal_moves(known.state, seat))
                   if m not in moves]
     return moves
+
+
+def _as_watched(match, log):
+    """The table as a phone without a seat knows it: its stored entries as that phone may see them
+    (``redact``), replayed; the log itself when nothing in them is private."""
+    stored = [item["entry"] for item in store.entries(get_db(), match.id, upto=match.version)]
+    seen = log.game.redact(log.state, stored, None)
+    if seen == stored:
+        return log
+    watched = tables.start(match)
+    for position, entry in enumerate(seen):
+        watched = tables.replay_one(watched, entry, position)
+    return watched
 
 
 def last_standing(log) -> str:
@@ -122,7 +143,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         viewer = None  # that player plays (or played) on their own phone: the shared phone shows none of their notes
     view = game.view(log.state, viewer)
     if shared:
-        moves = _moves_for_shared(log)
+        moves = _moves_for_shared(log, match)
     else:
         moves = view["legal"] if seat is not None else []
     table_moves = ([game.move_to_dict(m, log.state.players) for m in game.legal_moves(log.state, None)]

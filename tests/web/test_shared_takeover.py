@@ -104,3 +104,19 @@ def test_GEN_6_a_phone_cannot_write_what_another_seat_saw_by_a_correction(app, d
     mine = entry(ann, match.id, move="correct", target_entry=str(peek), c_move="peek", c_for="Ann", c_slot="2",
                  c_seen="0", reason="I saw a 0")
     assert mine.status_code == 200 and len(store.entries(database, match.id)) == before + 1
+
+
+def test_GEN_6_the_shared_phone_does_not_name_the_card_a_player_drew_on_her_own_phone(app, database):
+    """Ana draws the Q♥ and notes it on her own phone: the phone for everyone offers her power without
+    naming the card ("Show it and use its power"), as it does when nobody noted it; her own phone names it."""
+    from tests.web.test_cabo_table import CAMBIO, CaboPhone
+
+    match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    shared = CaboPhone(app, match.id, "shared")
+    ana.ok(move="turn_up", card="4C")
+    assert "Show the Q♥ and use its power" in ana.ok(move="draw", card="QH")
+    screen = shared.screen()
+    assert "Show it and use its power" in screen
+    assert "QH" not in screen and "Q♥" not in screen
+    assert "Show the Q♥" not in ben.screen()
