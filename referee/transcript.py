@@ -307,6 +307,8 @@ def check_stream(text: str, spill: Any) -> Checked:
     header = _header(doc.fields)
     log = Log.start(header.game, header.start())
     entries = accepted = count = 0
+    set_aside: dict[int, int] = {}  # a correction's position: how many entries it set aside (flagged)
+    undone: set[int] = set()  # positions an undo took back: a correction's set-asides stand again
     for position, entry in enumerate(doc.entries()):
         move = header.parse(entry, position)
         entries += 1
@@ -322,9 +324,15 @@ def check_stream(text: str, spill: Any) -> Checked:
             spill.write(_ENCODE({"event": position, "verdict": "flag", "rule": d["rule"],
                                  "message": d["message"], "entries": [d["entry"], position]}) + "\n")
             count += 1
+        if step.later:
+            set_aside[position] = len(step.later)
+        undone.update(e["entry"] for e in step.events if e.get("kind") == "undone" and isinstance(e.get("entry"), int))
     remembered = state_rulings(log.state)
+    withdrawn = undone & set(set_aside)  # corrections taken back: what they set aside is no ruling now
+    count -= sum(set_aside[p] for p in withdrawn)
     spill.seek(0)
-    steps = (_DECODER.decode(line) for line in spill)
+    steps = (r for r in (_DECODER.decode(line) for line in spill)
+             if not (r["verdict"] == "flag" and r["event"] in withdrawn))
     merged = heapq.merge(steps, remembered, key=lambda r: r["event"])
     return Checked(merged, count + len(remembered), result(log.game, log.state), entries, accepted,
                    header.game.NAME)

@@ -105,3 +105,33 @@ def test_dumps_names_the_dealer_of_a_match_dealt_by_the_default_dealer(game, dea
 def test_a_game_whose_deal_nobody_makes_names_no_dealer():
     """Spite & Malice: the pay-off tops decide who starts (SM-7), so who dealt is not part of the match."""
     assert "dealer" not in json.loads(dumps("spite_malice", ("Ann", "Bob"), {}, None, []))
+
+
+CORRECTED_THEN_UNDONE = {
+    "format": "referee-transcript/1", "game": "cabo", "players": ["Ana", "Ben"], "rules": {},
+    "entries": [{"card": "4", "move": "turn_up"}, {"card": "3", "move": "draw", "seat": "Ana"},
+                {"move": "replace", "out": "6", "seat": "Ana", "slot": 1}, {"move": "draw", "seat": "Ben"},
+                {"card": "8", "move": "discard", "seat": "Ben"},
+                {"entry": {"move": "call", "seat": "Ana"}, "move": "correct", "reason": "she called", "seat": "Ana",
+                 "target": 1},
+                {"move": "undo", "seat": "Ana"}]}
+
+
+def test_GEN_13_a_correction_taken_back_by_an_undo_sets_nothing_aside_in_the_report():
+    """The correction of entry 1 set entry 2 aside (CAB-3); the undo right after took the correction back,
+    so entry 2 stands again and the report has no ruling, as the history says (both ways of checking)."""
+    import io
+
+    from referee.transcript import check_stream
+
+    text = json.dumps(CORRECTED_THEN_UNDONE)
+    _, _, report = check(loads(text))
+    assert report["rulings"] == [] and report["ok"]
+    checked = check_stream(text, io.StringIO())
+    assert (list(checked.rulings), checked.count) == ([], 0)
+    kept = json.loads(text)
+    kept["entries"].pop()  # without the undo the set-aside is a ruling
+    _, _, report = check(loads(json.dumps(kept)))
+    assert [(r["event"], r["rule"]) for r in report["rulings"]] == [(5, "CAB-3")]
+    checked = check_stream(json.dumps(kept), io.StringIO())
+    assert [(r["event"], r["rule"]) for r in checked.rulings] == [(5, "CAB-3")] and checked.count == 1

@@ -186,12 +186,17 @@ def replay(game: Any, state: Any, moves: list[Any]) -> tuple[Log, list[Step]]:
 
 def rulings(log: Log, steps: list[Step]) -> list[dict[str, Any]]:
     """Every ruling of a replay in log order: refusals, what a correction undid, and the flags of
-    the entries that stand (with the table's decision on each)."""
+    the entries that stand (with the table's decision on each). A correction an undo took back set
+    nothing aside: what it had set aside stands again (GEN-13), and is no ruling."""
     out = []
+    undone = {e["entry"] for step in steps for e in step.events
+              if e.get("kind") == "undone" and isinstance(e.get("entry"), int)}
     for step in steps:
         if step.ruling is not None:
             out.append({"event": step.position, "verdict": REJECT, "rule": step.ruling.rule,
                         "message": step.ruling.message, "entries": list(step.ruling.entries)})
+        if step.position in undone:
+            continue
         for d in step.later:
             out.append({"event": step.position, "verdict": FLAG, "rule": d["rule"], "message": d["message"],
                         "entries": [d["entry"], step.position]})
