@@ -141,6 +141,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(card)s has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap, and look-and-swap cards "
              "look then swap."), card="An? .+"),
     _same(N_("%(card)s has no card to act on now: discard it instead."), card="An? .+"),
+    _same(N_("No player has discarded onto this discard pile yet: a snap answers a card a player has just "
+             "discarded, not the card turned up to start the pile.")),
     _same(N_("There is no fresh discard to snap onto: a snap comes before the next move of the player whose turn it "
              "is (GEN-7).")),
     _same(N_("%(card)s matches %(card2)s, but the entry says otherwise."), card="An? .+", card2="an? .+"),

@@ -619,6 +619,9 @@ class _Entry(Entry):
             self.refuse("CAB-6", "No snapping once the cards are being turned up for scoring.")
         if r.snap_top is None:
             snapped = bool(r.discard) and r.discard[-1].origin == "snap"
+            if len(r.discard) == 1 and not snapped:
+                self.refuse("CAB-6", "No player has discarded onto this discard pile yet: a snap answers a card a "
+                                     "player has just discarded, not the card turned up to start the pile.")
             self.refuse("CAB-6", "A card was already snapped onto this discard: only the first good snap counts, "
                                  "and nobody may snap onto a snapped card." if snapped else
                                  "There is no fresh discard to snap onto: a snap comes before the next move of "

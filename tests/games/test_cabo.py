@@ -309,6 +309,14 @@ def test_snapping_another_players_card_gives_them_one_of_yours():
     assert state.round.give_owed is None and state.round.turn == BEN
 
 
+def test_CAB_6_the_card_turned_up_to_start_the_pile_is_not_snapped_and_the_ruling_says_so():
+    """CAB-6 answers a card a player discards; right after the turn-up nobody has discarded, and the ruling
+    says that rather than "a snap comes before the next move" (no move was made)."""
+    state = play(match(3, "cambio_common"), TurnUp("4C"))
+    ruling = refused(state, Snap(BEN, 1, None, "4D"))
+    assert ruling.rule == "CAB-6" and ruling.message.startswith("No player has discarded onto this discard pile yet")
+
+
 def test_a_snap_comes_before_the_next_move_and_needs_its_card_or_outcome():
     state = cambio_discarded_5()
     assert refused(state, Snap(BEN, 2)).rule == "CAB-6"  # card unknown, outcome not said
