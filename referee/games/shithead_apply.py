@@ -746,6 +746,11 @@ class _Entry:
     def do_Add(self, m: Add) -> None:
         self.out_of_turn(m.seat)
         s, last = self.s, self.s.last
+        if last is not None and last.seat != m.seat and s.pile and s.pile[-1].play == last.play \
+                and not any(p.seat == m.seat for p in s.pile):  # never played on this pile: not "too late"
+            self.refuse("SH-41", f"Only {self.name(last.seat)}, who just played, may add to that play; "
+                                 f"{self.name(m.seat)} did not play it.",
+                        (s.last_entry,) if s.last_entry is not None else ())
         if last is None or last.seat != m.seat or not s.pile or s.pile[-1].play != last.play:
             came = f" (entry {s.last_entry})" if s.last_entry is not None else ""
             self.refuse("SH-43", f"Too late: there is no play of {self.name(m.seat)}'s to add to now{came}.")

@@ -317,6 +317,15 @@ def test_SH_41_add_after_the_next_play_is_too_late():
     assert refused(s, A(ARI, c("6C"))).rule == "SH-43"
 
 
+def test_SH_41_only_the_player_who_just_played_may_add():
+    """Cal never played on this pile: his "add" is not too late (SH-43), it is not his to make (SH-41), and
+    the ruling points at the play it would add to."""
+    s = go(table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("6S", count=3)}), P(ARI, c("6S")))
+    ruling = refused(s, A(CAL, c("6C")))
+    assert ruling.rule == "SH-41" and ruling.message == "Only Ari, who just played, may add to that play; Cal did not play it."
+    assert s.last_entry in ruling.entries
+
+
 def test_SH_41_add_of_a_rank_not_played_refused():
     s = go(table(stock=5, plays=[(DOV, "5H")], seats={ARI: hand("6S", count=3)}), P(ARI, c("6S")))
     assert refused(s, A(ARI, c("7C"))).rule == "SH-41"
