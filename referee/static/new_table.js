@@ -62,6 +62,8 @@ window.addEventListener("pageshow", () => {  // a form the browser filled in aga
       const empty = fields().find((f) => f.value.trim() === "");
       if (!empty) return;  // every seat is taken
       empty.value = name;
+      const more = empty.closest("details");
+      if (more) more.open = true;  // a seventh player or more: the field shows where the name went
     }
     sync();
   });

@@ -20,7 +20,6 @@ from .nights import link_table, table_group
 
 bp = Blueprint("home", __name__)
 
-MAX_SEATS = 6  # player fields on the form
 MAX_NUMBER = 100_000  # no house-rule number needs more
 TRUE, FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
 
@@ -169,7 +168,7 @@ def create_table(game: str):
         message = (f"{err.rule}: {ruling_text(err.rule, err.message)}" if isinstance(err, Ruling)
                    else entry_problem_text(err.message) if isinstance(err, EntryError)
                    else f"{err.field}: {err.message}" if isinstance(err, PeopleError) else str(err))
-        return render_form(game, engine, chosen, preset, typed[:MAX_SEATS], message), 422
+        return render_form(game, engine, chosen, preset, typed, message), 422  # every name typed, shown again
     match = create_match(get_db(), game, list(state.players), changed_rules(engine.VARIANTS, state.rules))
     link_table(match, group_id)
     return redirect(url_for("play.table", match_id=match.id), code=303)

@@ -265,3 +265,20 @@ def test_a_switch_that_follows_from_the_players_is_not_asked_and_not_read(client
     assert response.status_code == 303, response.get_data(as_text=True)[:600]
     match = store.get_match(database, response.headers["Location"].rsplit("/", 1)[1])
     assert match.players == ["Ann", "Bo", "Cy"] and match.rules.get("players") == "3-4"
+
+
+@pytest.mark.parametrize("game, most", [("shithead", 11), ("cabo", 8), ("ratatat", 6), ("spite_malice", 4)])
+def test_the_new_table_form_offers_a_field_for_every_seat_the_game_has(client, database, game, most):
+    """README: Shithead seats up to 11, Cabo with a standard deck 8. Six fields show; the others are under
+    "More players", opened by itself when a name is there (a refused form shown again)."""
+    page = client.get(f"/new/{game}").get_data(as_text=True)
+    assert page.count('name="player"') == most
+    assert ("More players (up to %d)" % most in page) is (most > 6)
+    if most > 6:
+        names = [f"P{i}" for i in range(1, most + 1)]
+        deck = {"preset": "cambio_common"} if game == "cabo" else {}  # eight at a standard deck (CAB-1)
+        response = client.post(f"/new/{game}", data={"player": names, **deck}, headers=ORIGIN)
+        assert response.status_code == 303, response.get_data(as_text=True)[:300]
+        again = client.post(f"/new/{game}", data={"player": names + ["P99"], **deck}, headers=ORIGIN)
+        shown = again.get_data(as_text=True)
+        assert again.status_code in (400, 422) and 'value="P99"' in shown and '<details class="more-players stack" open>' in shown
