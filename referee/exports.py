@@ -470,7 +470,7 @@ def _differences(db: Database, m: _Match) -> "str | CarriesOn | None":
         else:
             ours = _seated(stored, here.players)
             first = next((i for i, e in enumerate(ours) if e != mine[i]), 0)
-            said.append(f"with other entries (entry {first + 1} differs)")
+            said.append(f"with other entries (entry {first} differs)")  # numbered from 0, as rulings are
     if _rules_of(here.game, here.rules) != _rules_of(m.game, m.rules):
         said.append("with other house rules")
     if m.dated and here.created_at[:10] != m.created_at[:10]:

@@ -125,6 +125,8 @@ def import_command(file, group: str | None, night: str | None, db_path: str | No
     from .transcript import printable
 
     name = getattr(file, "name", "FILE")
+    if night is not None and group is None:  # a night is a group's evening: alone it would be dropped unsaid
+        _fail("--night needs --group: a night is the evening of a group (say which group played it).")
     database = _open(db_path, create=True)  # a group's history may start a new database
     try:
         try:

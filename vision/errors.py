@@ -1,5 +1,7 @@
 """Errors raised for uploads the app refuses. Each message is meant for the player."""
 
+import math
+
 
 class UploadError(ValueError):
     """Base class: the upload is not a photo we can read. The web layer maps it to a 4xx."""
@@ -17,7 +19,7 @@ class UploadTooLarge(UploadError):
 
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(
-            f"The photo is {size / 2**20:.1f} MB; the limit is {limit / 2**20:.0f} MB. "
+            f"The photo is {math.ceil(size / 2**20 * 10) / 10:.1f} MB; the limit is {limit / 2**20:.0f} MB. "
             "Please send a smaller photo."
         )
 

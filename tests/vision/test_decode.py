@@ -142,3 +142,8 @@ def test_decode_cost_is_known_from_the_header_alone():
 def test_a_large_png_is_decoded_at_a_reduced_scale():
     big = cv2.imencode(".png", np.zeros((3400, 3400, 3), np.uint8))[1].tobytes()
     assert max(decode_upload(big).shape[:2]) <= 1600
+
+
+def test_a_photo_just_over_the_limit_is_said_to_be_over_it():
+    """15 MB and a few bytes is said as 15.1 MB, never "15.0 MB; the limit is 15 MB"."""
+    assert str(vision.UploadTooLarge(15 * 2**20 + 10, 15 * 2**20)).startswith("The photo is 15.1 MB; the limit is 15 MB.")

@@ -156,7 +156,7 @@ def test_an_edited_transcript_of_a_match_here_is_refused_saying_what_differs(tmp
     (lambda d: {**d, "rules": {**d.get("rules", {}), "dealer_rotation": "fixed"}}, "with other house rules"),
     (lambda d: {**d, "date": "2026-12-24"}, "with another date (2026-11-29)"),
     (lambda d: {**d, "entries": [{**e, "card": "9"} if e == {"seat": "Ben", "move": "discard", "card": "8"} else e
-                                 for e in d["entries"]]}, "with other entries (entry 6 differs)"),
+                                 for e in d["entries"]]}, "with other entries (entry 5 differs)"),  # from 0
 ])
 def test_other_rules_a_date_or_entries_are_refused_too(tmp_path, change, words):
     path, doc, _, _ = _imported_into_night_crew(tmp_path)
@@ -225,3 +225,14 @@ def test_a_group_export_imported_again_into_its_own_database_is_the_same(tmp_pat
     assert CliRunner().invoke(main, ["export", "Club", str(out), "--db", str(live)]).exit_code == 0
     result = CliRunner().invoke(main, ["import", str(out), "--db", str(live)])
     assert result.exit_code == 0 and result.output.strip() == "0 matches imported, 2 already here, in Club."
+
+
+def test_a_night_without_a_group_is_refused_not_dropped(tmp_path):
+    """A night is a group's evening: `--night` alone once imported the match with no night, saying nothing."""
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "flag-at-reveal.json"
+    db = tmp_path / "db.sqlite"
+    result = CliRunner().invoke(main, ["import", str(example), "--night", "2026-11-27", "--db", str(db)])
+    assert result.exit_code == 2 and "--night needs --group" in result.output
+    assert not db.exists()
