@@ -289,7 +289,10 @@ def _name(value: Any, where: str) -> str:
     try:
         return normalise_name(value, where)
     except EntryError as err:
-        raise ImportProblem(err.field, err.message) from None
+        message = err.message
+        if where.startswith("group") and message == "a player needs a name that shows":
+            message = "a group needs a name that shows"  # the name checked is a group's
+        raise ImportProblem(err.field, message) from None
 
 
 def read(text: Any) -> dict:

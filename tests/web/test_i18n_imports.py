@@ -32,6 +32,28 @@ def test_an_import_problem_is_said_in_italian(app, message, it):
         assert import_problem_text(message) == message
 
 
+@pytest.mark.parametrize("message,it", [
+    ("expected 'referee-group/1' or 'referee-transcript/1', not 'x'",
+     "atteso 'referee-group/1' o 'referee-transcript/1', non 'x'"),
+    ("an export or a transcript is a JSON object", "un'esportazione o una trascrizione è un oggetto JSON"),
+])
+def test_the_file_s_own_shape_is_said_in_italian_whole(app, message, it):
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert import_problem_text(message) == it
+
+
+def test_a_group_named_by_spaces_alone_is_refused_as_a_group_in_the_phones_language(client, database):
+    client.set_cookie(COOKIE, "it")
+    body = json.dumps(example("flag-at-reveal")).encode()
+    response = client.post("/nights/import", data={"file": (io.BytesIO(body), "f.json"), "group": "   "},
+                           headers=SAME_ORIGIN, content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422 and "group" in page and "player" not in page.split("<main", 1)[1]
+    with client.application.test_request_context(headers={"Accept-Language": "it"}):
+        from flask_babel import gettext
+        assert gettext("a group needs a name that shows") in page
+
+
 def test_a_sentence_of_no_known_shape_stays_as_said(app):
     with app.test_request_context(headers={"Accept-Language": "he"}):
         assert import_problem_text("something nobody wrote") == "something nobody wrote"
