@@ -79,12 +79,13 @@ def _seen() -> dict:
     return seen
 
 
-def held_by_another(match_id: str, seat: int) -> bool:
-    """Whether a phone other than this one holds ``seat``, or ever held it at this table: the shared phone
-    then shows none of that seat's private notes (they were made on that player's own phone; taking the
-    seat over, which is recorded, shows them)."""
+def held_by_a_phone(match_id: str, seat: int) -> bool:
+    """Whether a phone holds ``seat``, or ever held it at this table — this one included (a player's own
+    phone turned into the phone for everyone and passed round): the phone for everyone then shows none
+    of that seat's private notes (they were made on that player's own phone; taking the seat, which is
+    recorded, shows them)."""
     row = get_db().conn.execute("SELECT 1 FROM seat_claims WHERE match_id = ? AND seat = ? AND device IS NOT NULL"
-                                " AND device != ? LIMIT 1", (match_id, seat, session.get("device") or "")).fetchone()
+                                " LIMIT 1", (match_id, seat)).fetchone()
     return row is not None
 
 

@@ -34,7 +34,7 @@ from ..games.base import EntryError, ResolveFlag, Ruling
 from ..games.ending import MOVE as END_MOVE, EndMatch, round_noun
 from ..games.forms import LOG_MOVES, UNREADABLE
 from ..games.redaction import entry_seat, redact_entry
-from ..seats import (SHARED_SEAT, can_enter, held_by_another, is_htmx, is_shared, is_watching, lost_seat, phone_seat,
+from ..seats import (SHARED_SEAT, can_enter, held_by_a_phone, is_htmx, is_shared, is_watching, lost_seat, phone_seat,
                      require_entrant)
 from ..security import device_id
 from .screen_parts import card_labels_for, table_url
@@ -74,7 +74,7 @@ def shown_token(match, seat: int | None, shared: bool) -> str:
 
 def _moves_for_shared(log, match) -> list[dict]:
     """On the shared phone: the entries of every seat that may act now, the turn's first (a call by
-    the player who just finished, a snap, an interrupt: each button names its player). A seat another
+    the player who just finished, a snap, an interrupt: each button names its player). A seat a
     phone holds or held is offered its entries as a phone without a seat knows the table (GEN-6): the
     card Cy drew and noted on his own phone is not named on a button ("Show the 12 and use its power"),
     nor told by which buttons there are."""
@@ -83,7 +83,7 @@ def _moves_for_shared(log, match) -> list[dict]:
     moves: list[dict] = []
     for seat in game.may_act(state):
         known = log
-        if held_by_another(match.id, seat):
+        if held_by_a_phone(match.id, seat):
             watched = watched or _as_watched(match, log)
             known = watched
         moves += [m for m in (game.move_to_dict(x, known.state.players) for x in game.legal_moves(known.state, seat))
@@ -139,7 +139,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     shared = is_shared(match.id)
     acting = seat if seat is not None else (game.to_act(log.state) if shared else None)
     viewer = acting
-    if seat is None and acting is not None and held_by_another(match.id, acting):
+    if seat is None and acting is not None and held_by_a_phone(match.id, acting):
         viewer = None  # that player plays (or played) on their own phone: the shared phone shows none of their notes
     view = game.view(log.state, viewer)
     if shared:
@@ -784,12 +784,12 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[in
 def private_write_refusal(log, whole: list, entry: dict, match) -> str | None:
     """Why this phone may not make correction ``entry``: it would record what only another seat saw (the
     card of a peek, a first look) — what that seat's own phone alone may enter (GEN-6); None when it may.
-    The shared phone enters for a seat no other phone holds or held, as it does its peeks."""
+    The shared phone enters for a seat no phone holds or held, as it does its peeks."""
     inner = entry.get("entry")
     seat = phone_seat(match.id)
     owner = inner.get("seat") if isinstance(inner, dict) else None
     if seat is None and is_shared(match.id) and owner in match.players \
-            and not held_by_another(match.id, match.players.index(owner)):
+            and not held_by_a_phone(match.id, match.players.index(owner)):
         seat = match.players.index(owner)
     if log.game.redact(log.state, [*whole, entry], seat)[-1] == entry:
         return None

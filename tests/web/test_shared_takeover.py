@@ -120,3 +120,20 @@ def test_GEN_6_the_shared_phone_does_not_name_the_card_a_player_drew_on_her_own_
     assert "Show it and use its power" in screen
     assert "QH" not in screen and "Q♥" not in screen
     assert "Show the Q♥" not in ben.screen()
+
+
+def test_GEN_6_a_players_own_phone_turned_into_the_phone_for_everyone_shows_none_of_her_notes(app, database):
+    """Ana notes her first look and draws the Q♥ on her own phone, then makes it the phone for everyone to
+    pass round: it shows neither (it is the table's now); her seat taken back, it shows both again."""
+    from tests.web.test_cabo_table import CAMBIO, CaboPhone
+
+    match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
+    ana = CaboPhone(app, match.id, "0")
+    ana.ok(move="turn_up", card="4C")
+    ana.ok(move="initial_peek", place1="3", place2="4", seen1="5H", seen2="KS")
+    assert "Show the Q♥ and use its power" in ana.ok(move="draw", card="QH")
+    assert sit(ana.client, match.id, "shared").status_code == 303
+    screen = ana.screen()
+    assert "Q♥" not in screen and "5♥" not in screen and "K♠" not in screen
+    assert sit(ana.client, match.id, "0").status_code == 303
+    assert "Show the Q♥ and use its power" in ana.screen()
