@@ -589,11 +589,13 @@
 
   // A photo on its way is marked on its form until its answer is in (camera.js marks it from the moment
   // it is chosen); a result read while the screen moved on to a later version is entered at that one.
+  var photosSent = 0;  // photo uploads on their way, wherever their box is now (on the screen, or parked)
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt, xhr = event.detail.xhr;
     if (!form || !form.classList || !form.classList.contains("scan-form") || !xhr) return;
     form.dataset.reading = "1";
-    xhr.addEventListener("loadend", function () { delete form.dataset.reading; });
+    photosSent++;
+    xhr.addEventListener("loadend", function () { delete form.dataset.reading; photosSent--; });
   });
   document.addEventListener("htmx:afterSwap", function (event) {
     var form = event.detail.requestConfig && event.detail.requestConfig.elt;
@@ -667,7 +669,8 @@
   // A photo still on its way cannot be kept (its upload goes with the page): leaving or reloading the page
   // then asks first, in the browser's own words.
   window.addEventListener("beforeunload", function (event) {
-    if (!document.querySelector(".scan-form[data-reading]")) return;
+    var being = function (box) { return !!box.querySelector(".scan-form[data-reading]"); };
+    if (!photosSent && !being(document) && !parked.some(function (p) { return being(p.box); })) return;
     event.preventDefault();
     event.returnValue = "";
   });

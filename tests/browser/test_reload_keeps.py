@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from referee import scans, store
 from tests.web.test_cabo_table import CAMBIO
 
-from .test_scan_live import ANN, at_cambio_reveal, checked, chip, confirm_records, photo, seated
+from .test_scan_live import ANN, at_cambio_reveal, checked, chip, confirm_records, cy_enters_his_face_up_cards, photo, seated
 
 pytestmark = pytest.mark.browser
 
@@ -261,3 +261,28 @@ def test_a_reload_while_a_photo_is_on_its_way_asks_first(shithead, tmp_path):
     expect(block.locator("img.overlay")).to_have_count(1)
     ann.reload()
     assert asked == ["beforeunload"]
+
+
+def test_a_reload_asks_first_even_when_the_screen_was_redrawn_while_the_photo_is_on_its_way(shithead, live_server,
+                                                                                           phone, tmp_path):
+    """Another phone's entry redraws the screen while the photo is still being sent: leaving still asks."""
+    match, ann = shithead
+    cy = seated(phone, live_server, match, "Cy")
+    asked = []
+    ann.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    held = []
+    ann.route("**/scan", lambda route: held.append(route))
+    ann.locator("#faceup-Ann .scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
+    while not held:
+        ann.wait_for_timeout(20)
+    cy_enters_his_face_up_cards(cy)
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
+    ann.evaluate("location.reload()")
+    for _ in range(250):
+        if asked:
+            break
+        ann.wait_for_timeout(20)
+    assert asked == ["beforeunload"]
+    held[0].continue_()
+    ann.unroute("**/scan")
+    expect(ann.locator("#faceup-Ann img.overlay")).to_have_count(1)
