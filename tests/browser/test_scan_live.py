@@ -331,6 +331,8 @@ def test_two_face_up_cards_nobody_saw_are_tapped_and_kept_across_another_phones_
     chip(form, "7H").click()
     form.locator("label.chip:has(input[value=unknown])").nth(1).click()
     form.locator("label.chip:has(input[value=unknown])").nth(2).click()
+    mark = form.locator("label.chip:has(input[value=unknown])").nth(1).locator("span[aria-hidden=true]")
+    assert mark.evaluate("e => getComputedStyle(e).backgroundColor") == "rgba(0, 0, 0, 0)"  # the "?" shows on the tick
     cy_enters_his_face_up_cards(cy)
     expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
     assert unseen.evaluate_all("els => els.map(e => e.checked)") == [False, True, True]
