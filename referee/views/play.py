@@ -819,8 +819,8 @@ def _seat_claims(db, match) -> list[dict]:
     users: dict[int, set] = {}  # the phones that ever held each seat
     players = match.players
 
-    def said(seat: int) -> str:
-        return players[seat] if 0 <= seat < len(players) else "?"
+    def said(seat: int) -> Markup:  # a name isolated from the sentence's direction (Latin in Hebrew, and back)
+        return Markup("<bdi>{}</bdi>").format(players[seat] if 0 <= seat < len(players) else "?")
 
     for claim in store.seat_claims(db, match.id):
         device, seat = claim.get("device"), claim["seat"]
@@ -839,7 +839,7 @@ def _seat_claims(db, match) -> list[dict]:
             held[device] = seat
             users.setdefault(seat, set()).add(device)
         if words:
-            out.append({"kind": "seat", "created_at": claim["claimed_at"], "words": words})
+            out.append({"kind": "seat", "created_at": claim["claimed_at"], "words": Markup(words)})
     return out
 
 

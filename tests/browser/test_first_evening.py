@@ -299,7 +299,7 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
     override_row = re.search(r'<li class="(\w+)" id="e(\d+)">\s*<span class="num">#\d+</span>\s*'
                              r'<span class="words">Cy overrides GEN-3', history)
     assert override_row and override_row.group(1) == "gone"
-    assert "Another phone took over Cy&#39;s seat." in history and "it went into slot 4" in history
+    assert "Another phone took over <bdi>Cy</bdi>'s seat." in history and "it went into slot 4" in history
     assert cy2.reveal("Cy", ["0", "0", "0", "5"]) == 422
     cy2.page.locator("#override-reason").fill("the old deck's 0, agreed")
     assert cy2.entry(cy2.page.get_by_role("button", name="Let it stand: override GEN-3 (recorded)")) == 200

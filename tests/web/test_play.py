@@ -532,7 +532,7 @@ def test_taking_a_held_seat_asks_tells_the_old_phone_and_is_recorded(app, table,
     assert "Another phone has taken Ana" in old and "Draw from the pile" not in old
     assert ana.client.post(f"{ana.url}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 403
     history = ana.client.get(f"{ana.url}/history").get_data(as_text=True)
-    assert "Another phone took over Ana&#39;s seat." in history
+    assert "Another phone took over <bdi>Ana</bdi>'s seat." in history
     assert thief.post(f"/m/{match.id}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 200
 
 

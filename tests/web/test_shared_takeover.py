@@ -61,16 +61,16 @@ def test_turning_into_the_phone_for_everyone_and_taking_another_seat_are_in_the_
     take a free seat: each is recorded, so a table can see whose phone did it."""
     match, ann, bob = table
     assert sit(bob, match.id, "shared").status_code == 303
-    assert "Bob&#39;s phone became the phone for everyone." in history(ann, match.id)
+    assert "<bdi>Bob</bdi>'s phone became the phone for everyone." in history(ann, match.id)
     tablet = app.test_client()
     assert sit(tablet, match.id, "shared").status_code == 303
     assert "A phone became the phone for everyone." in history(ann, match.id)
     assert sit(bob, match.id, "2").status_code == 303  # Cy's seat, free
-    assert "Bob&#39;s phone took Cy&#39;s seat." in history(ann, match.id)
+    assert "<bdi>Bob</bdi>'s phone took <bdi>Cy</bdi>'s seat." in history(ann, match.id)  # names isolated
     assert sit(bob, match.id, "shared").status_code == 303 and sit(bob, match.id, "shared").status_code == 303
     said = history(ann, match.id)  # a phone is named by the seat it held last; turning shared twice is once
-    assert said.count("Cy&#39;s phone became the phone for everyone.") == 1
-    assert said.count("Bob&#39;s phone became the phone for everyone.") == 1
+    assert said.count("<bdi>Cy</bdi>'s phone became the phone for everyone.") == 1
+    assert said.count("<bdi>Bob</bdi>'s phone became the phone for everyone.") == 1
 
 
 def test_GEN_6_the_shared_phone_shows_none_of_the_notes_a_player_made_on_her_own_phone(app, database, table):
