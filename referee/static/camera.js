@@ -241,6 +241,12 @@
     });
     var values = names.map(function (name) { return fieldValue(form, name); }).reverse();
     names.forEach(function (name, i) { setField(form, name, values[i]); });
+    // the note "placed from the photo's right" no longer holds once turned round (and holds again after)
+    var box = form.closest(".scan-reveal"), note = box && box.querySelector(".scan-row-turned");
+    if (note) { note.hidden = !note.hidden; }
+    // said to a screen reader: the new order, as the confirm button now names it
+    var region = document.getElementById("announcer"), button = form.querySelector(".confirm-reveal");
+    if (region && button) { region.textContent = button.textContent.replace(/\s+/g, " ").trim(); }
   }
 
   document.addEventListener("click", function (event) {

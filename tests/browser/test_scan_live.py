@@ -313,6 +313,7 @@ def test_a_rat_a_tat_cat_row_is_turned_round_and_back(live_server, phone, databa
     turn = block.get_by_role("button", name="Photo taken from across the table? Reverse the order")
     turn.click()
     expect(confirm).to_have_text("Reveal Ana: 4 2 Swap 5")
+    expect(ben.locator("#announcer")).to_have_text("Reveal Ana: 4 2 Swap 5")  # said to a screen reader
     turn.click()
     block.locator("label.chip:has(input[name=card4][value='3'])").click()
     expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 3")
