@@ -164,7 +164,7 @@ def export_csv(db: Database, group_id: int) -> str:
                     verdict = ""
                 place = order.index(name) + 1 if name in order else (len(order) + 1 if rnd.get("shithead") == name
                                                                       else "")
-                won = "" if name not in match_winners else "won" if len(match_winners) == 1 else "shared"
+                won = "" if name not in match_winners else "won" if len(match_winners) == 1 else "tied"
                 writer.writerow([_cell(v) for v in (
                     group.name, days.get(night_id, ""), match.id, match.game, rules, int(bool(res.get("over"))),
                     rnd.get("number", ""), name, profile_names.get(seat, name),

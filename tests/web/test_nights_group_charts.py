@@ -100,6 +100,8 @@ def test_a_nights_page_charts_that_night_and_its_players_only(client, database):
     night = next(n for n in nights.group_nights(database, club.id) if n.day == "2026-11-20")
     whole = _charts(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
     assert whole[0][1].startswith("Matches won, night by night")
-    (_, title, bars), = _charts(client.get(f"/nights/g/{club.id}?night={night.id}").get_data(as_text=True))
+    page = client.get(f"/nights/g/{club.id}?night={night.id}").get_data(as_text=True)
+    assert "<h3>That night</h3>" in page and "Across the nights" not in page
+    (_, title, bars), = _charts(page)
     assert title.startswith("Matches won on the night of ")
     assert set(bars) == {"Ana", "Ben"}  # Cy played on the 27th only
