@@ -237,24 +237,36 @@ def test_a_scan_for_an_entry_made_meanwhile_is_said_to_be_dropped(shithead, live
     assert [e["entry"]["move"] for e in store.entries(database, match.id)] == ["faceup"]
 
 
+def photo_on_its_way(page, box: str, tmp_path) -> list:
+    """Ann's face-up cards photographed in ``box`` and held in the network (the upload on its way): the
+    held requests, to let go with ``continue_()``."""
+    held = []
+    page.route("**/scan", lambda route: held.append(route))
+    page.locator(f"{box} .scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
+    while not held:
+        page.wait_for_timeout(20)
+    return held
+
+
+def reload_asks(page, asked: list) -> None:
+    """A reload asks first: the browser's own question before leaving (dismissed: the page stays)."""
+    page.evaluate("location.reload()")
+    for _ in range(250):
+        if asked:
+            break
+        page.wait_for_timeout(20)
+    assert asked == ["beforeunload"]
+
+
 def test_a_reload_while_a_photo_is_on_its_way_asks_first(shithead, tmp_path):
     """A photo still being sent cannot be kept across a reload: the browser asks before leaving, and does not
     once the photo is read (its result is then kept as above)."""
     _, ann = shithead
     asked = []
     ann.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
-    held = []
-    ann.route("**/scan", lambda route: held.append(route))  # the photo is on its way, held in the network
     block = ann.locator("#faceup-Ann")
-    block.locator(".scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
-    while not held:
-        ann.wait_for_timeout(20)
-    ann.evaluate("location.reload()")
-    for _ in range(250):
-        if asked:
-            break
-        ann.wait_for_timeout(20)
-    assert asked == ["beforeunload"]
+    held = photo_on_its_way(ann, "#faceup-Ann", tmp_path)
+    reload_asks(ann, asked)
     expect(block.locator(".scan-progress")).to_be_visible()  # stayed: the photo is still on its way
     held[0].continue_()
     ann.unroute("**/scan")
@@ -270,19 +282,10 @@ def test_a_reload_asks_first_even_when_the_screen_was_redrawn_while_the_photo_is
     cy = seated(phone, live_server, match, "Cy")
     asked = []
     ann.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
-    held = []
-    ann.route("**/scan", lambda route: held.append(route))
-    ann.locator("#faceup-Ann .scan-form input[type=file]").set_input_files(photo(tmp_path, ANN))
-    while not held:
-        ann.wait_for_timeout(20)
+    held = photo_on_its_way(ann, "#faceup-Ann", tmp_path)
     cy_enters_his_face_up_cards(cy)
     expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
-    ann.evaluate("location.reload()")
-    for _ in range(250):
-        if asked:
-            break
-        ann.wait_for_timeout(20)
-    assert asked == ["beforeunload"]
+    reload_asks(ann, asked)
     held[0].continue_()
     ann.unroute("**/scan")
     expect(ann.locator("#faceup-Ann img.overlay")).to_have_count(1)

@@ -236,13 +236,11 @@ def test_a_first_look_typed_is_still_there_after_a_picker_and_back(cambio, live)
     assert note.evaluate("d => d.open")
 
 
-def test_a_scanned_rat_a_tat_cat_reveal_survives_another_phones_reveal(live_server, phone, database, taught,
-                                                                       tmp_path):
-    from tests.web.test_scan import at_reveal, gap_row_photo
+def ben_scans_anas_row(ben, tmp_path):
+    """Ben's phone at Rat-a-Tat Cat's reveal scans Ana's row (5 Swap 2 4, read with the taught deck) and
+    does not confirm it yet: (her reveal block, its confirm button)."""
+    from tests.web.test_scan import gap_row_photo
 
-    match = at_reveal(database)
-    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
-    wait_for_subscribers(match.id, 2)
     ben.locator("summary", has_text="Enter Ana's cards").click()
     row = tmp_path / "row.jpg"
     row.write_bytes(gap_row_photo(["5", "SWAP", "2", "4"]))
@@ -250,6 +248,17 @@ def test_a_scanned_rat_a_tat_cat_reveal_survives_another_phones_reveal(live_serv
     block.locator(".scan-form input[type=file]").set_input_files(str(row))
     confirm = block.locator("button.confirm-reveal")
     expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    return block, confirm
+
+
+def test_a_scanned_rat_a_tat_cat_reveal_survives_another_phones_reveal(live_server, phone, database, taught,
+                                                                       tmp_path):
+    from tests.web.test_scan import at_reveal
+
+    match = at_reveal(database)
+    ana, ben = seated(phone, live_server, match, "Ana"), seated(phone, live_server, match, "Ben")
+    wait_for_subscribers(match.id, 2)
+    block, confirm = ben_scans_anas_row(ben, tmp_path)
     block.locator("label.chip:has(input[name=card2][value='PEEK'])").click()  # the Swap read is a Peek
     expect(confirm).to_have_text("Reveal Ana: 5 Peek 2 4")
     ana.locator("summary", has_text="Enter Ben's cards").click()
@@ -299,17 +308,11 @@ def test_a_cambio_row_photographed_from_across_the_table_is_turned_round_by_one_
 
 
 def test_a_rat_a_tat_cat_row_is_turned_round_and_back(live_server, phone, database, taught, tmp_path):
-    from tests.web.test_scan import at_reveal, gap_row_photo
+    from tests.web.test_scan import at_reveal
 
     match = at_reveal(database)
     ben = seated(phone, live_server, match, "Ben")
-    ben.locator("summary", has_text="Enter Ana's cards").click()
-    row = tmp_path / "row.jpg"
-    row.write_bytes(gap_row_photo(["5", "SWAP", "2", "4"]))
-    block = ben.locator("#reveal-Ana")
-    block.locator(".scan-form input[type=file]").set_input_files(str(row))
-    confirm = block.locator("button.confirm-reveal")
-    expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
+    block, confirm = ben_scans_anas_row(ben, tmp_path)
     turn = block.get_by_role("button", name="Photo taken from across the table? Reverse the order")
     turn.click()
     expect(confirm).to_have_text("Reveal Ana: 4 2 Swap 5")
