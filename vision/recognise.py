@@ -148,8 +148,8 @@ def recognise(image: np.ndarray, deck: str = "standard", references: References 
 def _ways_up(image: np.ndarray, reads: list[CardRead], deck: str, references: References | None) -> list[CardRead]:
     """Which way up each card read by a taught deck lies (``CardRead.turned``): a row photographed from
     across the table lies upside down, its places the other way round (``vision.rows``)."""
-    if deck == "standard" or references is None or not len(references):
-        return reads
+    if deck == "standard" or references is None or not len(references) or sum(1 for r in reads if r.label) < 2:
+        return reads  # a lone card has no order to keep (``vision.rows.upside_down`` asks two faces or more)
     out = []
     for r in reads:
         if r.label is not None:

@@ -22,7 +22,8 @@ class CardRead:
         its index: beside that index); None for the outline's centre.
     turned: True when the card lies upside down in the photo (its face read the other way up: a
         taught deck whose faces are not the same both ways up), False upright, None not known (a
-        standard card's two corners read alike either way).
+        standard card's two corners read alike either way, or a photo with one card read: a row's order
+        is what it is for).
     """
 
     label: str | None
