@@ -223,6 +223,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("Too late: another entry came first, and the top of the pile is now %(card)s."), card=r"\S+"),
     _same(N_("%(name)s played those cards: only a card just drawn may be added (SH-41).")),
     _same(N_("Only %(name)s, who just played, may add to that play; %(other)s did not play it.")),
+    _same(N_("Table cards wait until the hand is empty (SH-20).")),
     _same(N_("Too late: there is no play of %(name)s's to add to now (entry %(entry)s).")),
     _same(N_("Too late: there is no play of %(name)s's to add to now.")),
     (r"Only an? (?P<rank>\S+) may be added to (?P<name>.+)'s (?P=rank)s\.",

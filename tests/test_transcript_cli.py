@@ -173,7 +173,7 @@ def test_check_text_of_an_unfinished_shithead_game_has_no_scores():
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
         "entry 27: REJECT SH-K4: The table knows every card in Ari's hand (2♦ 6♣ A♣ K♣ K♥ Q♥): "
-        "5♣ is not among them.",
+        "5♣ is not among them. Table cards wait until the hand is empty (SH-20).",
         "match not finished",
         "29 entries, 28 accepted, 1 refused; 1 ruling(s)",
     ]

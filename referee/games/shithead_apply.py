@@ -435,9 +435,11 @@ class _Entry:
             else:
                 unknown.append(c)
         if len(unknown) > st.unknown:
+            # a card from the table (a face-down card turned over) while the hand holds cards: SH-20 says why
+            waits = " Table cards wait until the hand is empty (SH-20)." if st.facedown or any(st.faceup) else ""
             self.refuse("SH-K4", f"The table knows every card in {self.name(seat)}'s hand "
                                  f"({say_cards(st.known)}): {say_cards(unknown)} "
-                                 f"{'is' if len(unknown) == 1 else 'are'} not among them.")
+                                 f"{'is' if len(unknown) == 1 else 'are'} not among them.{waits}")
         for c in unknown:
             if c in st.faceup and not possible(self.s, c, unknown.count(c), st):
                 self.refuse("SH-16", f"{say_card(c)} is one of {self.name(seat)}'s face-up cards: those are played "

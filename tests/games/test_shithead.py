@@ -537,7 +537,8 @@ def test_cards_are_said_as_the_table_says_them():
     assert "Ari adds 6♠." in reminders(s)
     known = table(stock=0, seats={ARI: Seat(2, ("KH", "QD"), (None,) * 3, 3, True)})
     assert refused(known, P(ARI, cards("5C"))).message == \
-        "The table knows every card in Ari's hand (K♥ Q♦): 5♣ is not among them."
+        "The table knows every card in Ari's hand (K♥ Q♦): 5♣ is not among them. Table cards wait until the hand " \
+        "is empty (SH-20)."  # SH-T21: a face-down card turned over while the hand holds cards
 
 
 def test_SH_18_a_failed_face_up_play_is_said_as_what_happened_with_its_rules():
