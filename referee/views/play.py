@@ -91,16 +91,27 @@ def _moves_for_shared(log, match) -> list[dict]:
     return moves
 
 
+_watched: dict[tuple, Any] = {}  # (database, match, version) -> the table as a phone without a seat knows it
+
+
 def _as_watched(match, log):
     """The table as a phone without a seat knows it: its stored entries as that phone may see them
-    (``redact``), replayed; the log itself when nothing in them is private."""
+    (``redact``), replayed; the log itself when nothing in them is private. Kept per version (a log does
+    not change once made): every redraw of the phones for everyone at that version reads it once."""
+    key = (current_app.config["DATABASE"], match.id, match.version)
+    found = _watched.get(key)
+    if found is not None:
+        return found
     stored = [item["entry"] for item in store.entries(get_db(), match.id, upto=match.version)]
     seen = log.game.redact(log.state, stored, None)
-    if seen == stored:
-        return log
-    watched = tables.start(match)
-    for position, entry in enumerate(seen):
-        watched = tables.replay_one(watched, entry, position)
+    watched = log
+    if seen != stored:
+        watched = tables.start(match)
+        for position, entry in enumerate(seen):
+            watched = tables.replay_one(watched, entry, position)
+    if len(_watched) >= 64:
+        _watched.clear()
+    _watched[key] = watched
     return watched
 
 
