@@ -59,8 +59,27 @@ def engine_words(text: Any) -> str | Markup:
 
 
 def rule_words(rule_id: str, english: str) -> str | Markup:
-    """A rule book sentence, by rule ID."""
+    """A rule book sentence, by rule ID (as a table's house rules word it, a number in it too)."""
+    for template, shape in _numbered_words().get(rule_id, ()):
+        found = shape.fullmatch(str(english or ""))
+        if found:
+            said = _rules_text(rule_id, template)
+            if said:
+                return said.replace("{n}", found.group(1))
     return _or_english(rule_id, english)
+
+
+@lru_cache(maxsize=1)
+def _numbered_words() -> dict[str, list[tuple[str, re.Pattern[str]]]]:
+    """The house-rule words with a number in them ("played to {n} points"), by rule ID, each with the shape
+    that reads the number back out of the words said."""
+    out: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+    for game in _games().values():
+        for (rule, _when), text in getattr(game, "HOUSE_RULE_WORDS", {}).items():
+            if "{n}" in text:
+                shape = re.compile(re.escape(text).replace(re.escape("{n}"), r"(\d+)"))
+                out.setdefault(rule, []).append((text, shape))
+    return out
 
 
 def ruling_words(rule_id: str, message: str) -> str | Markup:
@@ -488,7 +507,7 @@ def messages() -> list[tuple[str, str, str]]:
             add("section", section.title, name)
             for rule, text in section.rules:
                 add(rule, text, name)
-        for (rule, _key, _value), text in getattr(game, "HOUSE_RULE_WORDS", {}).items():  # under a house rule
+        for (rule, _when), text in getattr(game, "HOUSE_RULE_WORDS", {}).items():  # under a house rule
             add(rule, text, name)
         for v in game.VARIANTS:
             add(f"{name}|switch|{v.key}", v.label, name)

@@ -86,7 +86,7 @@ from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match
                          parse_move as _parse_move)
 from .cabo_presets import PRESETS  # noqa: F401
 from .cabo_redact import hide_private, redact  # noqa: F401
-from .cabo_rulebook import RULE_BOOK  # noqa: F401
+from .cabo_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: F401
 from .cabo_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                          WORDS as SWITCH_WORDS)
 from .cabo_state import (NAME, TITLE, Round, RoundResult, State, Token, awaiting_flags,  # noqa: F401
@@ -107,6 +107,6 @@ def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | N
 
 
 def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
-    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. (Its words do
-    not change with the table's house rules, ``rules``.)"""
-    return _rulebook.rule_text(rule, sys.modules[__name__])
+    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. With the
+    table's ``rules``, as they read under its house rules (CAB-7 names the powers of the table's deck)."""
+    return _rulebook.house_rule_words(HOUSE_RULE_WORDS, rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])

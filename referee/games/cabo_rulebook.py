@@ -4,7 +4,7 @@ are explained with the switches themselves (``cabo_rules.VARIANTS``); the rules 
 ``rulebook.GENERAL``."""
 from __future__ import annotations
 
-from .rulebook import Section
+from .rulebook import HouseRuleWords, Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("The cards", (
@@ -80,3 +80,27 @@ RULE_BOOK: tuple[Section, ...] = (
         ("CAB-K5", "Kamikaze can only be seen when every card is turned up."),
     )),
 )
+
+
+_POWERS = ("Powers work only for a card just drawn from the draw pile and discarded, and using them is optional: 7 "
+           "and 8 look at one of your cards, 9 and 10 at another player's, ")
+_SWAP = {"own_other": "swap one of your cards with another player's unseen",
+         "any_two": "swap any two cards of two different players unseen"}
+_LOOK = {"black_kings": "a black king", "all_kings": "every king", "queens": "a queen", "off": ""}
+
+
+def _standard_powers(look: str, scope: str) -> str:
+    swappers = "jacks " if look == "queens" else "jacks and queens "
+    if not _LOOK[look]:
+        return f"{_POWERS}and {swappers}{_SWAP[scope]}."
+    return f"{_POWERS}{swappers}{_SWAP[scope]}, and {_LOOK[look]} looks at one of each, then swaps them or not."
+
+
+#: Rules whose words change under a house rule (``rulebook.house_rule_words``): CAB-7 names the powers of
+#: the table's deck (CAB-V1) as its switches give them (CAB-V14).
+HOUSE_RULE_WORDS: HouseRuleWords = {
+    ("CAB-7", (("deck", "cabo52"), ("swap_power_scope", "any_two"))): f"{_POWERS}and 11 and 12 {_SWAP['any_two']}.",
+    ("CAB-7", (("deck", "cabo52"),)): f"{_POWERS}and 11 and 12 {_SWAP['own_other']}.",
+    **{("CAB-7", (("look_and_swap", look), ("swap_power_scope", scope))): _standard_powers(look, scope)
+       for look in _LOOK for scope in _SWAP},
+}

@@ -69,14 +69,31 @@ def book(game: Any) -> dict[str, str]:
     return cached
 
 
-def house_rule_words(words: Mapping[tuple[str, str, Any], str], rule: str, rules: Mapping[str, Any] | None
-                     ) -> str | None:
-    """The words of ``rule`` at a table with ``rules``, where one of its house rules changes them (``words``:
-    a game's ``HOUSE_RULE_WORDS``, by (rule ID, switch, value)); else None."""
-    for (rule_id, key, value), said in words.items():
-        if rule_id == rule and rules and rules.get(key) == value:
-            return said
+#: A condition of ``HOUSE_RULE_WORDS`` met by any number the switch is set to; the words say it as "{n}".
+ANY_NUMBER = "any number"
+
+#: A game's words of its rules under house rules: (rule ID, ((switch, value), ...)) -> the words at a table
+#: whose switches all have those values. The first entry that fits is said, so the entries naming more
+#: switches come first.
+HouseRuleWords = Mapping[tuple[str, tuple[tuple[str, Any], ...]], str]
+
+
+def house_rule_words(words: HouseRuleWords, rule: str, rules: Mapping[str, Any] | None) -> str | None:
+    """The words of ``rule`` at a table with ``rules``, where its house rules change them (``words``: a
+    game's ``HOUSE_RULE_WORDS``); else None."""
+    if not rules:
+        return None
+    for (rule_id, when), said in words.items():
+        if rule_id == rule and all(_fits(rules.get(key), value) for key, value in when):
+            numbers = [rules.get(key) for key, value in when if value == ANY_NUMBER]
+            return said.format(n=numbers[0]) if numbers else said
     return None
+
+
+def _fits(value: Any, wanted: Any) -> bool:
+    if wanted == ANY_NUMBER:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return value == wanted and type(value) is type(wanted)
 
 
 def rule_text(rule: str, game: Any = None) -> str:

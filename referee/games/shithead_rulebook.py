@@ -2,9 +2,8 @@
 cite, grouped as RULES.md groups them, for the rules page and rulings."""
 from __future__ import annotations
 
-from typing import Any
 
-from .rulebook import Section
+from .rulebook import HouseRuleWords, Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -76,12 +75,23 @@ RULE_BOOK: tuple[Section, ...] = (
 )
 
 
-#: Rules whose words change under a house rule: (rule, switch, value) -> the words at such a table. With the
-#: 3 an ordinary card (SH-V1), it is the lowest card, not a card that goes on anything or is see-through.
-HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
-    ("SH-11", "three_is_normal", True): "The card to beat is the top card of the pile.",
-    ("SH-12", "three_is_normal", True): "A card must be equal to or higher than the card to beat (Ace high, 3 "
-                                        "lowest); a 2 or 10 goes on anything, and anything goes on a 2 or an "
-                                        "empty pile.",
-    ("SH-33", "three_is_normal", True): "After a 7 the next card must be a 7 or lower (or a 2 or 10).",
+#: Rules whose words change under a house rule (``rulebook.house_rule_words``). With the 3 an ordinary card
+#: (SH-V1), it is the lowest card, not a card that goes on anything or is see-through; where a 10 may not burn
+#: a 7 (SH-V15), SH-33 says so; SH-18 as the table plays its face-up cards (SH-V12, SH-V21).
+HOUSE_RULE_WORDS: HouseRuleWords = {
+    ("SH-11", (("three_is_normal", True),)): "The card to beat is the top card of the pile.",
+    ("SH-12", (("three_is_normal", True),)): "A card must be equal to or higher than the card to beat (Ace high, "
+                                             "3 lowest); a 2 or 10 goes on anything, and anything goes on a 2 or "
+                                             "an empty pile.",
+    ("SH-33", (("three_is_normal", True), ("ten_after_seven", "blocked"))):
+        "After a 7 the next card must be a 7 or lower (or a 2); at this table a 10 may not burn a 7.",
+    ("SH-33", (("ten_after_seven", "blocked"),)):
+        "After a 7 the next card must be a 7 or lower (or a 2 or 3); at this table a 10 may not burn a 7.",
+    ("SH-33", (("three_is_normal", True),)): "After a 7 the next card must be a 7 or lower (or a 2 or 10).",
+    ("SH-18", (("faceup_play", "same_rank_set"),)):
+        "Face-up cards are played like hand cards, several of one rank together; when none can go, the player "
+        "picks up the pile and the face-up cards stay where they are.",
+    ("SH-18", (("faceup_fail_takes_card", False),)):
+        "Face-up cards are played one at a time: when one cannot go, the player picks up the pile and the card "
+        "stays face up.",
 }

@@ -3,9 +3,8 @@ can cite, grouped as RULES.md groups them, for the rules page and rulings. The h
 (SM-V1..SM-V15, SM-A9) are explained with the switches themselves (``spite_malice_rules.VARIANTS``)."""
 from __future__ import annotations
 
-from typing import Any
 
-from .rulebook import Section
+from .rulebook import ANY_NUMBER, HouseRuleWords, Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -88,11 +87,35 @@ RULE_BOOK: tuple[Section, ...] = (
 )
 
 
-#: Rules whose words change under a house rule: (rule, switch, value) -> the words at such a table. Where a
-#: king may not start a pile (SM-V4 off), SM-12 says so, as the table's rulings do (SM-A5 already says
-#: "unless agreed otherwise").
-HOUSE_RULE_WORDS: dict[tuple[str, str, Any], str] = {
-    ("SM-12", "king_can_start_stack", False): "Building piles go up from ace to queen, one rank at a time; a new "
-                                              "pile starts with an ace. A king is wild: it counts as the rank the "
-                                              "pile needs, but at this table it may not start a pile.",
+#: Rules whose words change under a house rule (``rulebook.house_rule_words``). Where a king may not start a
+#: pile (SM-V4 off), SM-12 says so, as the table's rulings do (SM-A5 already says "unless agreed otherwise");
+#: SM-13, SM-18 and SM-43 name the table's limits and target (SM-V2, SM-V3, SM-V12, SM-V8); SM-41 says a stock
+#: run out is a draw where the table plays so (SM-V6).
+HOUSE_RULE_WORDS: HouseRuleWords = {
+    ("SM-12", (("king_can_start_stack", False),)): "Building piles go up from ace to queen, one rank at a time; "
+                                                   "a new pile starts with an ace. A king is wild: it counts as "
+                                                   "the rank the pile needs, but at this table it may not start "
+                                                   "a pile.",
+    ("SM-13", (("max_center_stacks", 1),)): "Only one building pile may be on the table at a time: a new one starts "
+                                            "only when there is none.",
+    ("SM-13", (("max_center_stacks", 4),)): "Only so many building piles may be on the table at once (4 at this "
+                                            "table): a new one starts only while there are fewer.",
+    ("SM-13", (("max_center_stacks", None),)): "Any number of building piles may be on the table at once.",
+    ("SM-18", (("side_stack_order", "same_or_one_lower"), ("max_side_stacks", 1))):
+        "A card goes on your side stack only if it is the same rank as its top card or one lower (a king goes "
+        "anywhere, and anything goes on a king); you may have only one side stack.",
+    ("SM-18", (("side_stack_order", "same_or_one_lower"), ("max_side_stacks", ANY_NUMBER))):
+        "A card goes on one of your side stacks only if it is the same rank as the stack's top card or one lower "
+        "(a king goes anywhere, and anything goes on a king); you may have at most {n} side stacks.",
+    ("SM-18", (("max_side_stacks", 1),)): "Any card may go on your side stack; you may have only one.",
+    ("SM-18", (("max_side_stacks", ANY_NUMBER),)): "Any card may go on any of your side stacks; you may have at "
+                                                   "most {n} of them.",
+    ("SM-41", (("stock_exhaustion", "draw"),)): "If a draw the rules require cannot be made because the stock is "
+                                                "empty, the game ends, and at this table it is a draw.",
+    ("SM-43", (("scoring", "none"),)): "At this table no points are scored: every game is a match of its own.",
+    ("SM-43", (("match_target", None),)): "At this table a match is a single game: it ends when the game does.",
+    ("SM-43", (("match_target", 1),)): "A match is played to 1 point: it ends as soon as a player reaches the "
+                                       "target.",
+    ("SM-43", (("match_target", ANY_NUMBER),)): "A match is played to {n} points: it ends as soon as a player "
+                                                "reaches the target.",
 }

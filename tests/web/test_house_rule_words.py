@@ -42,3 +42,23 @@ def test_SM_T05_the_default_table_keeps_the_rule_books_words(app, database):
     assert response.status_code == 422
     assert "may start a pile as its ace" in _ruling(response)
     assert sm.rule_text("SM-12", sm.new_match(("Ann", "Bob")).rules) == sm.rule_text("SM-12")
+
+
+def test_SH_T06_an_8_on_a_7_where_a_10_may_not_burn_it_is_explained_by_the_tables_SH_33(app, database):
+    """At a table that blocks the 10 after a 7 (SH-V15), Ben's 8 on Ana's 7 is refused under SH-33, and
+    the rule's words under the ruling do not offer the 10 that the ruling itself leaves out."""
+    from .test_shithead_table import FACEUP
+
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {"ten_after_seven": "blocked"})
+    ana, ben, cy = (Phone(app, match.id, str(seat)) for seat in range(3))
+    for phone, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        assert phone.post_cards(FACEUP[name], move="faceup").status_code == 200
+    assert ana.post(move="start", card="4C").status_code == 200
+    assert ana.post_cards(["4C"], move="play").status_code == 200
+    assert ben.post_cards(["7S"], move="play").status_code == 200
+    response = cy.post_cards(["8S"], move="play")
+    assert response.status_code == 422
+    said = _ruling(response)
+    assert "SH-33" in said and "or a 2 or 3" in said
+    rule = re.search(r'<p class="rule-text">(.*?)</p>', said, re.S).group(1)
+    assert "(or a 2 or 3); at this table a 10 may not burn a 7." in rule and "2, 3 or 10" not in rule

@@ -356,3 +356,15 @@ def test_why_a_match_ended_is_said_in_the_phones_language(app, outcome, italian)
     view = {"outcome": outcome, "players": ["Ana", "Ben"], "totals": [44, 44], "winners": winners}
     with app.test_request_context(headers={"Accept-Language": "it"}):
         assert str(i18n_rules.match_words(view)) == italian
+
+
+@pytest.mark.parametrize("lang, said", [("it", "Si gioca a 120 punti"), ("he", "משחקים עד 120 נקודות")])
+def test_SM_43_with_the_tables_target_is_said_in_the_phones_language_with_its_number(app, lang, said):
+    from referee.games import spite_malice as sm
+
+    english = sm.rule_text("SM-43", sm.new_match(("Ann", "Bob"), {"match_target": 120}).rules)
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        words = str(i18n_rules.rule_words("SM-43", english))
+    assert words.startswith(said) and "lang=" not in words
+    with app.test_request_context(headers={"Accept-Language": lang}):  # a sentence of another shape stays English
+        assert "lang=" in str(i18n_rules.rule_words("SM-43", english.replace("120", "many")))
