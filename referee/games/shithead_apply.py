@@ -8,8 +8,8 @@ from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
                    seat_index)
-from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared, possible,
-                             run_length, set_rank, zone)
+from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared,
+                             pile_entries, possible, run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
 from .shithead_rules import (FACE_UP, HAND, MAX_PLAYERS, MIN_PLAYERS, VALUES, VARIANTS, deck, deck_size,
                              a_rank, decks_for, natural, rank_of, say_card, say_cards)
@@ -587,7 +587,7 @@ class _Entry:
         fails = why is not None and (where == "facedown" or (where == "faceup"
                                      and s.rules["faceup_play"] == "one_at_a_time"))
         if why is not None and not fails:
-            self.check(False, *why)
+            self.check(False, *why, entries=pile_entries(s))
         if where == "hand":
             extra = len(cards) - st.count
             if extra > 0:

@@ -54,6 +54,16 @@ def _refusal(state: State, rank: str, cards: tuple[str, ...] = ()) -> tuple[str,
     return ("SH-31" if through else "SH-34" if top.rank == "8" else "SH-12"), "lower"
 
 
+def pile_entries(state: State) -> tuple[int, ...]:
+    """The entries that put the card to beat on the pile and the 3s lying on it (SH-11): what a refusal
+    of a card that does not fit points at, besides the refused entry (GEN-10)."""
+    top, _ = effective_top(state)
+    if top is None:
+        return ()
+    plays = [p.play for p in state.pile[state.pile.index(top):]]
+    return tuple(sorted(set(plays)))
+
+
 def fits(state: State, rank: str, cards: tuple[str, ...] = ()) -> bool:
     """Whether a play of ``rank`` may go on the pile now: ``illegal`` is None, told without its words."""
     return _refusal(state, rank, cards) is None

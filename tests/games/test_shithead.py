@@ -582,3 +582,13 @@ def test_SH_53_the_shithead_deals_the_next_match():
     first_out = go(table(3, {"end_mode": "first_out_wins"}, stock=0, seats={ARI: Seat(1, (), (), 0, True)},
                          plays=[(CAL, "4H")]), sh.Play(ARI, ("9H",)))
     assert first_out.over and sh.next_dealer(first_out) == (first_out.dealer + 1) % 3
+
+
+def test_SH_T05_a_card_that_does_not_fit_points_at_the_plays_that_made_the_card_to_beat():
+    """GEN-10: the refusal points at the entry that put the 5 on the pile and the one of the 3 on it, not
+    at the plays under them."""
+    ruling = refused(table(plays=[(BEA, "4H"), (CAL, "5H"), (DOV, "3S")]), P(ARI, cards("4D")))
+    assert ruling.rule == "SH-31" and ruling.entries[1:] == (-99, -98)
+    seven = refused(table(plays=[(BEA, "4H"), (CAL, "7H 7S")]), P(ARI, cards("8S")))
+    assert seven.rule == "SH-33" and seven.entries[1:] == (-99,)
+    assert refused(table(plays=[(DOV, "QH")]), P(ARI, cards("9S"))).entries[1:] == (-100,)

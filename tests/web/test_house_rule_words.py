@@ -62,3 +62,6 @@ def test_SH_T06_an_8_on_a_7_where_a_10_may_not_burn_it_is_explained_by_the_table
     assert "SH-33" in said and "or a 2 or 3" in said
     rule = re.search(r'<p class="rule-text">(.*?)</p>', said, re.S).group(1)
     assert "(or a 2 or 3); at this table a 10 may not burn a 7." in rule and "2, 3 or 10" not in rule
+    seven = len(store.entries(database, match.id)) - 1  # GEN-10: the refusal points at Ben's 7 (numbered from 0)
+    involved = re.search(r'<ul class="involved">(.*?)</ul>', said, re.S).group(1)
+    assert f'#e{seven}"' in involved and "7♠" in involved
