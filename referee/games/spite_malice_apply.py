@@ -14,7 +14,8 @@ from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS
                                  deck, deck_size, decks_for, fits, rank_of, ranks_of, said, same_card, side_problem,
                                  start_value)
 from .spite_malice_table import card_label
-from .spite_malice_state import Draft, GameResult, Seat, Stack, State, cards_face_up, reseat
+from .spite_malice_state import (Draft, GameResult, Seat, Stack, State, at_place, cards_face_up, pile_entry, reseat,
+                                 with_place)
 
 
 def new_match(players: Any, rules: Any = None, dealer: Any = None) -> State:
@@ -320,7 +321,7 @@ class _Entry:
             if st.top_owed:
                 self.check(False, "SM-K8", f"Enter {who}'s new pay-off top first (tap unknown if nobody saw it): "
                                            "then the card built from it can be checked.")
-            card, new = self.claim(who, "pay-off top", st.top, claimed, ())
+            card, new = self.claim(who, "pay-off top", st.top, claimed, (), ())
             payoff = st.payoff - 1
             self.seat(seat, payoff=payoff, top=None, top_owed=payoff > 0)
             return card, new
@@ -328,22 +329,25 @@ class _Entry:
         if k is None or k > len(sides) or not sides[k - 1]:
             self.refuse("SM-11", f"{who} has no side stack {k}: it is empty.")
         stack = sides[k - 1]  # type: ignore[index]
-        card, new = self.claim(who, f"side stack {k}", stack[-1], claimed, stack[:-1])
-        self.seat(seat, sides=sides[:k - 1] + (stack[:-1],) + sides[k:])  # type: ignore[operator]
+        card, new = self.claim(who, f"side stack {k}", stack[-1], claimed, stack[:-1], st.side_entry(k))
+        rest = at_place(st.sides_from, k - 1)[:-1]  # type: ignore[operator]
+        self.seat(seat, sides=sides[:k - 1] + (stack[:-1],) + sides[k:],  # type: ignore[operator]
+                  sides_from=with_place(st.sides_from, k - 1, rest, len(sides)))  # type: ignore[operator]
         return card, new
 
     def claim(self, who: str, where: str, top: str | None, claimed: str | None,
-              below: Stack) -> tuple[str | None, bool]:
-        """SM-K2: a card claimed from a pile must be its public top; an unknown top takes the claim."""
+              below: Stack, entries: tuple[int, ...]) -> tuple[str | None, bool]:
+        """SM-K2: a card claimed from a pile must be its public top; an unknown top takes the claim. A
+        refusal points at ``entries``: the one that put the top there."""
         if top is None:
             return claimed, claimed is not None
         if claimed is None or same_card(top, claimed):
             return (top if claimed is None or rank_of(claimed) == claimed else claimed), False
         if any(c is not None and same_card(c, claimed) for c in below):
             self.check(False, "SM-20", f"The {claimed} is under the top of {who}'s {where}: only the top card, "
-                                       f"the {top}, may be played.")
+                                       f"the {top}, may be played.", entries)
         else:
-            self.check(False, "SM-K2", f"{who}'s {where} is the {top}, not the {claimed}.")
+            self.check(False, "SM-K2", f"{who}'s {where} is the {top}, not the {claimed}.", entries)
         return claimed, True
 
     def do_Build(self, m: Build) -> None:
@@ -370,7 +374,7 @@ class _Entry:
                 p = next((i + 1 for i, x in enumerate(center) if not x), len(center) + 1)
         why = build_problem(len(stack), card, s.rules)
         if why:
-            self.check(False, "SM-12", sentence_start(why) + ".")
+            self.check(False, "SM-12", sentence_start(why) + ".", pile_entry(s, p) if stack else ())
         if new:
             self.sighted(card, cards_face_up(*before))
         stack = stack + (card,)
@@ -378,7 +382,8 @@ class _Entry:
             center.append(stack)
         else:
             center[p - 1] = stack
-        s.center = tuple(center)
+        built = at_place(s.center_from, p - 1)[:len(stack) - 1] + (self.eid,)
+        s.center, s.center_from = tuple(center), with_place(s.center_from, p - 1, built, len(center))
         s.last_entry = self.eid
         self.events.append({"kind": "build", "seat": who, "card": card_name(card), "pile": p, "source": m.source,
                             "rank": len(stack)})
@@ -408,6 +413,7 @@ class _Entry:
         while center and not center[-1]:
             center.pop()
         s.center = tuple(center)
+        s.center_from = tuple(() if i == p - 1 else at_place(s.center_from, i) for i in range(len(center)))
         s.completed += 1
         if s.rules["completed_stack_handling"] == "shuffle_in_now":
             s.stock += len(cards)
@@ -445,14 +451,16 @@ class _Entry:
         stack = sides[m.stack - 1]
         why = side_problem(stack[-1] if stack else None, m.card, s.rules)
         if why:
-            self.check(False, "SM-V12", sentence_start(why) + ".")
+            self.check(False, "SM-V12", sentence_start(why) + ".", st.side_entry(m.stack))
         if s.rules["payoff_compulsory"] and not st.top_owed and st.top is not None:
             fits = _fits(s, st.top)
             if fits:
                 self.check(False, "SM-A9", f"At this table {who}'s pay-off {st.top} must be built first: it goes "
                                            f"on {fits}.")
         self.sighted(m.card)
-        self.seat(m.seat, hand=st.hand - 1, sides=sides[:m.stack - 1] + (stack + (m.card,),) + sides[m.stack:])
+        put = at_place(st.sides_from, m.stack - 1)[:len(stack)] + (self.eid,)
+        self.seat(m.seat, hand=st.hand - 1, sides=sides[:m.stack - 1] + (stack + (m.card,),) + sides[m.stack:],
+                  sides_from=with_place(st.sides_from, m.stack - 1, put, len(sides)))
         s.last_entry = self.eid
         self.events.append({"kind": "discard", "seat": who, "card": card_name(m.card), "stack": m.stack})
         if m.seat != s.turn:  # an override let another player's discard stand: the turn is unchanged

@@ -32,6 +32,11 @@ class Seat:
     sides: tuple[Stack, ...]
     top: str | None = None     # the face-up pay-off top, as entered (None: unknown)
     top_owed: bool = True      # a new top is face up but not yet entered (SM-15, SM-K8)
+    sides_from: tuple[tuple[int, ...], ...] = ()  # the entries that put each side stack's cards there
+
+    def side_entry(self, k: int) -> tuple[int, ...]:
+        """The entry that put side stack ``k``'s top card there, for a ruling to point at (GEN-10)."""
+        return _last_of(self.sides_from, k - 1)
 
     def side_count(self) -> int:
         return sum(1 for s in self.sides if s)
@@ -62,6 +67,7 @@ class State:
     seats: tuple[Seat, ...]
     stock: int
     center: tuple[Stack, ...] = ()      # building piles by place (1-based on the table); () is a free place
+    center_from: tuple[tuple[int, ...], ...] = ()  # the entries that built each pile's cards, by place
     held: tuple[str | None, ...] = ()   # completed piles set aside (SM-V13), in the order they completed
     completed: int = 0                  # piles completed this game
     turn: int | None = None
@@ -98,6 +104,28 @@ class State:
 
     def live_stacks(self) -> int:
         return sum(1 for s in self.center if s)
+
+
+def at_place(entries: tuple[tuple[int, ...], ...], i: int) -> tuple[int, ...]:
+    """The entries of place ``i`` (0-based) of a seat's side stacks or the building piles."""
+    return entries[i] if 0 <= i < len(entries) else ()
+
+
+def _last_of(entries: tuple[tuple[int, ...], ...], i: int) -> tuple[int, ...]:
+    return at_place(entries, i)[-1:]
+
+
+def pile_entry(state: State, p: int) -> tuple[int, ...]:
+    """The entry that built building pile ``p``'s top card, for a ruling to point at (GEN-10)."""
+    return _last_of(state.center_from, p - 1)
+
+
+def with_place(entries: tuple[tuple[int, ...], ...], i: int, now: tuple[int, ...],
+               places: int) -> tuple[tuple[int, ...], ...]:
+    """``entries`` by place, with place ``i`` (0-based) now ``now``, over ``places`` places."""
+    out = list(entries[:places]) + [()] * max(0, places - len(entries))
+    out[i] = now
+    return tuple(out)
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))

@@ -630,20 +630,22 @@ def test_a_true_table_played_honestly_is_never_refused(seed, rules, n, keen):
 #: on a few wrong entries tried along the way. Made with the engine before it was sped up; a change here
 #: changes what replaying a stored log gives (ENGINE_VERSION). Re-pinned once for the view alone: its
 #: building piles gained ``counts_as`` (the digests with that field dropped were the old pins); and for
-#: SM-7's words, which name the pay-off tops as cards (Q♠, was QS: ENGINE_VERSION 4).
+#: SM-7's words, which name the pay-off tops as cards (Q♠, was QS: ENGINE_VERSION 4); and for the entries each
+#: pile's cards came from, which rulings and overrides point at (ENGINE_VERSION 5: the digests with those
+#: fields dropped, and each ruling's entries cut to the refused one, were the old pins).
 PINNED = [
     (1, {}, 2, 0.85,
-     "ba2b19bd513f95c91166368647ac76c12f4f39a2ad449ea353a8d31c9c750530"),
+     "54aa2002e850e525d00f6a209232ecc4d3448133e3f46182d151387c902180c2"),
     (2, {"payoff_size": 8, "match_target": 20, "king_can_start_stack": False}, 2, 0.85,
-     "898d40dd2332891a8272500654c256d0eea96f20ff60ce0ca685b89810287e03"),
+     "bca1bb2cd1b80d6c94244bbed978b548732414616f12a01aa0e1e8951b0b7a59"),
     (4, {"completed_stack_handling": "hold_until_stock_empty", "jokers_wild": True, "payoff_size": 26,
          "payoff_compulsory": True}, 2, 0.85,
-     "89cb35dc87b839c8a61d7ba8d0fde365b5570a28c06cd30365a20c7a4f59ff91"),
+     "56f587125df355b1094b2c928f8a788f75042a8a6c31522af0ef6fb2160092ec"),
     (5, {"king_rank_for_start": "redo", "start_tie": "coin_flip", "max_center_stacks": None,
          "refill_timing": "end_of_turn"}, 3, 0.85,
-     "59fc3a46f36849f06c75011ee46e410bd694c9e865f8591b4c8ab9abe6ff0aa2"),
+     "49a58fae112034a8841984f75d931746ae2be6c4843f15c86acd004d3eed6864"),
     (7, {"exhaustion_points": "difference", "max_side_stacks": 2}, 4, 0.05,
-     "a4667bb9074cb3b80a68ba455b25ecd5afa1f4eafd038868c12fbd158b2d5d53"),
+     "ce1c8cd647d487e955227cd904ac14cfa3ddfa76f7ff46dda3d40f16fc661bca"),
 ]
 
 
@@ -757,3 +759,28 @@ def test_what_the_table_has_seen_is_counted_card_by_card():
     assert rank_copies(2, s.rules)["7"] == 8 and sm.legal_moves(s, ANN) == offered
     with pytest.raises(TypeError):
         deck(2, s.rules)["7H"] = 0  # type: ignore[index]
+
+
+def test_SM_T14_a_refusal_points_at_the_entry_that_put_the_card_in_the_way():
+    """GEN-10: a build that does not fit points at the build of the pile's top card (SM-12); a card
+    claimed from under a side stack's top points at the discard that covered it (SM-20)."""
+    def at(state, move, entry):
+        return sm.apply(state, move, entry)[0]
+
+    s = at(at(table(stock=30), B(ANN, 1, "hand", "AH"), 20), B(ANN, 1, "hand", "2S"), 21)
+    ruling = refused(s, B(ANN, 1, "hand", "5D"))
+    assert ruling.rule == "SM-12" and ruling.entries[1:] == (21,)
+    assert refused(s, B(ANN, 2, "hand", "5D")).entries[1:] == ()  # a new pile: nothing is in the way
+    let = at(s, Override(B(ANN, 1, "hand", "5D"), "SM-12", "agreed", ANN), 22)
+    assert let.overrides[-1][-1] == (22, 21)
+    s = at(s, D(ANN, 1, "6D"), 23)
+    s = at(s, D(BOB, 1, "3C"), 24)
+    s = at(at(s, Dr(ANN), 25), D(ANN, 1, "9C"), 26)
+    s = at(at(s, Dr(BOB), 27), D(BOB, 2, "4C"), 28)
+    s = at(s, Dr(ANN), 29)
+    assert s.seats[ANN].sides[0] == ("6D", "9C") and s.seats[ANN].sides_from[0] == (23, 26)
+    under = refused(s, B(ANN, 1, "side1", "6D"))
+    assert under.rule == "SM-20" and under.entries[1:] == (26,)
+    s = at(s, Override(B(ANN, 1, "side1", "9C"), "SM-12", "agreed", ANN), 30)  # the 9 leaves the side stack
+    assert s.seats[ANN].sides_from[0] == (23,) and s.center_from[0] == (20, 21, 30)
+    assert refused(s, B(ANN, 1, "side1", "6H")).entries[1:] == (23,)  # SM-K2: the 6♦ is its top again
