@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from referee import store
+from referee import store, tables
 from tests.web.cardphotos import standard_row_photo
 from tests.web.test_cabo_table import CAMBIO, CaboPhone
 from tests.web.test_scan import taught  # noqa: F401  (a fixture: a Rat-a-Tat Cat deck taught)
@@ -366,3 +366,26 @@ def test_cards_tapped_after_a_refused_photo_survive_another_phones_entry(shithea
     expect(ann.locator("#screen-body")).to_have_attribute("data-version", "1")
     assert sorted(checked(ann.locator("form.faceup-form[data-faceup-for='Bo']"))) == ["8C", "9S"]
     assert errors == []
+
+
+def test_a_spite_and_malice_hand_card_is_built_and_discarded_from_photos(live_server, phone, database, tmp_path):
+    """A build and a discard by photo: the card read is placed by one tap on the pile or side stack; the
+    photo can be taken again after a result (its box keeps its place), and Ann's phone follows."""
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    for version, entry in enumerate(({"move": "top", "seat": "Ann", "card": "4"}, {"move": "top", "seat": "Bob", "card": "9"})):
+        store.append(database, match.id, version, entry, None, tables.feed, replay_fn=tables.replay)
+    ann, bob = seated(phone, live_server, match, "Ann"), seated(phone, live_server, match, "Bob")
+    wait_for_subscribers(match.id, 2)
+    scan_form = bob.locator("#actions .scan-box[data-scan=build] input[type=file]")
+    scan_form.set_input_files(photo(tmp_path, ["8D"], seed=5))  # an 8 fits no pile yet
+    expect(bob.locator("#scan-build .scan-unknown")).to_contain_text("fits no pile now")
+    scan_form.set_input_files(photo(tmp_path, ["AS"]))  # taken again: the answer replaces the last one
+    confirm = bob.locator("#scan-build").get_by_role("button", name="Start a new pile")
+    confirm_records(bob, confirm, database, match, {"move": "build", "seat": "Bob", "pile": 1, "source": "hand",
+                                                    "card": "AS"})
+    expect(ann.locator("#screen-body")).to_have_attribute("data-version", "3")
+    bob.locator("#actions").get_by_role("link", name="End the turn: a hand card onto a side stack").click()
+    bob.locator("#pick .scan-form input[type=file]").set_input_files(photo(tmp_path, ["9D"], seed=5))
+    confirm = bob.locator("#scan-result").get_by_role("button", name="Side 1 (new)")
+    confirm_records(bob, confirm, database, match, {"move": "discard", "seat": "Bob", "stack": 1, "card": "9D"})
+    expect(ann.locator("#actions")).to_contain_text("Build from the hand")

@@ -186,3 +186,37 @@ def test_an_empty_side_stack_is_said_in_its_own_gender(table, lang, empty):
     sides = re.search(r'<div class="sides">(.*?)</div>\s*</', ann.screen(), re.S).group(1)
     words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", sides)).split())
     assert empty in words
+
+
+def test_a_photo_of_a_hand_card_builds_it_or_discards_it_with_one_tap(table, database):
+    """Builds and discards by photo: the card read from the photo is placed with one tap, onto a pile where
+    it fits or a side stack; a card that fits no pile says so. Nothing is entered before the tap."""
+    from .cardphotos import standard_row_photo
+    from .test_cabo_table import confirm_fields, scan
+    from .test_play import HX
+
+    match, ann, bob = table
+    tops(ann, bob, "A", "4")  # Bob starts
+    screen = bob.screen()
+    hand = screen.split("Build from the hand:")[1].split("</div>\n    </div>")[0]
+    assert "Scan with the camera" in hand and 'name="move" value="build"' in hand
+    before = entry_count(database, match.id)
+    html_ = scan(bob, standard_row_photo(["AS"]), move="build", **{"for": "Bob"})
+    assert 'id="scan-build"' in html_ and re.search(r'read-label">A♠<', html_) and "Start a new pile" in html_
+    assert entry_count(database, match.id) == before
+    fields = confirm_fields(html_)
+    assert (fields["move"], fields["source"], fields["card"], fields["pile"]) == ("build", "hand", "AS", "1")
+    assert bob.client.post(f"{bob.url}/entry", data=fields, headers=HX).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "build", "seat": "Bob", "pile": 1,
+                                                              "source": "hand", "card": "AS"}
+    late = scan(bob, standard_row_photo(["9D"], seed=5), move="build", **{"for": "Bob"})
+    assert "The 9♦ fits no pile now" in html.unescape(late) and "confirm-scan" not in late
+    picker = bob.pick(move="discard", seat="Bob")
+    assert "Scan with the camera" in picker and 'name="move" value="discard"' in picker
+    html_ = scan(bob, standard_row_photo(["9D"], seed=5), move="discard", **{"for": "Bob"})
+    assert "Side 1 (new)" in html_ and "Side 4 (new)" in html_
+    fields = confirm_fields(html_)
+    assert (fields["move"], fields["card"], fields["stack"]) == ("discard", "9D", "1")
+    assert bob.client.post(f"{bob.url}/entry", data=fields, headers=HX).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "discard", "seat": "Bob", "stack": 1,
+                                                              "card": "9D"}
