@@ -189,7 +189,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(num)s cards of one rank are more than the deck holds.")),
     (r"(?P<name>.+) declared (?P<card>\S+) as their lowest card: the first play must include an? (?P<rank>\S+)\.",
      N_("%(name)s declared %(card)s as their lowest card: the first play must include a %(rank)s.")),
-    (r"(?P<name>.+) has (?P<num>\d+) card\(s\) in hand and the stock is not empty: face-up cards are not played yet\.",
+    (r"(?P<name>.+) has (?P<num>\d+) card(?:s|\(s\))? in hand and the stock is not empty: face-up cards are not played yet\.",
      Nn_("%(name)s has %(num)s card in hand and the stock is not empty: face-up cards are not played yet.",
          "%(name)s has %(num)s cards in hand and the stock is not empty: face-up cards are not played yet.", "num")),
     (r"(?P<name>.+)'s (?P<card>\S+) cannot go on the (?P<top>\S+)(?P<under> under the 3s)? \((?P<rule>[A-Z]+-[A-Z0-9]+)\), "

@@ -592,8 +592,9 @@ class _Entry:
             extra = len(cards) - st.count
             if extra > 0:
                 if s.stock:
-                    self.refuse("SH-16", f"{self.name(m.seat)} has {st.count} card(s) in hand and the stock is "
-                                         "not empty: face-up cards are not played yet.")
+                    held = f"{st.count} card{'' if st.count == 1 else 's'}"
+                    self.refuse("SH-16", f"{self.name(m.seat)} has {held} in hand and the stock is not empty: face-up "
+                                         "cards are not played yet.")
                 faceup_part = self._split(st, cards, extra)
                 hand_part = list(cards)
                 for c in faceup_part:

@@ -592,3 +592,11 @@ def test_SH_T05_a_card_that_does_not_fit_points_at_the_plays_that_made_the_card_
     seven = refused(table(plays=[(BEA, "4H"), (CAL, "7H 7S")]), P(ARI, cards("8S")))
     assert seven.rule == "SH-33" and seven.entries[1:] == (-99,)
     assert refused(table(plays=[(DOV, "QH")]), P(ARI, cards("9S"))).entries[1:] == (-100,)
+
+
+def test_SH_16_a_play_of_more_cards_than_the_hand_holds_says_the_hand_in_plain_words():
+    s = table(stock=5, seats={ARI: Seat(1, (), ("4H", "JD", "KC"), 3, True)})
+    ruling = refused(s, P(ARI, cards("5S 5D")))
+    assert ruling.rule == "SH-16" and ruling.message.startswith("Ari has 1 card in hand and the stock is not empty")
+    two = table(stock=5, seats={ARI: Seat(2, (), ("4H", "JD", "KC"), 3, True)})
+    assert "has 2 cards in hand" in refused(two, P(ARI, cards("5S 5D 5H"))).message
