@@ -105,7 +105,12 @@ def ruling_text(rule_id: str, message: str) -> str:
 
 
 _NAME_WORDS = (  # what games.base.normalise_players says of the names typed for a new table
-    (r"two players have the same name \((?P<a>.+) and (?P<b>.+)\)", "two players have the same name (%(a)s and %(b)s)"),
+    (r"two players are both called (?P<a>.+): add an initial to one of them",
+     "two players are both called %(a)s: add an initial to one of them"),
+    (r"(?P<a>.+) and (?P<b>.+) are the same name to the table \(capitals and invisible characters do not count\): "
+     r"add an initial to one of them",
+     "%(a)s and %(b)s are the same name to the table (capitals and invisible characters do not count): add an "
+     "initial to one of them"),
     (r"a list of player names", "a list of player names"),
 )
 
@@ -132,7 +137,9 @@ def entry_problem_text(message: str) -> str:
 def _entry_problem_messages() -> None:  # pragma: no cover - never called: the words above, for extraction
     from flask_babel import gettext
 
-    gettext("two players have the same name (%(a)s and %(b)s)")
+    gettext("two players are both called %(a)s: add an initial to one of them")
+    gettext("%(a)s and %(b)s are the same name to the table (capitals and invisible characters do not count): add an "
+            "initial to one of them")
     gettext("a list of player names")
 
 

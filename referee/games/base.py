@@ -265,7 +265,10 @@ def normalise_players(players: Any, where: str = "players") -> tuple[str, ...]:
     for i, name in enumerate(names):
         key = name_key(name)
         if key in seen:
-            raise EntryError(where, f"two players have the same name ({show(names[seen[key]])} and "
-                                    f"{show(name)})")
+            first = names[seen[key]]
+            if first == name:
+                raise EntryError(where, f"two players are both called {show(name)}: add an initial to one of them")
+            raise EntryError(where, f"{show(first)} and {show(name)} are the same name to the table (capitals and "
+                                    "invisible characters do not count): add an initial to one of them")
         seen[key] = i
     return names

@@ -112,11 +112,12 @@ def test_a_number_out_of_a_switchs_range_is_answered_with_that_range(client, dat
     (["A" * 41, "Bo"], "at most 40 characters"),
     (["Ann"], "RTC-1"),
     ([f"P{i}" for i in range(7)], "RTC-1"),
-    (["Ann", "ANN"], "same name"),
+    (["Ann", "ANN"], "&#39;Ann&#39; and &#39;ANN&#39; are the same name to the table (capitals and invisible"),
+    (["Ann", "Ann"], "two players are both called &#39;Ann&#39;: add an initial to one of them"),
     (["Ann", "An\u200bn"], "U+200B"),  # equal but for an invisible character
     (["\u200b\u200d", "Bo"], "U+200B"),
     (["\u3164", "Bo"], "a player needs a name that shows"),  # only a Hangul filler
-    (["Ann", "Ann\u3164"], "same name"),  # equal but for an invisible letter
+    (["Ann", "Ann\u3164"], "are the same name to the table"),  # equal but for an invisible letter
     (["Ann\x1b[31m", "Bo"], "control or format character U+001B"),
     (["Ann\x00", "Bo"], "U+0000"),
 ])
@@ -282,3 +283,12 @@ def test_the_new_table_form_offers_a_field_for_every_seat_the_game_has(client, d
         again = client.post(f"/new/{game}", data={"player": names + ["P99"], **deck}, headers=ORIGIN)
         shown = again.get_data(as_text=True)
         assert again.status_code in (400, 422) and 'value="P99"' in shown and '<details class="more-players stack" open>' in shown
+
+
+@pytest.mark.parametrize("players, lang, words", [
+    (["Ann", "ann"], "it", "sono lo stesso nome per il tavolo"),
+    (["Ann", "Ann"], "he", "שני שחקנים נקראים שניהם"),
+])
+def test_names_the_table_cannot_tell_apart_are_said_in_the_phones_language(client, database, players, lang, words):
+    response = client.post("/new/ratatat", data={"player": players}, headers={**ORIGIN, "Accept-Language": lang})
+    assert response.status_code == 422 and words in response.get_data(as_text=True)
