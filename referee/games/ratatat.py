@@ -41,15 +41,15 @@ def parse_move(data: Any, players: tuple[str, ...], rules: Mapping[str, Any] | N
 from . import rulebook as _rulebook  # noqa: E402
 from .ratatat_forms import entry_from_form, entry_to_form  # noqa: E402,F401
 from .ratatat_presets import PRESETS  # noqa: E402,F401
-from .ratatat_rulebook import RULE_BOOK  # noqa: E402,F401
+from .ratatat_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: E402,F401
 from .ratatat_rules import APPLIES_WHEN, NUMBER_WORDS, WORDS as SWITCH_WORDS  # noqa: E402,F401
 from .ratatat_table import (DECK_KINDS, DECKS, ENGINE_VERSION, FOLLOW_UPS, PICK_MOVES, SIMULTANEOUS, TEMPLATES, card_label, cards, may_act,  # noqa: E402,F401
                             result, scan_spec, to_act)
 
 
 def rule_text(rule: str, rules: Mapping[str, Any] | None = None) -> str:
-    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. (Its words do
-    not change with the table's house rules, ``rules``.)"""
+    """A rule this game can cite (its own or a general one), in plain words; "" if unknown. With the
+    table's ``rules``, as they read under its house rules (RTC-20 where calling is a turn)."""
     import sys
 
-    return _rulebook.rule_text(rule, sys.modules[__name__])
+    return _rulebook.house_rule_words(HOUSE_RULE_WORDS, rule, rules) or _rulebook.rule_text(rule, sys.modules[__name__])

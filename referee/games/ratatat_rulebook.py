@@ -2,7 +2,7 @@
 can cite, one or two sentences each, grouped as RULES.md groups them, for the rules page and rulings."""
 from __future__ import annotations
 
-from .rulebook import Section
+from .rulebook import HouseRuleWords, Section
 
 RULE_BOOK: tuple[Section, ...] = (
     Section("Setting up", (
@@ -129,3 +129,20 @@ RULE_BOOK: tuple[Section, ...] = (
         ("RTC-K12", "If a photo happens to show a card drawn in secret, it stays private to the drawer."),
     )),
 )
+
+
+#: Rules whose words change under a house rule (``rulebook.house_rule_words``): the one look at the start
+#: (RTC-V8), when a player calls (RTC-V9) and a drawn power that must be used (RTC-V6).
+HOUSE_RULE_WORDS: HouseRuleWords = {
+    ("RTC-6", (("initial_peek", "any_two"),)): "Before the first turn each player looks once, secretly, at any two "
+                                               "of their cards, then puts them back face down.",
+    ("RTC-6", (("initial_peek", "outer_face_up"),)): "Before the first turn each player turns their two outer "
+                                                     "cards face up for everyone to see; only face-down cards may "
+                                                     "be swapped.",
+    ("RTC-20", (("call_timing", "instead_of_turn"),)): "At this table calling is a turn: a player calls at the "
+                                                       "start of their own turn, instead of taking a card.",
+    ("RTC-40", (("call_timing", "instead_of_turn"),)): "A player calls “Rat-a-Tat Cat” only at the start of their "
+                                                       "own turn, instead of taking a card.",
+    ("RTC-30", (("power_use_optional", False),)): "At this table a drawn power must be used: the player may not "
+                                                  "just throw it away.",
+}

@@ -92,3 +92,16 @@ def test_house_rule_words_say_the_first_entry_that_fits_and_only_numbers_for_any
     assert house_rule_words(words, "X-1", {"a": True, "n": None}) == "a only"
     assert house_rule_words(words, "X-1", {"a": 1, "n": 7}) is None  # 1 is not True
     assert house_rule_words(words, "X-2", {"a": True}) is None and house_rule_words(words, "X-1", None) is None
+
+
+def test_RTC_20_RTC_40_RTC_6_and_RTC_30_read_as_the_tables_house_rules():
+    from referee.games import ratatat as RTC
+
+    assert RTC.rule_text("RTC-20", _table(RTC)) == RTC.rule_text("RTC-20")
+    instead = _table(RTC, call_timing="instead_of_turn")
+    assert "calling is a turn" in RTC.rule_text("RTC-20", instead)
+    assert "at the start of their own turn" in RTC.rule_text("RTC-40", instead)
+    assert "any two of their cards" in RTC.rule_text("RTC-6", _table(RTC, initial_peek="any_two"))
+    assert "face up for everyone" in RTC.rule_text("RTC-6", _table(RTC, initial_peek="outer_face_up"))
+    assert "must be used" in RTC.rule_text("RTC-30", _table(RTC, power_use_optional=False))
+    assert RTC.rule_text("RTC-6", _table(RTC)) == RTC.rule_text("RTC-6")
