@@ -21,6 +21,8 @@ from babel import Locale
 from flask_babel import Babel, gettext
 from .jinja_env import page_context
 from markupsafe import Markup, escape
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from .headers import vary_on
 
@@ -38,11 +40,11 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
-    header = request.headers.get("Accept-Language", "")
+    header = request.headers.get("Accept-Language", "")[:ACCEPTED_LENGTH]  # a phone's is a few dozen characters
     found = _accepted.get(header)
     if found is None:
         try:
-            best = request.accept_languages.best_match(LANGUAGES.keys())
+            best = parse_accept_header(header, LanguageAccept).best_match(LANGUAGES.keys())
         except Exception:  # noqa: BLE001 - a malformed header is the same as none
             best = None
         if len(_accepted) >= 1024:
@@ -53,6 +55,7 @@ def select_locale() -> str:
 
 _NUMBERS = frozenset((int, float, bool))  # put into words as they are (%d, %s alike), never escaped
 _accepted: dict[str, str] = {}  # Accept-Language header -> language (a phone sends the same one each time)
+ACCEPTED_LENGTH = 256  # the part of an Accept-Language header read: 1,024 of them are kept at most
 
 
 _locales: dict[str, Locale] = {}  # one parsed Locale per language, given to Flask-Babel for each request

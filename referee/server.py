@@ -71,6 +71,7 @@ BODY_STALL_SECONDS = 30.0  # a request body that sends nothing for this long is 
 # sending gets a reset instead of the answer (a phone would show "connection reset", not the refusal).
 DRAIN_BYTES = 64 << 20
 DRAIN_SECONDS = 30.0
+HEADER_BYTES = 32 * 1024  # a request whose headers hold more than this is answered 431 (a phone sends ~1 KB)
 
 
 class RefereeASGI:
@@ -89,6 +90,9 @@ class RefereeASGI:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.wsgi(scope, receive, send)
+            return
+        if sum(len(name) + len(value) for name, value in scope["headers"]) > HEADER_BYTES:
+            await _plain_answer(send, 431, "The request's headers are too large.")
             return
         found = EVENTS_PATH.fullmatch(scope["path"])
         if found and scope["method"] == "GET" and await self.stream(found.group(1), scope, receive, send):

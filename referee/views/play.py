@@ -704,12 +704,13 @@ def pick_fields(game, players, args) -> dict[str, str] | None:
     return fields
 
 
-def _history_rows(db, match, log, seat: int | None) -> list[dict]:
-    """Every stored entry with what became of it (``status``): it stands; it was undone; a later
-    correction took its place (``by``, that correction's number); the rules set it aside (``why``: a
-    correction before it changed what it fits, or it no longer applies on replay); or it is an undo.
-    ``correct_number``: the entry to correct from this row, when it stands, is about the cards (or is a
-    correction, corrected again) and this phone sees all of it."""
+def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tuple[list[dict], dict]:
+    """The stored entries of one history page (``history_page``) with what became of each (``status``):
+    it stands; it was undone; a later correction took its place (``by``, that correction's number); the
+    rules set it aside (``why``: a correction before it changed what it fits, or it no longer applies on
+    replay); or it is an undo. ``correct_number``: the entry to correct from this row, when it stands, is
+    about the cards (or is a correction, corrected again) and this phone sees all of it. With them, the
+    seat changes made while those entries were made, and the page: start, stop and total."""
     stored = store.entries(db, match.id)
     whole = [item["entry"] for item in stored]
     seen = log.game.redact(log.state, whole, seat)
@@ -719,16 +720,22 @@ def _history_rows(db, match, log, seat: int | None) -> list[dict]:
     # the state each entry was applied to: what became of a play (SH-18), which dispute a decision decided, and
     # after how many rounds the table ended the match
     befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") or decided else {}
+    start, stop = history_page(len(stored), at)
+    fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen))
     rows = []
-    for item, visible, fate in zip(stored, seen, _entry_fates(log, whole, as_owned(log, whole, seat, seen))):
+    for item, visible, fate in zip(stored[start:stop], seen[start:stop], fates[start:stop]):
         position = item["seq"] - 1
         words = entry_words(log, item["entry"], befores.get(position))
         rows.append({**item, **fate, "words": words, "plain": _plain(words), "kind": "entry",  # plain: in an attribute
                      "photos": photos.get(item["seq"], []) if visible == item["entry"] else []})
+    # the seat changes made after the last entry of the page before, up to this page's last entry
+    after = stored[start - 1]["created_at"] if start else None
+    until = stored[stop - 1]["created_at"] if stop < len(stored) else None
     for claim in _seat_claims(db, match):
-        rows.append(claim)
+        if (after is None or claim["created_at"] > after) and (until is None or claim["created_at"] <= until):
+            rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
-    return rows
+    return rows, {"start": start, "stop": stop, "total": len(stored)}
 
 
 def _entry_fates(log, whole: list, seen: list) -> list[dict]:
@@ -856,10 +863,25 @@ def _seat_claims(db, match) -> list[dict]:
 
 @bp.get("/history")
 def history(match_id: str):
+    """The match's entries, a page of them at a time (``HISTORY_PAGE``): the latest, or the page holding
+    entry ``at`` (a ruling's "Entry 12" links there), so a long match's history stays quick to serve."""
     db, match, log = load(match_id)
     ctx = screen_context(match, log)
-    ctx.update(rows=_history_rows(db, match, log, phone_seat(match_id)))
+    rows, page = _history_rows(db, match, log, phone_seat(match_id), request.args.get("at", type=int))
+    ctx.update(rows=rows, page=page)
     return render_template("table/history.html", **ctx)
+
+
+HISTORY_PAGE = 200  # entries a history page shows
+
+
+def history_page(total: int, at: int | None) -> tuple[int, int]:
+    """The entries one history page shows, as (start, stop): the page of ``HISTORY_PAGE`` holding entry
+    ``at``, else the latest ones."""
+    if at is None or not 0 <= at < total:
+        return max(0, total - HISTORY_PAGE), total
+    start = at - at % HISTORY_PAGE
+    return start, min(total, start + HISTORY_PAGE)
 
 
 @bp.get("/correct/<int:number>")
@@ -1114,7 +1136,7 @@ def post_entry(match_id: str):
     set_aside = _set_aside_now(log, done.state)
     if not is_htmx():
         if set_aside:  # a correction set later entries aside: the history shows which, and why
-            return redirect(url_for("play.history", match_id=match_id) + f"#e{done.seq - 1}", code=303)
+            return redirect(url_for("play.history", match_id=match_id, at=done.seq - 1) + f"#e{done.seq - 1}", code=303)
         return redirect(url_for("play.table", match_id=match_id), code=303)
     return render_screen(match, done.state, notice=set_aside)
 

@@ -338,3 +338,12 @@ def test_the_page_language_and_flask_babels_locale_agree(app, headers, expected)
                 assert get_locale().language == expected
                 assert i18n.lang() == expected
             assert format_decimal(1234.5) == {"en": "1,234.5", "he": "1,234.5", "it": "1.234,5"}[expected]
+
+
+def test_a_long_accept_language_is_read_by_its_start_and_kept_short(client):
+    """A header far longer than any phone sends picks the language of its start, and the languages kept
+    per header (``i18n._accepted``) hold only its first ``ACCEPTED_LENGTH`` characters."""
+    for i in range(5):
+        page = client.get("/", headers={"Accept-Language": f"it;q=0.9, x{i}-" + "y" * 200_000}).get_data(as_text=True)
+        assert 'lang="it"' in page
+    assert max(len(header) for header in i18n._accepted) <= i18n.ACCEPTED_LENGTH

@@ -313,7 +313,7 @@ def test_history_shows_a_correction_in_place_and_what_it_set_aside(table, databa
     correction = {"version": ben.version(), "move": "correct", "target_entry": "2", "c_move": "power",
                   "c_for": "Ana", "c_card": "PEEK", "reason": "it was a Peek"}
     answer = ben.client.post(f"{ben.url}/entry", data=correction, headers={"Origin": "http://localhost"})
-    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}/history#e5")
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}/history?at=5#e5")
     history = text(ben.client.get(f"{ben.url}/history"))
     assert "corrected at #5" in history_row(history, 2) and 'class="gone" id="e2"' in history
     assert 'class="stands" id="e5"' in history and "it was a Peek" in history_row(history, 5)
@@ -581,7 +581,7 @@ def test_a_ruling_names_its_entries_by_number_with_a_link(table):
     ana.post(move="turn_up", card="5")
     html = ben.post(move="draw").get_data(as_text=True)
     assert "The entry just refused" in html
-    assert f'href="/m/{match.id}/history#e1"' not in html and "Entry 1" not in html
+    assert f'href="/m/{match.id}/history?at=1#e1"' not in html and "Entry 1" not in html
 
 
 def test_correcting_another_players_peek_does_not_show_what_they_saw(table):

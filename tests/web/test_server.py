@@ -135,6 +135,15 @@ def test_foreign_host_is_refused_over_the_wire(live_server):
     assert b"--allow-host" in refused.value.read()
 
 
+def test_a_request_with_huge_headers_is_answered_431_and_a_usual_one_still_served(live_server):
+    """A header of megabytes (an Accept-Language of 4 MB) is refused before Flask reads it; the server keeps
+    nothing of it and answers the next phone as usual."""
+    status, _, body = _ask(live_server.port, "GET", "/", {"Accept-Language": "it-" + "x" * 4_000_000})
+    assert status == 431 and b"headers are too large" in body
+    status, _, body = _ask(live_server.port, "GET", "/", {"Accept-Language": "it"})
+    assert status == 200 and b'lang="it"' in body
+
+
 def test_a_second_host_header_is_refused_on_a_live_stream_as_everywhere(live_server, database):
     match = store.create_match(database, "ratatat", ["Ann", "Bo"])
     sock = socket.create_connection(("127.0.0.1", live_server.port), timeout=10)

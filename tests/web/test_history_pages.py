@@ -1,0 +1,77 @@
+"""A long match's history comes a page at a time (``play.HISTORY_PAGE`` entries): the latest page first,
+the page holding an entry when a ruling links to it, and links to the pages before and after; a seat
+change shows on one page only. A hostile ``at`` is the latest page."""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+from referee import store, tables
+from referee.views.play import HISTORY_PAGE
+
+from .test_play import HX, Phone
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "server_bench.py"
+
+
+def _script(n: int) -> list:
+    spec = importlib.util.spec_from_file_location("server_bench", BENCH)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return [entry for _, entry in bench.make_script(n)], bench.PLAYERS, bench.RULES
+
+
+@pytest.fixture
+def long_match(app, database):
+    entries, players, rules = _script(2 * HISTORY_PAGE + 50)
+    match = store.create_match(database, "ratatat", players, rules)
+    for version, entry in enumerate(entries):
+        store.append(database, match.id, version, entry, None, tables.feed, replay_fn=tables.replay)
+    return match, len(entries)
+
+
+def numbers(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<li class="(?:stands|gone)" id="e(\d+)"', page)]
+
+
+def test_the_latest_page_comes_first_and_each_page_links_to_the_next(app, long_match):
+    match, total = long_match
+    phone = Phone(app, match.id, "1")
+    latest = phone.client.get(f"{phone.url}/history").get_data(as_text=True)
+    assert numbers(latest) == list(range(total - HISTORY_PAGE, total))
+    assert f"Entries {total - HISTORY_PAGE} to {total - 1} of {total}" in latest
+    assert f'href="/m/{match.id}/history?at={total - HISTORY_PAGE - 1}">Earlier entries' in latest
+    assert "Later entries" not in latest
+    first = phone.client.get(f"{phone.url}/history?at=0").get_data(as_text=True)
+    assert numbers(first) == list(range(HISTORY_PAGE)) and "Earlier entries" not in first
+    assert f'href="/m/{match.id}/history?at={HISTORY_PAGE}">Later entries' in first
+    middle = phone.client.get(f"{phone.url}/history?at={HISTORY_PAGE + 7}").get_data(as_text=True)
+    assert numbers(middle) == list(range(HISTORY_PAGE, 2 * HISTORY_PAGE))
+
+
+@pytest.mark.parametrize("at", ["x", "-3", "99999999", "1e3", "", "3.5"])
+def test_a_hostile_at_shows_the_latest_page(app, long_match, at):
+    match, total = long_match
+    response = app.test_client().get(f"/m/{match.id}/history", query_string={"at": at})
+    assert response.status_code == 200 and numbers(response.get_data(as_text=True))[-1] == total - 1
+
+
+def test_a_seat_change_shows_once_on_the_page_of_its_time(app, long_match):
+    match, total = long_match
+    phone = Phone(app, match.id, "1")
+    assert phone.client.post(f"{phone.url}/seat", data={"seat": "2"}, headers=HX).status_code == 303
+    latest = phone.client.get(f"{phone.url}/history").get_data(as_text=True)
+    first = phone.client.get(f"{phone.url}/history?at=0").get_data(as_text=True)
+    assert latest.count('class="seat-change"') == 1 and 'class="seat-change"' not in first  # Ben's phone took Cy's
+
+
+def test_a_link_to_an_earlier_entry_opens_its_page(app, long_match):
+    match, _ = long_match
+    phone = Phone(app, match.id, "0")
+    page = phone.client.get(f"{phone.url}/history?at=3").get_data(as_text=True)
+    assert 'id="e3"' in page
+    for href in re.findall(r'<a href="([^"]*#e(\d+))">(?:undid|corrected at)', page):
+        assert href[0].startswith("#e") or "?at=" in href[0]
