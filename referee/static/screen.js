@@ -145,9 +145,11 @@
     var later = restore(screen, saved.fields);
     if (saved.pick) {
       var path = saved.pick.split("?")[0];
+      // still offered: by a link of the actions that opens it, or opens its first step (a picker's later
+      // steps, a rank tapped or a place chosen, add their fields to the link's: "…&rank=7")
       var still = Array.prototype.some.call(screen.querySelectorAll("#actions a[hx-get]"), function (a) {
         return a.getAttribute("hx-get") === saved.pick ||
-               (a.getAttribute("hx-get").split("?")[0] === path && samePick(a.getAttribute("hx-get"), saved.pick));
+               (a.getAttribute("hx-get").split("?")[0] === path && stepOf(a.getAttribute("hx-get"), saved.pick));
       });
       if (still && window.htmx) {
         pendingPick = saved.pick;
@@ -186,6 +188,14 @@
 
   function samePicker(a, b) {
     return a === b || (a.split("?")[0] === b.split("?")[0] && samePick(a, b));
+  }
+
+  // Whether picker ``b`` is picker ``a`` or a later step of it: every field of ``a`` is in ``b``, the same.
+  function stepOf(a, b) {
+    var pa = new URLSearchParams(a.split("?")[1] || ""), pb = new URLSearchParams(b.split("?")[1] || "");
+    var all = true;
+    pa.forEach(function (value, key) { if (key !== "then" && pb.getAll(key).indexOf(value) < 0) all = false; });
+    return all;
   }
 
   function samePick(a, b) {

@@ -389,3 +389,28 @@ def test_a_spite_and_malice_hand_card_is_built_and_discarded_from_photos(live_se
     confirm = bob.locator("#scan-result").get_by_role("button", name="Side 1 (new)")
     confirm_records(bob, confirm, database, match, {"move": "discard", "seat": "Bob", "stack": 1, "card": "9D"})
     expect(ann.locator("#actions")).to_contain_text("Build from the hand")
+
+
+def test_a_card_half_entered_in_a_pickers_second_step_survives_another_phones_entry(cambio, database):
+    """Ana drew and is placing the card: place 1, the rank 7, and the suits of the 7 are offered. Ben notes
+    his first look meanwhile: Ana's screen is redrawn and she is still at the 7's suits, the keyboard with
+    her; one tap enters the card."""
+    match, ana, ben = cambio
+    ana.locator("#actions").get_by_role("link", name="Turn up the top card").click()
+    ana.locator("#pick").get_by_role("link", name="5", exact=True).click()
+    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ana.locator("#pick").get_by_role("button", name="5♣", exact=True).click()
+    assert answer.value.status == 200
+    ana.locator("#actions").get_by_role("button", name="Draw from the pile").click()
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", "2")
+    ana.locator("#actions a[hx-get*='move=replace'][hx-get*='slot=1']").first.click()
+    ana.locator("#pick").get_by_role("link", name="7", exact=True).click()
+    expect(ana.locator("#pick")).to_contain_text("The 7 of:")
+    ben_notes_his_first_look(ben)
+    expect(ana.locator("#screen-body")).to_have_attribute("data-version", "3")
+    expect(ana.locator("#pick")).to_contain_text("The 7 of:")
+    with ana.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ana.locator("#pick").get_by_role("button", name="7♦", exact=True).click()
+    assert answer.value.status == 200
+    entry = store.entries(database, match.id)[-1]["entry"]
+    assert entry["move"] == "replace" and entry["slot"] == 1 and "7D" in entry.values()
