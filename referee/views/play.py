@@ -854,6 +854,8 @@ def _seat_claims(db, match) -> list[dict]:
                 words = gettext("%(other)s's phone took %(name)s's seat.", other=said(before), name=said(seat))
             elif users.get(seat, set()) - {device}:
                 words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
+            for other in [d for d, s in held.items() if s == seat and d != device]:
+                del held[other]  # that phone lost the seat: it holds none now
             held[device] = seat
             users.setdefault(seat, set()).add(device)
         if words:

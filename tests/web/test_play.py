@@ -536,6 +536,20 @@ def test_taking_a_held_seat_asks_tells_the_old_phone_and_is_recorded(app, table,
     assert thief.post(f"/m/{match.id}/entry", data={"version": "1", "move": "draw"}, headers=HX).status_code == 200
 
 
+def test_a_phone_that_lost_its_seat_and_takes_its_own_is_not_named_after_the_seat_it_lost(app, database):
+    """Leo's phone tapped Dad by mistake, Dad's phone took the seat back, then Leo's phone took Leo's
+    seat: the history says Dad's seat was taken over, and says nothing of "Dad's phone" taking Leo's."""
+    match = store.create_match(database, "ratatat", ["Dad", "Leo"])
+    leo = app.test_client()
+    assert leo.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX).status_code == 303
+    dad = app.test_client()
+    assert dad.post(f"/m/{match.id}/seat", data={"seat": "0", "confirm": "1"}, headers=HX).status_code == 303
+    assert leo.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=HX).status_code == 303
+    history = leo.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert "Another phone took over <bdi>Dad</bdi>'s seat." in history
+    assert "took <bdi>Leo</bdi>'s seat" not in history
+
+
 def test_a_spectator_link_changes_nothing_until_posted(app, table):
     match, ana, _, _ = table
     assert ana.client.get(f"{ana.url}/watch").status_code == 200
