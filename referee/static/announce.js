@@ -2,7 +2,8 @@
 //
 // The table screen is replaced whole (htmx) when any phone enters something, and a live region that is
 // itself replaced is not reliably read out. So one region that is never replaced (#announcer, in every
-// page) is told, after each redraw, the new turn heading, a ruling and the scores when they changed.
+// page) is told, after each redraw, the new turn heading, the match's outcome, a call, an open snap, a
+// ruling and the scores when they changed.
 // It never touches the screen itself, so nothing a player is typing is disturbed.
 (function () {
   "use strict";
@@ -18,19 +19,25 @@
     if (!region) return;
     var now = {
       status: text(root, "#status"),
+      outcome: text(root, ".status .outcome"),  // who won the match: said before the last round's result
       ruling: text(root, "#ruling p"),
       banner: text(root, "#final-turns"),
+      snap: text(root, "#snap-open"),  // a snap is a race: every player hears it is open, and a wrong one
       result: text(root, "#last-round h2, #last-game h2"),
     };
     var said = [];
     var focused = document.activeElement;
-    ["status", "banner", "ruling", "result"].forEach(function (key) {
+    ["status", "outcome", "banner", "snap", "ruling", "result"].forEach(function (key) {
       // the ruling the keyboard was just moved to is read out by the move (screen.js): not twice
       if (key === "ruling" && focused && focused.closest && focused.closest("#ruling")) return;
       if (now[key] && now[key] !== last[key]) said.push(now[key]);
     });
     last = now;
-    if (said.length) region.textContent = said.join(". ");
+    if (said.length) {
+      region.textContent = said.reduce(function (all, words) {  // sentences apart, one full stop between
+        return !all ? words : all + (/[.!?…]$/.test(all) ? " " : ". ") + words;
+      }, "");
+    }
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -98,6 +98,8 @@ def test_a_cambio_round_on_three_phones_with_a_snap_race(live_server, phone, dat
     for p in phones:
         p.page.locator("#snap").get_by_role("link", name="Snap!").wait_for()
         p.fits()
+    for p in (ben, cy):  # a snap is a race: a screen reader hears it is open
+        p.page.wait_for_function("document.getElementById('announcer').textContent.includes('Snap open on the 9')")
     OUT.mkdir(parents=True, exist_ok=True)
     ben.page.screenshot(path=str(OUT / "cabo-snap-open.png"), full_page=True)
 
@@ -156,5 +158,9 @@ def test_a_cambio_round_on_three_phones_with_a_snap_race(live_server, phone, dat
         p.page.locator("#last-round h2", has_text="Ana wins").wait_for()
         assert re.search(r"Match over", p.page.locator("#status").inner_text())
         p.fits()
+    outcome = ben.page.locator(".status .outcome").inner_text()
+    said = ben.page.locator("#announcer").text_content()  # the match's winner first, then the round's result
+    assert said.startswith("Match over. ") and outcome in said and said.index(outcome) < said.index("Round 1: Ana wins")
+    assert ".." not in said
     ana.page.screenshot(path=str(OUT / "cabo-round-over.png"), full_page=True)
     assert store.get_match(database, match.id).version == version
