@@ -113,8 +113,9 @@ def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterabl
         kind = " unknown" if value is None else " power" if power else ""
         inner = unknown_card() if value is None else escape(card_name(value))
         if mine is not None and value is None:
-            inner += Markup('<small class="mine" title="{}">{}</small>').format(gettext("only you know this"),
-                                                                                card_name(mine))
+            only = gettext("only you know this")  # said aloud too: a title is read by no screen reader on a phone
+            inner += Markup('<small class="mine" title="{}"><span class="visually-hidden">{}: </span>{}</small>').format(
+                only, only, card_name(mine))
         found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))
     return found
 

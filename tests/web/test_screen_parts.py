@@ -51,7 +51,8 @@ def test_a_face_shows_the_card_unknown_or_what_only_this_phone_knows(app):
         mine = str(screen_parts.card_face(None, mine="3"))
         assert screen_parts.card_word(None) == "unknown"
     assert mine == ('<span class="face unknown"><span aria-hidden="true">?</span><span class="visually-hidden">unknown card'
-                    '</span><small class="mine" title="only you know this">3</small></span>')
+                    '</span><small class="mine" title="only you know this"><span class="visually-hidden">only you know '
+                    'this: </span>3</small></span>')  # read aloud "unknown card, only you know this: 3", not "unknown card 3"
     with in_language(app, "he"):
         hebrew = str(screen_parts.card_face(None, mine="3"))
     assert hebrew != mine and 'title="only you know this"' not in hebrew
