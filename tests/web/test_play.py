@@ -260,6 +260,9 @@ def test_flag_at_reveal_then_accepted(app, database):
     match, ana, ben = ana_revealed_against_the_known_2(app, database)
     screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
     assert "Flagged (GEN-4)" in screen and "known to be 2" in screen and 'value="accept"' in screen
+    # read aloud, the decision's field and buttons name the dispute they decide
+    described = re.findall(r'<(?:button|input)[^>]*aria-describedby="([^"]+)"', screen)
+    assert described == ["flag-0-what"] * 3 and re.search(r'<p id="flag-0-what">.*known to be 2', screen)
     response = ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards")
     assert response.status_code == 200 and "Accepted by Ben (entry" in text(response)
     assert "Why: she moved her cards" in text(response)
