@@ -37,10 +37,14 @@ def qr_svg(url: str) -> Markup:
 
 @bp.get("/")
 def index():
+    return _home()
+
+
+def _home(status: int = 200, **problem):
     url = join_url()
     recent = recent_matches(get_db(), 8)
     return render_template("home.html", join_url=url, qr=qr_svg(url), games=current_app.config["GAMES"],
-                           recent=recent)
+                           recent=recent, **problem), status
 
 
 @bp.get("/healthz")
@@ -53,8 +57,9 @@ def healthz():
 def join():
     code = request.form.get("code", "")
     match = find_match_by_code(get_db(), code) if code.strip() else None
-    if match is None:
-        abort(404, description=gettext("No table has the code %(code)s. Check the code shown on the table's screen.", code=repr(code.strip()[:12])))
+    if match is None:  # the home page again, the code typed kept in its field to mend it
+        return _home(404, code=code.strip()[:12], join_problem=gettext(
+            "No table has the code %(code)s. Check the code shown on the table's screen.", code=repr(code.strip()[:12])))
     return redirect(url_for("play.table", match_id=match.id), code=303)
 
 

@@ -93,3 +93,17 @@ def test_the_groups_players_are_tapped_into_the_player_fields(live_server, phone
     assert list(match.players) == ["Ben", "Ana", "cy"]
     assert [p.name for p in people.known_players(database, club.id)][:3] == ["Ana", "Ben", "Cy"]  # the same people
     assert [m for m in page.console_messages if "Content Security Policy" in m or "TypeError" in m] == []
+
+
+def test_a_refused_form_takes_the_keyboard_to_why_it_was_refused(live_server, phone):
+    """Two names the table cannot tell apart: the page comes back with the names typed and the refusal
+    focused, so a screen reader says it first."""
+    page = phone()
+    page.goto(live_server.url + "/new/ratatat")
+    page.get_by_label("Player 1", exact=True).fill("Mom")
+    page.get_by_label("Player 2", exact=True).fill("mom ")
+    page.get_by_role("button", name="Create the table").click()
+    page.locator("#form-error").wait_for()
+    assert "the same name to the table" in page.locator("#form-error").inner_text()
+    assert page.evaluate("document.activeElement.id") == "form-error"
+    assert page.get_by_label("Player 1", exact=True).input_value() == "Mom"

@@ -292,3 +292,15 @@ def test_the_new_table_form_offers_a_field_for_every_seat_the_game_has(client, d
 def test_names_the_table_cannot_tell_apart_are_said_in_the_phones_language(client, database, players, lang, words):
     response = client.post("/new/ratatat", data={"player": players}, headers={**ORIGIN, "Accept-Language": lang})
     assert response.status_code == 422 and words in response.get_data(as_text=True)
+
+
+def test_a_mistyped_table_code_comes_back_in_its_field_with_why(client, database):
+    """A code no table has: the home page again, 404, saying so beside the field, the code typed kept and
+    focused so one letter can be mended; a code that exists goes to its table."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    response = client.post("/join", data={"code": "BNFL"}, headers=ORIGIN)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 404 and "No table has the code &#39;BNFL&#39;" in page
+    assert re.search(r'<input id="code" name="code"[^>]*value="BNFL" autofocus aria-describedby="join-problem"', page)
+    answer = client.post("/join", data={"code": match.join_code.lower()}, headers=ORIGIN)
+    assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}")
