@@ -15,6 +15,7 @@ from flask_babel import gettext, ngettext
 
 import dataclasses
 import functools
+import json
 import re
 import secrets
 from typing import Any
@@ -348,8 +349,26 @@ def rules_summary(match, view: dict, game) -> Markup:
         if len(_rules_html) > 2048:
             _rules_html.clear()
         html = _rules_html[cache_key] = render_template(f"games/{game.TEMPLATES}/_rules.html", view=view,
-                                                       variants=game.VARIANTS, open=False, match=match)
+                                                       variants=game.VARIANTS, open=False, match=match,
+                                                       chosen=chosen_preset(match.game, view["rules"]))
     return Markup(html)
+
+
+def chosen_preset(game_name: str, rules: dict) -> tuple[Any, int] | None:
+    """The ready-made rule set a table's house rules build on (``stats.rules_parts``), with how many of its
+    switches the table set otherwise (a switch set by the table's size, or one that does not apply under
+    the others, not counted), or None: the table
+    says it plays "Cambio (standard deck, common rules)", as the family chose it."""
+    from ..games.rulebook import applies
+    from ..stats import rules_parts
+
+    try:
+        base, extra = rules_parts(game_name, json.dumps(rules))
+    except (KeyError, ValueError, TypeError):
+        return None
+    if base is None or not dict(base.rules):
+        return None  # the game's own rules: the summary names them already
+    return base, sum(1 for v, _ in extra if not v.derived and applies(v, rules))  # as the summary lists them
 
 
 def join_link(match) -> str:

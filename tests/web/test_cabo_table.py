@@ -3,6 +3,7 @@ look noted privately, draws, a replace, a power, a snap and the give, the call a
 snap race between two phones; the pickers, a matching claim, the correction page and hostile fields."""
 from __future__ import annotations
 
+import html
 import re
 import threading
 
@@ -619,3 +620,31 @@ def test_GEN_4_a_reveal_photo_that_differs_from_the_phone_s_own_first_look_is_ma
     place3 = form.split("Place 3")[1].split("Place 4")[0]
     assert "the photo says K♦; you noted 7♥" in place3
     assert "you noted" not in form.split("Place 4")[1]  # the 2♣, as he saw it
+
+
+def test_the_table_names_the_rule_set_the_family_chose(app, database):
+    """A Cambio table says it plays Cambio, not "12 differ from Cabo's 2nd edition"; a switch set apart from
+    the rule set is counted; a table on the game's own rules names them as before."""
+    from referee.games.cabo_presets import BY_KEY
+
+    def summary(rules):
+        match = store.create_match(database, "cabo", ["Ana", "Ben"], rules)
+        screen = CaboPhone(app, match.id, "0").screen()
+        return html.unescape(re.search(r"rules-summary[^>]*>\s*<summary>(.*?)</summary>", screen, re.S).group(1))
+
+    cambio = dict(BY_KEY["cambio_common"].rules)
+    assert summary(cambio) == "House rules: Cambio (standard deck, common rules)"
+    assert summary({**cambio, "snap_penalty": 2}) == \
+        "House rules: Cambio (standard deck, common rules), 1 switch set otherwise"
+    assert summary({}) == "House rules: Cabo's 2nd edition"
+
+
+def test_a_switch_that_does_not_apply_is_not_counted_against_the_rule_set(app, database):
+    """Hebrew Wikipedia's rules with minutes set for a match played for rounds: the minutes do not apply,
+    so the table plays Hebrew Wikipedia's rules as they are."""
+    from referee.games.ratatat_presets import PRESETS
+
+    seed = next(p for p in PRESETS if p.key == "seed")
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {**dict(seed.rules), "minutes": 45})
+    screen = html.unescape(CaboPhone(app, match.id, "0").screen())
+    assert "<summary>House rules: As told on Hebrew Wikipedia</summary>" in screen

@@ -290,13 +290,17 @@ def test_SH_41_only_the_player_who_drew_is_offered_to_add_the_card(table, databa
 def test_the_house_rules_count_only_the_switches_it_lists(app, database):
     """A face-up card that cannot go (SH-V21) does not apply when face-up cards of one rank go together: it is
     neither listed nor counted among the switches that differ."""
-    match = store.create_match(database, "shithead", ["Ana", "Ben"],
-                               {"faceup_play": "same_rank_set", "faceup_fail_takes_card": False})
-    phone = ShPhone(app, match.id, "0")
-    summary = html.unescape(phone.screen()).split('class="rules-summary"', 1)[1].split("</details>", 1)[0]
-    listed = summary.count('class="changed"')
-    assert f"House rules: {listed} differ" in summary or f"House rules: {listed} differs" in summary
-    assert "A face-up card that cannot go" not in summary
+    def summary(rules: dict) -> str:
+        match = store.create_match(database, "shithead", ["Ana", "Ben"], rules)
+        return html.unescape(ShPhone(app, match.id, "0").screen()).split('class="rules-summary"', 1)[1].split(
+            "</details>", 1)[0]
+
+    said = summary({"faceup_play": "same_rank_set", "faceup_fail_takes_card": True, "jokers": True})
+    listed = said.count('class="changed"')
+    assert listed == 2 and "House rules: 2 differ" in said and "A face-up card that cannot go" not in said
+    said = summary({"faceup_play": "same_rank_set", "faceup_fail_takes_card": False})  # the common rules, named
+    assert "House rules: Common rules (pagat, Wikipedia)</summary>" in said
+    assert "A face-up card that cannot go" not in said
 
 
 def _finished_with_shithead(players: tuple[str, ...], shithead: int):
