@@ -2,8 +2,8 @@
 //
 // The table screen is replaced whole (htmx) when any phone enters something, and a live region that is
 // itself replaced is not reliably read out. So one region that is never replaced (#announcer, in every
-// page) is told, after each redraw, the new turn heading, the match's outcome, a call, an open snap, a
-// ruling and the scores when they changed.
+// page) is told, after each redraw, another phone's entry (as the history says it), the new turn heading,
+// the match's outcome, a call, an open snap, a ruling and the scores when they changed.
 // It never touches the screen itself, so nothing a player is typing is disturbed.
 (function () {
   "use strict";
@@ -14,10 +14,11 @@
     return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  function announce(root) {
+  function announce(root, live) {
     var region = document.getElementById("announcer");
     if (!region) return;
     var now = {
+      last: live ? text(root, "#last-entry") : last.last,  // another phone's entry; this phone's own is known
       status: text(root, "#status"),
       outcome: text(root, ".status .outcome"),  // who won the match: said before the last round's result
       ruling: text(root, "#ruling p"),
@@ -27,7 +28,7 @@
     };
     var said = [];
     var focused = document.activeElement;
-    ["status", "outcome", "banner", "snap", "ruling", "result"].forEach(function (key) {
+    ["last", "status", "outcome", "banner", "snap", "ruling", "result"].forEach(function (key) {
       // the ruling the keyboard was just moved to is read out by the move (screen.js): not twice
       if (key === "ruling" && focused && focused.closest && focused.closest("#ruling")) return;
       if (now[key] && now[key] !== last[key]) said.push(now[key]);
@@ -42,12 +43,14 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var screen = document.getElementById("screen");
-    if (screen) announce(screen);  // remember what the page opened with, without saying it
+    if (screen) announce(screen, true);  // remember what the page opened with, without saying it
     var region = document.getElementById("announcer");
     if (region) region.textContent = "";
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "screen") announce(target);
+    // a live update fetches the screen (GET); this phone's own entry answers its POST with it
+    var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
+    if (target && target.id === "screen") announce(target, verb === "get");
   });
 })();

@@ -144,6 +144,37 @@ def _undo_words(match, log) -> str:
     return words
 
 
+_last_said: dict[tuple, str] = {}
+
+
+def last_entry_words(match, log) -> str:
+    """The table's last entry in words, as the history says it to every phone ("" before the first): a
+    screen reader hears it when another phone's entry redraws the screen (static/announce.js): a swap of
+    your card, a snap, an undone call. An undo says what it took back. Said once per version and language."""
+    if not match.version:
+        return ""
+    key = (current_app.config["DATABASE"], match.id, match.version, lang())
+    words = _last_said.get(key)
+    if words is None:
+        if len(_last_said) >= 4096:
+            _last_said.clear()
+        words = _last_said[key] = _last_words(match, log)
+    return words
+
+
+def _last_words(match, log) -> str:
+    db, position = get_db(), match.version - 1
+    last = store.entries(db, match.id, after=position, upto=position + 1)
+    if not last:
+        return ""
+    undid = dict(log.undone).get(position)
+    if undid is not None:
+        taken = store.entries(db, match.id, after=undid, upto=undid + 1)
+        if taken:
+            return gettext("Undone: %(entry)s", entry=entry_words(log, taken[0]["entry"]))
+    return entry_words(log, last[0]["entry"])
+
+
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
     game = log.game
@@ -176,7 +207,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
-        "undo_words": _undo_words(match, log),
+        "undo_words": _undo_words(match, log), "last_words": last_entry_words(match, log),
         "deck": game.cards(log.state), "game_templates": game.TEMPLATES,
         "rule_text": functools.partial(game.rule_text, rules=log.state.rules),  # as the table's house rules say
         "labels": card_labels_for(game, game.cards(log.state)),

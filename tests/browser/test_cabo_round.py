@@ -160,7 +160,8 @@ def test_a_cambio_round_on_three_phones_with_a_snap_race(live_server, phone, dat
         p.fits()
     outcome = ben.page.locator(".status .outcome").inner_text()
     said = ben.page.locator("#announcer").text_content()  # the match's winner first, then the round's result
-    assert said.startswith("Match over. ") and outcome in said and said.index(outcome) < said.index("Round 1: Ana wins")
+    assert said.startswith("Last entry: Cy reveals") and "Match over. " in said  # Cy's reveal, then what it did
+    assert outcome in said and said.index("Match over") < said.index(outcome) < said.index("Round 1: Ana wins")
     assert ".." not in said
     ana.page.screenshot(path=str(OUT / "cabo-round-over.png"), full_page=True)
     assert store.get_match(database, match.id).version == version

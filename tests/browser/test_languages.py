@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import store, tables
 
@@ -242,3 +243,23 @@ def test_the_four_slot_buttons_fit_the_narrowest_phone(live_server, phone, datab
     for i in range(buttons.count()):
         b = box(buttons.nth(i))
         assert b["x"] >= 0 and b["x"] + b["width"] <= 320
+
+
+def test_a_screen_reader_hears_another_phones_entry_and_an_undone_call(live_server, phone, database):
+    """Ben's phone says what Ana entered when her entry redraws his screen, as the history says it; her call
+    taken back is said too ("Undone: …"), so nobody is left counting turns of a call that no longer stands.
+    Ana's own phone does not read her own entries back to her."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    for version, entry in enumerate(({"move": "turn_up", "card": "5"}, {"move": "draw", "seat": "Ana"},
+                                     {"move": "discard", "seat": "Ana", "card": "6"})):
+        store.append(database, match.id, version, entry, None, tables.feed, replay_fn=tables.replay)
+    ana = seated(phone, live_server, match, "Ana", "en-US")
+    ben = seated(phone, live_server, match, "Ben", "it-IT")
+    wait_for_subscribers(match.id, 2)
+    assert ana.call() == 200
+    announced = ben.page.locator("#announcer")
+    expect(announced).to_contain_text("Ultima registrazione: ")
+    expect(announced).to_contain_text("Ana")
+    assert "Last entry" not in ana.page.locator("#announcer").text_content()
+    assert ana.press("Undo: Ana calls Rat-a-Tat Cat!") == 200
+    expect(announced).to_contain_text("Annullata: ")
