@@ -454,6 +454,8 @@ def test_a_layout_snapped_down_to_one_card_is_revealed_with_one_card(app, databa
     ben.ok(move="draw")
     screen = ben.ok(move="discard", card="8D")
     assert "Round 1: reveal" in screen
+    snap = html.unescape(screen.split('id="snap-open">')[1].split("</p>")[0])  # CAB-6: open until a card is up
+    assert "Snap open on the" in snap and "until the first card is turned up (CAB-6)" in snap
     form = screen.split('id="reveal-Ben"')[1].split("</form>")[0]
     assert re.search(r"Ben(?:'|&#39;)s place 4", form) and 'name="card1"' in form and 'name="card2"' not in form
     assert "place 1" not in form and "place 3" not in form
