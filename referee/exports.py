@@ -30,7 +30,8 @@ from .transcript import TranscriptError, check_date, first_dealer, from_data
 
 FORMAT = "referee-group/1"
 MAX_ITEMS = 100_000  # profiles, nights or matches in one file
-MAX_ENTRIES = 100_000  # entries of one match
+MAX_ENTRIES = 20_000  # entries of one match (a long evening's match holds a few thousand; each is replayed)
+MAX_FILE_ENTRIES = 60_000  # entries of every match of one file together: an import takes seconds, not minutes
 _ID = re.compile(f"^[{store.ID_ALPHABET}]{{{store.ID_LENGTH}}}$")
 
 
@@ -368,6 +369,11 @@ def import_data(db: Database, data: dict, group_name: Any = None, day: Any = Non
         night_days[n["id"]] = _day(n.get("day"), f"nights[{i}].day")
     matches_in = data.get("matches", [])
     _need(isinstance(matches_in, list) and len(matches_in) <= MAX_ITEMS, "matches", "a list of matches")
+    transcripts = [item.get("transcript") for item in matches_in if isinstance(item, dict)]
+    total = sum(len(doc["entries"]) for doc in transcripts
+                if isinstance(doc, dict) and isinstance(doc.get("entries"), list))
+    _need(total <= MAX_FILE_ENTRIES, "matches", f"at most {MAX_FILE_ENTRIES} entries in all, not {total}: export "
+                                                "fewer nights at a time")
     matches = []
     for i, item in enumerate(matches_in):
         where = f"matches[{i}]"

@@ -347,3 +347,25 @@ def test_a_match_played_at_a_table_here_is_never_played_on_by_a_file(app, databa
         exports.import_data(database, later)
     assert "is played at a table here" in err.value.refused[0][1]
     assert store.get_match(database, match.id).version == 13
+
+
+def test_a_file_too_long_to_import_in_seconds_is_refused_before_any_replay(client, database):
+    """A match of more entries than any evening holds, or a file of more entries in all than an import
+    replays in seconds, is refused at once (a phone on the network cannot hold a worker for a minute), in
+    the phone's language; nothing is written."""
+    def group(*sizes: int) -> bytes:
+        matches = [{"transcript": {"game": "ratatat", "players": ["A", "B"], "entries": [{"move": "draw"}] * n}}
+                   for n in sizes]
+        return json.dumps({"format": "referee-group/1", "group": {"name": "G"}, "matches": matches}).encode()
+
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, exports.read(group(exports.MAX_ENTRIES + 1)))
+    assert err.value.field == "matches[0].transcript.entries" and str(exports.MAX_ENTRIES) in err.value.message
+    with pytest.raises(exports.ImportProblem) as err:
+        exports.import_data(database, exports.read(group(*[exports.MAX_ENTRIES] * 3, 1)))
+    assert err.value.field == "matches" and "export fewer nights at a time" in err.value.message
+    response = client.post("/nights/import", data={"file": (io.BytesIO(group(*[exports.MAX_ENTRIES] * 3, 1)), "g.json")},
+                           headers={**SAME_ORIGIN, "Accept-Language": "it"}, content_type="multipart/form-data")
+    assert response.status_code == 422 and "60000" in response.get_data(as_text=True)
+    assert "export fewer nights" not in response.get_data(as_text=True)  # said in Italian
+    assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
