@@ -264,6 +264,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(name)s's side stack %(num)s is the %(top)s, not the %(claimed)s.")),
     _same(N_("Pile %(pile)s is complete: set its %(num)s cards aside until the stock runs out.")),
     _same(N_("%(name)s has no cards in hand (the stock could not refill it, SM-A8).")),
+    (r"Each player has only one side stack: the card goes onto it\.",
+     N_("Each player has only one side stack: the card goes onto it.")),
     (r"Each player has at most (?P<num>\d+) side stacks?: the card goes onto one of them\.",
      N_("Each player has at most %(num)s side stacks: the card goes onto one of them.")),
     _same(N_("At this table %(name)s's pay-off %(code)s must be built first: it goes on a new pile.")),

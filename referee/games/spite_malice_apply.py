@@ -442,7 +442,8 @@ class _Entry:
             self.refuse("SM-K3", f"{who} has no cards in hand (the stock could not refill it, SM-A8).")
         sides = st.sides
         most = s.rules["max_side_stacks"]
-        said = f"Each player has at most {most} side stacks: the card goes onto one of them."
+        said = ("Each player has only one side stack: the card goes onto it." if most == 1 else
+                f"Each player has at most {most} side stacks: the card goes onto one of them.")
         if not 1 <= m.stack <= max(most, len(sides)) + 1:  # past the next new stack: no override makes a gap
             self.refuse("SM-18", said)
         if m.stack > most:  # one stack more than the table's most (SM-V3): a person may let it stand

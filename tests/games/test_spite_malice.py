@@ -784,3 +784,8 @@ def test_SM_T14_a_refusal_points_at_the_entry_that_put_the_card_in_the_way():
     s = at(s, Override(B(ANN, 1, "side1", "9C"), "SM-12", "agreed", ANN), 30)  # the 9 leaves the side stack
     assert s.seats[ANN].sides_from[0] == (23,) and s.center_from[0] == (20, 21, 30)
     assert refused(s, B(ANN, 1, "side1", "6H")).entries[1:] == (23,)  # SM-K2: the 6♦ is its top again
+
+
+def test_SM_18_one_side_stack_is_said_as_one():
+    ruling = refused(table({"max_side_stacks": 1}, seats={ANN: seat(sides=("3H",), places=1)}), D(ANN, 2, "4D"))
+    assert ruling.rule == "SM-18" and ruling.message == "Each player has only one side stack: the card goes onto it."
