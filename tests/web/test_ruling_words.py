@@ -17,7 +17,7 @@ CODE_WORDS = ("REJECT", "FLAG ", "RIFIUTATA", "SEGNALAZIONE")
 
 def said(page: str, css: str) -> str:
     """The words of a ruling's first paragraph (``css``: its box's class), tags stripped."""
-    found = re.search(rf'<div class="{css}"[^>]*>\s*<p>(.*?)</p>', page, re.S)
+    found = re.search(rf'<div class="{css}"[^>]*>\s*<p[^>]*>(.*?)</p>', page, re.S)
     assert found is not None, page[:600]
     return html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
 
