@@ -388,8 +388,8 @@ def rules_summary(match, view: dict, game) -> Markup:
 def chosen_preset(game_name: str, rules: dict) -> tuple[Any, int] | None:
     """The ready-made rule set a table's house rules build on (``stats.rules_parts``), with how many of its
     switches the table set otherwise (a switch set by the table's size, or one that does not apply under
-    the others, not counted), or None: the table
-    says it plays "Cambio (standard deck, common rules)", as the family chose it."""
+    the others, not counted), or None: the table says it plays "Cambio (standard deck, common rules)", as
+    the family chose it."""
     from ..games.rulebook import applies
     from ..stats import rules_parts
 
