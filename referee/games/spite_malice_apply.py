@@ -329,25 +329,31 @@ class _Entry:
         if k is None or k > len(sides) or not sides[k - 1]:
             self.refuse("SM-11", f"{who} has no side stack {k}: it is empty.")
         stack = sides[k - 1]  # type: ignore[index]
-        card, new = self.claim(who, f"side stack {k}", stack[-1], claimed, stack[:-1], st.side_entry(k))
+        card, new = self.claim(who, f"side stack {k}", stack[-1], claimed, stack[:-1], at_place(st.sides_from, k - 1))
         rest = at_place(st.sides_from, k - 1)[:-1]  # type: ignore[operator]
         self.seat(seat, sides=sides[:k - 1] + (stack[:-1],) + sides[k:],  # type: ignore[operator]
                   sides_from=with_place(st.sides_from, k - 1, rest, len(sides)))  # type: ignore[operator]
         return card, new
 
     def claim(self, who: str, where: str, top: str | None, claimed: str | None,
-              below: Stack, entries: tuple[int, ...]) -> tuple[str | None, bool]:
+              below: Stack, placed: tuple[int, ...]) -> tuple[str | None, bool]:
         """SM-K2: a card claimed from a pile must be its public top; an unknown top takes the claim. A
-        refusal points at ``entries``: the one that put the top there."""
+        refusal points at the entries that put the claimed card and the top there (``placed``: the entries
+        of the pile's cards, bottom first, where known)."""
         if top is None:
             return claimed, claimed is not None
         if claimed is None or same_card(top, claimed):
             return (top if claimed is None or rank_of(claimed) == claimed else claimed), False
-        if any(c is not None and same_card(c, claimed) for c in below):
-            self.check(False, "SM-20", f"The {claimed} is under the top of {who}'s {where}: only the top card, "
-                                       f"the {top}, may be played.", entries)
+        under = [i for i, c in enumerate(below) if c is not None and same_card(c, claimed)]
+        on_top = placed[-1:] if len(placed) == len(below) + 1 else ()
+        if under:
+            at = under[-1]
+            self.check(False, "SM-20", f"The {card_label(claimed)} is under the top of {who}'s {where}: only the "
+                                       f"top card, the {card_label(top)}, may be played.",
+                       (*placed[at:at + 1], *on_top) if on_top else ())
         else:
-            self.check(False, "SM-K2", f"{who}'s {where} is the {top}, not the {claimed}.", entries)
+            self.check(False, "SM-K2", f"{who}'s {where} is the {card_label(top)}, not the {card_label(claimed)}.",
+                       on_top)
         return claimed, True
 
     def do_Build(self, m: Build) -> None:
