@@ -28,6 +28,15 @@ from .play import load, screen_context
 
 bp = Blueprint("scan", __name__)
 
+
+@bp.app_template_global()
+def side_stack_takes(rules: dict, top: str | None, card: str) -> bool:
+    """Whether a Spite & Malice side stack topped by ``top`` takes ``card`` under the table's order of side
+    stacks (SM-V12): a scanned discard is offered only the stacks it may go on."""
+    from ..games.spite_malice_rules import side_problem
+
+    return side_problem(None if top in (None, "unknown") else top, card, rules) is None
+
 PICK_FIELDS = ("move", "slot", "field", "target", "owner", "for")
 
 

@@ -220,3 +220,22 @@ def test_a_photo_of_a_hand_card_builds_it_or_discards_it_with_one_tap(table, dat
     assert bob.client.post(f"{bob.url}/entry", data=fields, headers=HX).status_code == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "discard", "seat": "Bob", "stack": 1,
                                                               "card": "9D"}
+
+
+def test_SM_V12_a_scanned_discard_is_offered_only_the_side_stacks_it_may_go_on(app, database):
+    """Side stacks of the same rank or one lower (SM-V12): a 9 read from a photo is not offered Ann's stack
+    topped by a 5, only the empty ones; a 4 read is offered the 5's stack too."""
+    from .cardphotos import standard_row_photo
+    from .test_cabo_table import scan
+
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"],
+                               {"payoff_size": 5, "side_stack_order": "same_or_one_lower"})
+    ann, bob = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    tops(ann, bob, "9", "4")  # Ann starts
+    assert ann.post(move="discard", card="5C", stack="1").status_code == 200
+    assert bob.post(move="discard", card="7D", stack="1").status_code == 200
+    assert ann.post(move="draw").status_code == 200
+    nine = html.unescape(scan(ann, standard_row_photo(["9D"], seed=5), move="discard", **{"for": "Ann"}))
+    assert "Side 1 (on 5♣)" not in nine and "Side 2 (new)" in nine
+    four = html.unescape(scan(ann, standard_row_photo(["4H"], seed=5), move="discard", **{"for": "Ann"}))
+    assert "Side 1 (on 5♣)" in four
