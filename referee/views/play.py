@@ -15,7 +15,6 @@ from flask_babel import gettext, ngettext
 
 import dataclasses
 import functools
-import json
 import re
 import secrets
 from typing import Any
@@ -386,20 +385,29 @@ def rules_summary(match, view: dict, game) -> Markup:
 
 
 def chosen_preset(game_name: str, rules: dict) -> tuple[Any, int] | None:
-    """The ready-made rule set a table's house rules build on (``stats.rules_parts``), with how many of its
+    """The ready-made rule set (a preset of the new-table form) nearest a table's house rules, with how many
     switches the table set otherwise (a switch set by the table's size, or one that does not apply under
-    the others, not counted), or None: the table says it plays "Cambio (standard deck, common rules)", as
-    the family chose it."""
+    the others, not counted), or None when the game's own rules are as near: the table says it plays
+    "Cambio (standard deck, common rules)", as the family chose it, with a switch or two changed."""
+    from ..games import get_game
+    from ..games.base import resolve_rules
     from ..games.rulebook import applies
-    from ..stats import rules_parts
 
     try:
-        base, extra = rules_parts(game_name, json.dumps(rules))
-    except (KeyError, ValueError, TypeError):
+        game = get_game(game_name)
+    except KeyError:
         return None
-    if base is None or not dict(base.rules):
-        return None  # the game's own rules: the summary names them already
-    return base, sum(1 for v, _ in extra if not v.derived and applies(v, rules))  # as the summary lists them
+    counted = [v for v in game.VARIANTS if not v.derived and applies(v, rules)]
+
+    def apart(preset_rules: dict) -> int:
+        full = resolve_rules(game.VARIANTS, preset_rules)
+        return sum(1 for v in counted if rules.get(v.key) != full[v.key])
+
+    best, fewest = None, apart({})
+    for preset in getattr(game, "PRESETS", ()):
+        if dict(preset.rules) and (n := apart(dict(preset.rules))) < fewest:
+            best, fewest = preset, n
+    return None if best is None else (best, fewest)
 
 
 def join_link(match) -> str:

@@ -638,6 +638,8 @@ def test_the_table_names_the_rule_set_the_family_chose(app, database):
     assert summary(cambio) == "House rules: Cambio (standard deck, common rules)"
     assert summary({**cambio, "snap_penalty": 2}) == \
         "House rules: Cambio (standard deck, common rules), 1 switch set otherwise"
+    assert summary({**cambio, "deck": "standard", "red_king": 0}) == \
+        "House rules: Cambio (standard deck, common rules), 2 switches set otherwise"  # nearest Cambio still
     assert summary({}) == "House rules: Cabo's 2nd edition"
 
 
