@@ -149,7 +149,7 @@ _last_said: dict[tuple, str] = {}
 def last_entry_words(match, log) -> str:
     """The table's last entry in words, as the history says it to every phone ("" before the first): a
     screen reader hears it when another phone's entry redraws the screen (static/announce.js): a swap of
-    your card, a snap, an undone call. An undo says what it took back. Said once per version and language."""
+    your card, a snap ("Last entry: …"), an undone call ("Undone: …"). Said once per version and language."""
     if not match.version:
         return ""
     key = (current_app.config["DATABASE"], match.id, match.version, lang())
@@ -171,7 +171,7 @@ def _last_words(match, log) -> str:
         taken = store.entries(db, match.id, after=undid, upto=undid + 1)
         if taken:
             return gettext("Undone: %(entry)s", entry=entry_words(log, taken[0]["entry"]))
-    return entry_words(log, last[0]["entry"])
+    return gettext("Last entry: %(words)s", words=entry_words(log, last[0]["entry"]))
 
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",

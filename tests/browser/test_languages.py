@@ -263,3 +263,4 @@ def test_a_screen_reader_hears_another_phones_entry_and_an_undone_call(live_serv
     assert "Last entry" not in ana.page.locator("#announcer").text_content()
     assert ana.press("Undo: Ana calls Rat-a-Tat Cat!") == 200
     expect(announced).to_contain_text("Annullata: ")
+    assert "Ultima registrazione" not in announced.text_content()  # an undo is said as what it took back
