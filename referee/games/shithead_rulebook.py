@@ -83,6 +83,11 @@ HOUSE_RULE_WORDS: HouseRuleWords = {
     ("SH-12", (("three_is_normal", True),)): "A card must be equal to or higher than the card to beat (Ace high, "
                                              "3 lowest); a 2 or 10 goes on anything, and anything goes on a 2 or "
                                              "an empty pile.",
+    # where more cards go on anything (a strong 9, SH-V5; 7s and 8s, SH-V4; jokers, SH-V2) the ruling above the
+    # words lists them; the rule says what every such table shares
+    **{("SH-33", (switch,)): "After a 7 the next card must be a 7 or lower, or a card that goes on anything at "
+                             "this table." for switch in (("nine_reverse", "strong"), ("specials_anytime", True),
+                                                          ("jokers", True))},
     ("SH-33", (("three_is_normal", True), ("ten_after_seven", "blocked"))):
         "After a 7 the next card must be a 7 or lower (or a 2); at this table a 10 may not burn a 7.",
     ("SH-33", (("ten_after_seven", "blocked"),)):

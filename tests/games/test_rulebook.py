@@ -34,6 +34,8 @@ def test_SH_T07_where_a_10_may_not_burn_a_7_SH_33_does_not_offer_the_10():
     both = SH.rule_text("SH-33", _table(SH, ten_after_seven="blocked", three_is_normal=True))
     assert "(or a 2)" in both and "3" not in both.replace("a 7", "")
     assert "2 or 10" in SH.rule_text("SH-33", _table(SH, three_is_normal=True))
+    for more in ({"nine_reverse": "strong"}, {"specials_anytime": True}, {"jokers": True}):  # the ruling lists them
+        assert SH.rule_text("SH-33", _table(SH, **more)).endswith("or a card that goes on anything at this table.")
 
 
 def test_SH_T19_SH_18_reads_as_the_table_plays_its_face_up_cards():
