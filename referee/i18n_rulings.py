@@ -27,6 +27,12 @@ def N_(message: str) -> str:
     return message
 
 
+def _under_3s(plain: str, under: str) -> Callable[[dict], str]:
+    """A Shithead sentence's words where its card lies under see-through 3s (SH-11) or not: the pattern's
+    ``under`` group says which."""
+    return lambda found: under if found.get("under") else plain
+
+
 def Nn_(singular: str, plural: str, count: str) -> tuple[str, str, str]:
     """Marks a message with plural forms; ``count`` names the field that chooses the form."""
     return singular, plural, count
@@ -237,11 +243,14 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(name)s goes out first and wins (SH-52).")),
     # --- Spite & Malice's rarer rulings -----------------------------------------------------------------
     (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or a 2, 3 or 10\.",
-     N_("After the 9 the next card must be of its suit (%(card)s), or a 2, 3 or 10.")),
+     _under_3s(N_("After the 9 the next card must be of its suit (%(card)s), or a 2, 3 or 10."),
+               N_("After the 9 under the 3s the next card must be of its suit (%(card)s), or a 2, 3 or 10."))),
     (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or a 2 or 10\.",
-     N_("After the 9 the next card must be of its suit (%(card)s), or a 2 or 10.")),
+     _under_3s(N_("After the 9 the next card must be of its suit (%(card)s), or a 2 or 10."),
+               N_("After the 9 under the 3s the next card must be of its suit (%(card)s), or a 2 or 10."))),
     (r"After the 9(?P<under> under the 3s)? the next card must be of its suit \((?P<card>.+)\), or (?P<anywhere>an? .+)\.",
-     N_("After the 9 the next card must be of its suit (%(card)s), or %(anywhere)s.")),
+     _under_3s(N_("After the 9 the next card must be of its suit (%(card)s), or %(anywhere)s."),
+               N_("After the 9 under the 3s the next card must be of its suit (%(card)s), or %(anywhere)s."))),
     _same(N_("At this table a side stack takes the same rank or one lower: only an ace goes on an ace.")),
     _same(N_("There are no jokers at this table.")),
     (r"All (?P<num>\d+) (?P<ranks>\S+) of the decks are already face up on the table: (?P<card>an? \S+) now must be a "
@@ -378,25 +387,35 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("The initial peek is at the two outer cards, slots 1 and 4.")),
     # Shithead's rulings at play
     _same(N_("It is %(name)s's turn, not %(other)s's (four of a kind out of turn is an interrupt).")),
-    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
-     r"or a 2, 3 or 10\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2, 3 "
-                                 "or 10).")),
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or "
+     r"higher, or a 2, 3 or 10\)\.",
+     _under_3s(N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2, 3 or 10)."),
+               N_("The card to beat is the %(rank)s under the 3s: a %(played)s is lower (play a %(rank)s or higher, or "
+                  "a 2, 3 or 10)."))),
     (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or a 2, 3 or 10\.",
-     N_("A 7 is on top: the next card must be a 7 or lower, or a 2, 3 or 10.")),
-    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
-     r"or a 2 or 10\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2 "
-                            "or 10).")),
+     _under_3s(N_("A 7 is on top: the next card must be a 7 or lower, or a 2, 3 or 10."),
+               N_("A 7 under the 3s is on top: the next card must be a 7 or lower, or a 2, 3 or 10."))),
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or "
+     r"higher, or a 2 or 10\)\.",
+     _under_3s(N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or a 2 or 10)."),
+               N_("The card to beat is the %(rank)s under the 3s: a %(played)s is lower (play a %(rank)s or higher, or "
+                  "a 2 or 10)."))),
     (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or a 2 or 10\.",
-     N_("A 7 is on top: the next card must be a 7 or lower, or a 2 or 10.")),
+     _under_3s(N_("A 7 is on top: the next card must be a 7 or lower, or a 2 or 10."),
+               N_("A 7 under the 3s is on top: the next card must be a 7 or lower, or a 2 or 10."))),
     (r"A 7(?P<under> under the 3s)? is on top: at this table a 10 may not burn it\.",
-     N_("A 7 is on top: at this table a 10 may not burn it.")),
+     _under_3s(N_("A 7 is on top: at this table a 10 may not burn it."),
+               N_("A 7 under the 3s is on top: at this table a 10 may not burn it."))),
     # ... where the house rules let other cards go on anything (SH-V2, SH-V4, SH-V5, SH-V15): the list is read
     # by ``_anywhere_words``
-    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or higher, "
-     r"or (?P<anywhere>an? .+)\)\.", N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or "
-                                      "higher, or %(anywhere)s).")),
+    (r"The card to beat is the (?P<rank>\w+)(?P<under> under the 3s)?: an? (?P<played>\w+) is lower \(play an? \w+ or "
+     r"higher, or (?P<anywhere>an? .+)\)\.",
+     _under_3s(N_("The card to beat is the %(rank)s: a %(played)s is lower (play a %(rank)s or higher, or %(anywhere)s)."),
+               N_("The card to beat is the %(rank)s under the 3s: a %(played)s is lower (play a %(rank)s or higher, or "
+                  "%(anywhere)s)."))),
     (r"A 7(?P<under> under the 3s)? is on top: the next card must be a 7 or lower, or (?P<anywhere>an? .+)\.",
-     N_("A 7 is on top: the next card must be a 7 or lower, or %(anywhere)s.")),
+     _under_3s(N_("A 7 is on top: the next card must be a 7 or lower, or %(anywhere)s."),
+               N_("A 7 under the 3s is on top: the next card must be a 7 or lower, or %(anywhere)s."))),
     _same(N_("The pile is empty: picking it up would be a pass (SH-10). Play any card.")),
     _same(N_("A play puts at least one card on the pile.")),
     _same(N_("Name every card played: they are all face up on the pile.")),

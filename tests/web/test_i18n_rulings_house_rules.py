@@ -26,7 +26,9 @@ def _plural(singular: str, plural: str, n: int) -> str:
     ("a 7 or lower, or a 2", "<a 7 or lower, or <a 2>>"),
     ("The card to beat is the J: a 5 is lower (play a J or higher, or a 2, 3, 9 or 10).",
      "<The card to beat is the J: a 5 is lower (play a J or higher, or <a 2, 3, 9 or 10>).>"),
-    ("A 7 under the 3s is on top: the next card must be a 7 or lower, or a 2, 3, 8 or 10.",
+    ("A 7 under the 3s is on top: the next card must be a 7 or lower, or a 2, 3, 8 or 10.",  # said under the 3s too
+     "<A 7 under the 3s is on top: the next card must be a 7 or lower, or <a 2, 3, 8 or 10>.>"),
+    ("A 7 is on top: the next card must be a 7 or lower, or a 2, 3, 8 or 10.",
      "<A 7 is on top: the next card must be a 7 or lower, or <a 2, 3, 8 or 10>.>"),
     ("After the 9 the next card must be of its suit (♥), or a 2, 3, 7, 8, 9 or 10, or a joker.",
      "<After the 9 the next card must be of its suit (♥), or <<a 2, 3, 7, 8, 9 or 10>, or a joker>.>"),
