@@ -329,9 +329,9 @@ def test_a_three_round_match_on_the_first_evening(live_server, phone, database):
         p.status("Round 3: decide the dispute")
     disputes = ana.page.locator("#disputes")
     assert "Flagged (GEN-4)" in disputes.inner_text() and "Accept" in disputes.inner_text()
-    order = ana.page.evaluate("""() => ['#disputes', '#status', '#rows'].map(s =>
+    order = ana.page.evaluate("""() => ['#status', '#disputes', '#rows'].map(s =>
         document.querySelector(s).getBoundingClientRect().top)""")
-    assert order == sorted(order)  # the dispute first, above whose turn it is and the table
+    assert order == sorted(order)  # "decide the dispute" (the page's h1), the dispute under it, then the table
     assert ana.page.locator("#last-round h2", has_text="Round 3").count() == 0  # not scored yet
     ana.page.evaluate("window.scrollTo(0, 0)")
     ana.page.screenshot(path=str(OUT / "dispute-screen.png"))
