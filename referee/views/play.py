@@ -936,12 +936,12 @@ HISTORY_PAGE = 200  # entries a history page shows
 
 
 def history_page(total: int, at: int | None) -> tuple[int, int]:
-    """The entries one history page shows, as (start, stop): the page of ``HISTORY_PAGE`` holding entry
-    ``at``, else the latest ones."""
-    if at is None or not 0 <= at < total:
-        return max(0, total - HISTORY_PAGE), total
-    start = at - at % HISTORY_PAGE
-    return start, min(total, start + HISTORY_PAGE)
+    """The entries one history page shows, as (start, stop): pages of ``HISTORY_PAGE`` counted back from
+    the latest entry, so the latest page is full and the page before it ends where it starts; the page
+    holding entry ``at``, else the latest."""
+    back = 0 if at is None or not 0 <= at < total else (total - 1 - at) // HISTORY_PAGE
+    stop = total - back * HISTORY_PAGE
+    return max(0, stop - HISTORY_PAGE), stop
 
 
 @bp.get("/correct/<int:number>")
