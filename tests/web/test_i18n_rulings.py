@@ -328,3 +328,17 @@ def test_every_number_a_form_refuses_is_said_in_the_phones_language(lang):
         said = i18n_rulings.say_all(sentence, strict.gettext, strict.ngettext, rtl=lang == "he")
         assert said is not None and not strict.missing, (what, said, strict.missing)
         assert "1" in said and "4" in said and said != sentence
+
+
+@pytest.mark.parametrize("lang, one, many", [
+    ("it", "C'è già una pila centrale", "Ci sono già 3 pile centrali"),
+    ("he", "כבר יש ערימת בנייה אחת", "כבר יש 3 ערימות בנייה"),
+])
+def test_SM_13_one_building_pile_is_said_as_one(lang, one, many):
+    strict = Strict(lang)
+    said = i18n_rulings.say("There is already 1 building pile, the most this table allows: build on it.",
+                            strict.gettext, strict.ngettext)
+    assert said.startswith(one) and not strict.missing
+    said = i18n_rulings.say("There are already 3 building piles, the most this table allows: build on one of them.",
+                            strict.gettext, strict.ngettext)
+    assert said.startswith(many)
