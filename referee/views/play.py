@@ -171,7 +171,9 @@ def _last_words(match, log) -> str:
         taken = store.entries(db, match.id, after=undid, upto=undid + 1)
         if taken:
             return gettext("Undone: %(entry)s", entry=entry_words(log, taken[0]["entry"]))
-    return gettext("Last entry: %(words)s", words=entry_words(log, last[0]["entry"]))
+    head = log.head  # the state it was applied to, when it stands: what became of it (Shithead, SH-18)
+    before = head.parent.state if head.position == position and head.parent is not None else None
+    return gettext("Last entry: %(words)s", words=entry_words(log, last[0]["entry"], before))
 
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
@@ -775,10 +777,11 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
     photos = scans.kept_photos(db, match.id)
     decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") in ("resolve_flag", END_MOVE)
                   for item in stored)
-    # the state each entry was applied to: what became of a play (SH-18), which dispute a decision decided, and
-    # after how many rounds the table ended the match
-    befores = states_before(db, match, log, stored) if hasattr(log.game, "failed_play") or decided else {}
     start, stop = history_page(len(stored), at)
+    # the state each entry was applied to: what became of a play (SH-18), which dispute a decision decided, and
+    # after how many rounds the table ended the match (a log opened from a snapshot replays from the deal, only
+    # as far as this page's last entry)
+    befores = states_before(db, match, log, stored[:stop]) if hasattr(log.game, "failed_play") or decided else {}
     fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen))
     rows = []
     for item, visible, fate in zip(stored[start:stop], seen[start:stop], fates[start:stop]):

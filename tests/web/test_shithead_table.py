@@ -424,6 +424,8 @@ def test_SH_18_the_correction_page_says_a_failed_face_up_play_as_what_happened(a
             "(SH-18).")
     assert _correct_says(dov, failed) == said
     assert said in _history_says(dov, failed)
+    last = re.search(r'id="last-entry">(.*?)</p>', eve.screen(), re.S).group(1)  # what a screen reader hears
+    assert html.unescape(last) == f"Last entry: {said}"
     in_language = {}
     for language in ("it", "he"):
         dov.client.set_cookie(i18n.COOKIE, language)
