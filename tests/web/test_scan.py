@@ -142,21 +142,24 @@ def test_a_row_of_two_cards_or_more_offers_to_turn_its_order_round_and_a_lone_ca
     assert checked(alone) == {"card2": "PEEK"} and "data-reverse-row" not in alone
 
 
+def turned_row_scan(client, seated, rotation: int) -> str:
+    """Ana's reveal scanned from a photo of her row 1 5 9 0 turned by ``rotation`` (cv2.ROTATE_*)."""
+    photo = cv2.imdecode(np.frombuffer(gap_row_photo(["1", "5", "9", "0"]), np.uint8), cv2.IMREAD_COLOR)
+    turned = cv2.imencode(".jpg", cv2.rotate(photo, rotation))[1].tobytes()
+    return upload(client, f"/m/{seated.id}/scan", turned, move="reveal", **{"for": "Ana"}).get_data(as_text=True)
+
+
 def test_a_row_photographed_from_across_the_table_fills_the_slots_in_the_players_order(client, taught, seated):
     """Rat-a-Tat Cat's faces show which way up they lie: a row photographed upside down (from the other side
     of the table) is placed from the photo's right, the player's left, and the screen says so."""
-    photo = cv2.imdecode(np.frombuffer(gap_row_photo(["1", "5", "9", "0"]), np.uint8), cv2.IMREAD_COLOR)
-    across = cv2.imencode(".jpg", cv2.rotate(photo, cv2.ROTATE_180))[1].tobytes()
-    html = upload(client, f"/m/{seated.id}/scan", across, move="reveal", **{"for": "Ana"}).get_data(as_text=True)
+    html = turned_row_scan(client, seated, cv2.ROTATE_180)
     assert checked(html) == {"card1": "1", "card2": "5", "card3": "9", "card4": "0"}
     assert "The cards lie upside down in the photo (taken from across the table)" in html
     assert "upside down" not in reveal_scan(client, seated, ["1", "5", "9", "0"]).get_data(as_text=True)
 
 
 def test_a_row_photographed_turned_a_quarter_fills_the_slots_from_the_top(client, taught, seated):
-    photo = cv2.imdecode(np.frombuffer(gap_row_photo(["1", "5", "9", "0"]), np.uint8), cv2.IMREAD_COLOR)
-    turned = cv2.imencode(".jpg", cv2.rotate(photo, cv2.ROTATE_90_CLOCKWISE))[1].tobytes()
-    html = upload(client, f"/m/{seated.id}/scan", turned, move="reveal", **{"for": "Ana"}).get_data(as_text=True)
+    html = turned_row_scan(client, seated, cv2.ROTATE_90_CLOCKWISE)
     assert checked(html) == {"card1": "1", "card2": "5", "card3": "9", "card4": "0"}
     assert "The cards lie top to bottom in the photo: they were placed from the top." in html
     assert "top to bottom" not in reveal_scan(client, seated, ["1", "5", "9", "0"]).get_data(as_text=True)
