@@ -33,6 +33,7 @@ def seated(phone, live_server, match, name):
     page.goto(f"{live_server.url}/m/{match.id}")
     page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
     page.locator("#seat-picker").wait_for(state="detached")
+    page.wait_for_load_state("load")  # the table page's scripts have run: a tap is htmx's, not the bare form's
     return page
 
 
