@@ -79,6 +79,7 @@ from typing import Any, Mapping
 from . import rulebook as _rulebook
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
 from .cabo_apply import apply, deal, failed_play, new_match  # noqa: F401
+from .hidden4_entry import cards_moved  # noqa: F401  (whose cards another's entry moved)
 from .cabo_cards import DECKS as CARD_DECKS, points, power, rank  # noqa: F401
 from .cabo_forms import entry_from_form, entry_to_form  # noqa: F401
 from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace,  # noqa: F401

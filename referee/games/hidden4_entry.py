@@ -166,3 +166,21 @@ def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot
         elif place == (b_seat, b_slot):
             place = (a_seat, a_slot)
     return place
+
+
+# The events by which one player's entry moves another player's face-down cards, with the fields naming
+# whose cards moved: a swap (RTC-32, CAB-7), a look-and-swap that swapped, another player's card snapped
+# away and the card given for it (CAB-6).
+_MOVES_OTHERS = {"swapped": ("owner", "target"), "looked": ("target",), "snapped": ("owner",), "given": ("owner",)}
+
+
+def cards_moved(events: list[dict[str, Any]]) -> set[int]:
+    """The seats whose face-down cards an entry's ``events`` moved, not counting the player who made the
+    entry: what that player could not see happen to their own cards."""
+    seats: set[int] = set()
+    for event in events:
+        fields = _MOVES_OTHERS.get(event.get("kind", ""), ())
+        if event.get("kind") == "looked" and not event.get("swapped"):
+            continue
+        seats.update(event[f] for f in fields if isinstance(event.get(f), int) and event[f] != event.get("seat"))
+    return seats

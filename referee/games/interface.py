@@ -8,6 +8,10 @@ Everything here is pure: no Flask, SQLite, OpenCV, clock or randomness. Seats ar
 card nobody entered). A game's screens live in ``templates/games/<TEMPLATES>/``: ``screen.html`` (the
 table as one seat sees it), ``pick.html`` (the second step of an entry), ``correct.html`` (the fields of a
 past entry to correct).
+
+Optional: ``failed_play(state, move)`` (what became of an entry that could not go, for its words) and
+``cards_moved(events)`` (the seats whose face-down cards another player's entry moved: a swap, a snap;
+their phones say so until they play again).
 """
 from __future__ import annotations
 

@@ -178,6 +178,7 @@ def _last_words(match, log) -> str:
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
+    from .moved_cards import moved_since_turn  # it says entries in this module's words
     game = log.game
     seat = phone_seat(match.id)
     shared = is_shared(match.id)
@@ -209,6 +210,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
         "undo_words": _undo_words(match, log), "last_words": last_entry_words(match, log),
+        "moved": moved_since_turn(match, log, viewer),
         "deck": game.cards(log.state), "game_templates": game.TEMPLATES,
         "rule_text": functools.partial(game.rule_text, rules=log.state.rules),  # as the table's house rules say
         "labels": card_labels_for(game, game.cards(log.state)),
