@@ -127,7 +127,7 @@
     if (refused && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
   }
 
-  function put(screen, saved) {
+  function put(screen, saved, live) {
     var body = screen.querySelector("[data-version]");
     if (saved.ruling && body && !screen.querySelector("#ruling")) {
       saved.ruling.querySelectorAll('input[name="version"]').forEach(function (v) {
@@ -164,6 +164,24 @@
       }
     }
     drop(parkedPicks());  // no picker comes back: a scan made in it is for an entry no longer offered
+    if (saved.pick && live) pickGone(screen, saved.focused);
+  }
+
+  // Another phone's entry took away what this phone had started to enter (a snap closed by the next
+  // turn, a power whose cards went): the player is told so, with that entry's words, and a keyboard
+  // that was in the picker lands on the words, not at the top of the page.
+  function pickGone(screen, focused) {
+    var flash = document.getElementById("flash"), words = home.dataset.pickGone;
+    if (!flash || !words) return;
+    var last = screen.querySelector("#last-entry");
+    var old = flash.querySelector(".pick-gone");
+    if (old) old.remove();
+    var note = document.createElement("div");
+    note.className = "notice pick-gone";
+    note.setAttribute("tabindex", "-1");
+    note.textContent = words + (last ? " " + last.textContent : "");
+    flash.appendChild(note);
+    if (focused) note.focus();
   }
 
   // Put saved fields back into the boxes of the screen that still have them; the fields whose box
@@ -404,7 +422,7 @@
       unparkPicks(d.target, d.requestConfig.path);
     }
     if (draft && isScreen(d.target)) {
-      put(d.target, draft);
+      put(d.target, draft, isScreen(d.requestConfig && d.requestConfig.elt));
       if (entryPost(d)) focusAfterEntry(d);
       else if (!(draft.pick && draft.focused)) refocus(d.target, draft.focus);  // the picker takes it back itself
     } else if (entryPost(d)) {
