@@ -1157,6 +1157,9 @@ def post_entry(match_id: str):
         refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
         if refusal:
             return render_screen(match, log, 403, notice=refusal)
+        if _changes_nothing(log, [item["entry"] for item in store.entries(db, match_id)], entry):
+            return _correction_answer(db, match, log, entry, 422, gettext(
+                "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
     if entry.get("move") == "override":  # only what this phone could have entered itself
         refusal = override_refusal(log.game, match, entry.get("entry"))
         if refusal:
@@ -1178,10 +1181,11 @@ def post_entry(match_id: str):
         except store.StaleVersion:
             match = store.get_match(db, match_id)
             log = store.state_at(db, match, tables.replay)
-            if attempt < 3 and _alongside(db, log.game, match_id, expected, entry):
+            if attempt < 3 and (_alongside(db, log.game, match_id, expected, entry)
+                                or _correction_still_fits(db, log, match_id, expected, entry)):
                 expected = match.version  # only other seats' reveals came first: this one stands beside them
                 continue
-            return render_screen(match, log, 409, notice=_came_first(db, log, match_id, expected))
+            return _correction_answer(db, match, log, entry, 409, _came_first(db, log, match_id, expected))
         except store.KeyReused:
             return _moved_on(db, match_id)
         except Ruling as ruling:
@@ -1250,6 +1254,45 @@ def _alongside(db, game, match_id: str, expected: int, entry: dict) -> bool:
     since = store.entries(db, match_id, after=expected)
     return bool(since) and all(isinstance(row["entry"], dict) and row["entry"].get("move") in moves
                                and row["entry"].get("seat") != entry["seat"] for row in since)
+
+
+def _correction_still_fits(db, log, match_id: str, expected: int, entry: dict) -> bool:
+    """Whether a correction made at version ``expected`` may be applied now: a correction replaces a past
+    entry and replays what followed it, so entries of play made since do not change what it says; an undo
+    or another correction might (of that very entry), and then the phone is shown the table first."""
+    if entry.get("move") != "correct":
+        return False
+    since = store.entries(db, match_id, after=expected)
+    if not since or any(not isinstance(row["entry"], dict) or row["entry"].get("move") in ("undo", "correct")
+                        for row in since):
+        return False
+    whole = [item["entry"] for item in store.entries(db, match_id)]
+    return correct_refusal(log, whole, entry.get("target"), phone_seat(match_id)) is None
+
+
+def _changes_nothing(log, whole: list, entry: dict) -> bool:
+    """Whether correction ``entry`` says what its entry already says (as its last correction says it): a
+    form posted twice (the back button brings back a correction already made) records nothing."""
+    number = entry.get("target")
+    last = _corrections_standing(whole, log).get(number)
+    standing = whole[number] if last is None else whole[last].get("entry")
+    if isinstance(standing, dict) and standing.get("move") == "override" and isinstance(standing.get("entry"), dict):
+        standing = standing["entry"]
+    players, rules = log.state.players, log.state.rules
+    try:
+        return log.game.parse_move(entry.get("entry"), players, rules) == log.game.parse_move(standing, players, rules)
+    except Exception:  # noqa: BLE001 - either one unreadable: the engine says what is wrong with it
+        return False
+
+
+def _correction_answer(db, match, log, entry: dict, status: int, notice: str) -> Response:
+    """A correction not made: said on the correction page over the form as it was filled in, when it came
+    from that page, so nothing typed is lost; else on the table screen."""
+    if (entry.get("move") == "correct" and not is_htmx() and "c_move" in request.form
+            and isinstance(entry.get("target"), int)):
+        whole = [item["entry"] for item in store.entries(db, match.id)]
+        return _correction_page(db, match, log, whole, entry["target"], status, typed=entry, notice=notice)
+    return render_screen(match, log, status, notice=notice)
 
 
 def _set_aside_now(before, after) -> str:
