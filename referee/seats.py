@@ -89,6 +89,18 @@ def held_by_a_phone(match_id: str, seat: int) -> bool:
     return row is not None
 
 
+def used_elsewhere(match_id: str, seat: int) -> str | None:
+    """Whether another phone than this one holds ``seat`` ("held") or ever held it ("used"), read at once:
+    what that seat's player noted there (a first look, a peek) shows on the phone that takes it, so the
+    phone is asked first either way."""
+    mine = device_id() or ""
+    devices = [device for (device,) in get_db().conn.execute(
+        "SELECT device FROM seat_claims WHERE match_id = ? AND seat = ? ORDER BY id", (match_id, seat))]
+    if devices and devices[-1] not in (None, mine):
+        return "held"
+    return "used" if any(device not in (None, mine) for device in devices) else None
+
+
 def _holders(conn, match_id: str) -> dict[int, str | None]:
     """Who holds each seat of the match that was ever claimed (None: released), read inside a transaction."""
     rows = conn.execute("SELECT seat, device FROM seat_claims WHERE id IN"
@@ -168,7 +180,7 @@ def _leave(match_id: str, mode: str) -> None:
 def _ask_first(match, seat: int):
     """Answer with the take-over page (409) for ``seat``, which another phone holds."""
     abort(make_response(render_template("table/take_over.html", match=match, seat=seat,
-                                        name=match.players[seat]), 409))
+                                        name=match.players[seat], held=True), 409))
 
 
 def can_enter(match_id: str) -> bool:

@@ -621,7 +621,7 @@ def take_seat(match_id: str):
     tapped the wrong name) give up this phone's own seat and show the seat picker again. Taking a seat
     another phone holds asks first; when confirmed it is recorded and that phone is told."""
     from .. import live
-    from ..seats import holder_of, sit, stand_up
+    from ..seats import holder_of, sit, stand_up, used_elsewhere
 
     match = store.get_match(get_db(), match_id)
     choice = request.form.get("seat", "")
@@ -633,8 +633,12 @@ def take_seat(match_id: str):
     seat = int(choice)
     if not 0 <= seat < len(match.players):
         abort(422, description=gettext("That seat does not exist at this table."))
-    if holder_of(match_id, seat) is not None and request.form.get("confirm") != "1":
-        return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat]), 409
+    if request.form.get("confirm") != "1":
+        held = holder_of(match_id, seat) is not None
+        used = used_elsewhere(match_id, seat) if phone_seat(match_id) != seat else None
+        if held or used:
+            return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat],
+                                   held=held or used == "held"), 409
     taken_from = sit(match_id, seat)
     if taken_from is not None:
         live.publish(match_id, live.SeatsChanged(match.version))  # the other phone re-fetches and learns it

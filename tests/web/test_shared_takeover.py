@@ -49,7 +49,15 @@ def test_a_seated_phone_that_serves_everyone_gives_its_own_seat_up(app, database
     assert sit(bob, match.id, "shared").status_code == 303
     assert store.seat_holder(database, match.id, 1) is None  # Bob's seat is free for his phone again
     assert store.seat_holder(database, match.id, 0) is not None  # Ann's is still hers
-    assert sit(app.test_client(), match.id, "1").status_code == 303  # taken without asking anyone
+    other = app.test_client()
+    asked = sit(other, match.id, "1")  # no phone holds it, but Bob's notes were made on his phone: asked first
+    assert asked.status_code == 409 and "Bob played on another phone" in asked.get_data(as_text=True)
+    assert "What Bob noted there (a first look, a peek) will show on this phone" in asked.get_data(as_text=True)
+    assert store.seat_holder(database, match.id, 1) is None  # nothing taken until confirmed
+    assert other.post(f"/m/{match.id}/seat", data={"seat": "1", "confirm": "1"},
+                      headers={"Origin": "http://localhost"}).status_code == 303
+    assert store.seat_holder(database, match.id, 1) is not None
+    assert sit(bob, match.id, "1").status_code == 409  # and Bob's own phone is asked to take it back
 
 
 def history(client, match_id: str) -> str:
