@@ -896,11 +896,12 @@ def _corrections_standing(entries: list, log) -> dict[int, int]:
 
 def _seat_claims(db, match) -> list[dict]:
     """For the history (nothing private: no device ids): a seat taken by a phone after another phone held
-    it, named by the seat that phone held before when it held one ("Ben's phone took Ana's seat": it then
-    sees what Ana noted), and a phone turned into the phone for everyone (it may then enter for every seat
-    no other phone holds)."""
+    it, or by a phone that held another seat, named by the first seat that phone held ("Ben's phone took
+    Ana's seat": it then sees what Ana noted; "Ben's phone went back to Ben's seat"), and a phone turned
+    into the phone for everyone (it may then enter for every seat no other phone holds)."""
     out = []
     held: dict[str, int] = {}  # the seat each phone last held
+    first: dict[str, int] = {}  # the seat each phone held first: whose phone it is
     users: dict[int, set] = {}  # the phones that ever held each seat
     players = match.players
 
@@ -911,19 +912,22 @@ def _seat_claims(db, match) -> list[dict]:
         device, seat = claim.get("device"), claim["seat"]
         if not device:
             continue
-        before = held.get(device)
+        before, owner = held.get(device), first.get(device)
         words = None
         if seat == SHARED_SEAT:
-            words = gettext("%(name)s's phone became the phone for everyone.", name=said(before)) \
-                if before is not None else gettext("A phone became the phone for everyone.")
+            words = gettext("%(name)s's phone became the phone for everyone.", name=said(owner)) \
+                if owner is not None else gettext("A phone became the phone for everyone.")
         else:
-            if before is not None and before != seat:
-                words = gettext("%(other)s's phone took %(name)s's seat.", other=said(before), name=said(seat))
+            if before is not None and before != seat and seat == owner:
+                words = gettext("%(name)s's phone went back to %(name)s's seat.", name=said(seat))
+            elif before is not None and before != seat:
+                words = gettext("%(other)s's phone took %(name)s's seat.", other=said(owner), name=said(seat))
             elif users.get(seat, set()) - {device}:
                 words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
             for other in [d for d, s in held.items() if s == seat and d != device]:
                 del held[other]  # that phone lost the seat: it holds none now
             held[device] = seat
+            first.setdefault(device, seat)
             users.setdefault(seat, set()).add(device)
         if words:
             out.append({"kind": "seat", "created_at": claim["claimed_at"], "words": Markup(words)})

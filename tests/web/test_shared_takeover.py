@@ -76,9 +76,11 @@ def test_turning_into_the_phone_for_everyone_and_taking_another_seat_are_in_the_
     assert sit(bob, match.id, "2").status_code == 303  # Cy's seat, free
     assert "<bdi>Bob</bdi>'s phone took <bdi>Cy</bdi>'s seat." in history(ann, match.id)  # names isolated
     assert sit(bob, match.id, "shared").status_code == 303 and sit(bob, match.id, "shared").status_code == 303
-    said = history(ann, match.id)  # a phone is named by the seat it held last; turning shared twice is once
-    assert said.count("<bdi>Cy</bdi>'s phone became the phone for everyone.") == 1
-    assert said.count("<bdi>Bob</bdi>'s phone became the phone for everyone.") == 1
+    said = history(ann, match.id)  # a phone is named by the seat it held first; turning shared twice is once
+    assert said.count("<bdi>Bob</bdi>'s phone became the phone for everyone.") == 2
+    assert "<bdi>Cy</bdi>'s phone" not in said
+    assert sit(bob, match.id, "1").status_code == 303  # Bob's phone back in Bob's seat
+    assert "<bdi>Bob</bdi>'s phone went back to <bdi>Bob</bdi>'s seat." in history(ann, match.id)
 
 
 def test_GEN_6_the_shared_phone_shows_none_of_the_notes_a_player_made_on_her_own_phone(app, database, table):
