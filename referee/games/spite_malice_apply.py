@@ -65,8 +65,10 @@ def standing(state: State) -> list[tuple[str, str]]:
         return out
     for i, st in enumerate(state.seats):
         if st.top_owed and st.payoff > 0:
-            out.append(("SM-15", f"{names[i]}: turn up the pay-off top and enter it." if state.phase == "setup" else
-                        f"{names[i]}: turn the next pay-off card and enter it ({st.payoff} left)."))
+            if state.phase == "setup":  # the deal turns each top up (SM-3); a built top's next one is SM-15
+                out.append(("SM-3", f"{names[i]}: turn up the pay-off top and enter it."))
+            else:
+                out.append(("SM-15", f"{names[i]}: turn the next pay-off card and enter it ({st.payoff} left)."))
     if state.phase == "setup":
         if not any(st.top_owed for st in state.seats):
             out.append(("SM-7", "Enter who starts."))
@@ -188,11 +190,12 @@ class _Entry:
         if st.payoff < 1:
             self.refuse("SM-15", f"{who} has no pay-off cards left.")
         if not st.top_owed:
+            rule = "SM-3" if self.s.phase == "setup" else "SM-15"  # turned up at the deal, or after a build
             if st.top is not None:
-                self.refuse("SM-15", f"{who}'s pay-off top is already entered ({st.top}): correct that entry "
-                                     "in the history instead.")
+                self.refuse(rule, f"{who}'s pay-off top is already entered ({st.top}): correct that entry "
+                                  "in the history instead.")
             if m.card is None:
-                self.refuse("SM-15", f"{who}'s pay-off top is already entered as unknown.")
+                self.refuse(rule, f"{who}'s pay-off top is already entered as unknown.")
         self.sighted(m.card)
         self.seat(m.seat, top=m.card, top_owed=False)
         self.s.last_entry = self.eid

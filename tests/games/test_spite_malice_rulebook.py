@@ -29,6 +29,13 @@ def test_SM_7_higher_top_starts():
     assert said and "(Ann Q♠, Bob 7♥)" in said[0], "the tops are named as cards, not as codes"
 
 
+def test_SM_3_the_tops_turned_up_at_the_deal_are_owed_under_the_deal_not_the_pay_off_reveal():
+    s = go(sm.new_match(["Ann", "Bob"]), T(ANN, "4H"))
+    assert s.reminders == (("SM-3", "Bob: turn up the pay-off top and enter it."),)
+    r = refused(s, T(ANN, "5H"))
+    assert r.rule == "SM-3" and "already entered" in r.message
+
+
 def test_SM_V10_king_low_loses_to_a_queen():
     s = tops({"king_rank_for_start": "low"}, "KH", "QS")
     assert s.turn == BOB
