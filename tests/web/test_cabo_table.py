@@ -81,7 +81,7 @@ def test_CAB_K_GEN_6_a_player_sees_what_the_cards_she_looked_at_add_up_to_and_no
     match, ana, ben, cy = table
     ana.ok(move="turn_up", card="5H")
     screen = ana.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="5D")
-    assert "4 cards not known. With the cards you saw: known cards add up to 7; 2 cards not known" in rows_of(screen)
+    assert "To the table: 4 cards not known. With the cards you saw: known cards add up to 7; 2 cards not known" in rows_of(screen)
     assert rows_of(screen).count("With the cards you saw") == 1 and "add up to 0" not in rows_of(screen)
     assert "With the cards you saw" not in ben.screen() and "add up to 7" not in ben.screen()
 

@@ -1294,7 +1294,7 @@ def test_RTC_K10_GEN_6_a_player_sees_what_her_own_first_look_adds_up_to_and_nobo
     match, ana, ben, _ = table
     ana.post(move="turn_up", card="5")
     screen = text(ana.post(move="initial_peek", slots="1,4", seen1="3", seen2="8"))
-    assert "4 cards not known. With the cards you saw: known cards add up to 11; 2 cards not known" in screen
+    assert "To the table: 4 cards not known. With the cards you saw: known cards add up to 11; 2 cards not known" in screen
     assert screen.count("With the cards you saw") == 1
     theirs = text(ben.client.get(f"{ben.url}/screen"))
     assert "With the cards you saw" not in theirs and "add up to 11" not in theirs
@@ -1305,7 +1305,7 @@ def test_RTC_K10_RTC_44_a_power_card_put_into_the_row_counts_as_one_to_be_replac
     ana.post(move="turn_up", card="5")
     ana.post(move="draw", card="PEEK")
     screen = text(ana.post(move="replace", slot="2", out="8"))
-    assert ("4 cards not known. With the cards you saw: 3 cards not known; "
+    assert ("To the table: 4 cards not known. With the cards you saw: 3 cards not known; "
             "1 power card, to be replaced by a draw at the reveal") in screen
 
 
