@@ -42,9 +42,22 @@ def index():
 
 def _home(status: int = 200, **problem):
     url = join_url()
-    recent = recent_matches(get_db(), 8)
+    db = get_db()
+    recent = [(m, _finished(db, m)) for m in recent_matches(db, 8)]
     return render_template("home.html", join_url=url, qr=qr_svg(url), games=current_app.config["GAMES"],
                            recent=recent, **problem), status
+
+
+def _finished(db, match) -> bool | None:
+    """Whether a recent table's match is over (None: its log could not be read), so a family tells the
+    tables still being played from the finished ones."""
+    from .. import store, tables
+
+    try:
+        log = store.state_at(db, match, tables.replay)
+        return bool(log.game.result(log.state).get("over"))
+    except Exception:  # noqa: BLE001 - a table whose log does not replay is still listed, without a status
+        return None
 
 
 @bp.get("/healthz")

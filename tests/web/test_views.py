@@ -120,3 +120,23 @@ def test_home_lists_recent_tables_newest_first(client, database):
     assert 'id="recent"' in html
     assert html.index(f"/m/{second.id}") < html.index(f"/m/{first.id}")
     assert "&lt;b&gt;Cy&lt;/b&gt;" in html and "<b>Cy</b>" not in html
+
+
+def test_home_says_which_recent_tables_are_finished(client, database):
+    import json
+    import re
+    from pathlib import Path
+
+    from referee import tables
+
+    data = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" / "plain-round.json").read_text())
+    done = store.create_match(database, data["game"], data["players"], data["rules"])
+    version = 0
+    for entry in data["entries"]:
+        version = tables.append(database, done.id, version, entry, None).version
+    playing = store.create_match(database, data["game"], data["players"], data["rules"])
+    tables.append(database, playing.id, 0, data["entries"][0], None)
+    html = client.get("/").get_data(as_text=True)
+    item = lambda m: re.search(rf'<li><a href="/m/{m.id}">.*?</li>', html, re.S).group(0)  # noqa: E731
+    assert "finished" in item(done) and "still being played" not in item(done)
+    assert "still being played" in item(playing) and "finished" not in item(playing)
