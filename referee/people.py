@@ -204,6 +204,12 @@ def _taken(conn, name: str, but: int | None = None) -> int | None:
     return None
 
 
+def _holder_name(conn, pid: int) -> str:
+    """The name a player already has, as the table writes it (a clash is said with it: "Ada", not the
+    "ada" typed)."""
+    return conn.execute("SELECT name FROM profiles WHERE id = ?", (pid,)).fetchone()[0]
+
+
 def _create(conn, name: str) -> int:
     pid = conn.execute("INSERT INTO profiles (name, canonical_id, created_at) VALUES (?, 0, ?)",
                        (name, now())).lastrowid
@@ -261,8 +267,10 @@ def check_one_seat_each(db: Database, names: Iterable[str]) -> None:
 def create_profile(db: Database, name) -> Profile:
     name = _name(name, "name")
     with write_transaction(db) as conn:
-        if _taken(conn, name) is not None:
-            raise PeopleError("name", Said("There is already a player called %(name)s.", name=name))
+        taken = _taken(conn, name)
+        if taken is not None:
+            raise PeopleError("name", Said("There is already a player called %(name)s.",
+                                           name=_holder_name(conn, taken)))
         pid = _create(conn, name)
     return get_profile(db, pid)
 
@@ -274,8 +282,10 @@ def rename(db: Database, profile_id: int, new_name) -> Profile:
         row = conn.execute("SELECT merged_into FROM profiles WHERE id = ?", (profile_id,)).fetchone()
         if row is None:
             raise PeopleError("profile", Said("There is no such player."))
-        if row[0] is None and _taken(conn, name, but=profile_id) is not None:
-            raise PeopleError("name", Said("There is already a player called %(name)s.", name=name))
+        taken = _taken(conn, name, but=profile_id) if row[0] is None else None
+        if taken is not None:
+            raise PeopleError("name", Said("There is already a player called %(name)s.",
+                                           name=_holder_name(conn, taken)))
         conn.execute("UPDATE profiles SET name = ? WHERE id = ?", (name, profile_id))
         _event(conn, "rename", profile_id, name=name)
     return get_profile(db, profile_id)

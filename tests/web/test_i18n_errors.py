@@ -98,7 +98,7 @@ def test_player_refusals_are_said_in_the_phones_language(app, client, database):
     client.set_cookie(i18n.COOKIE, "it")
     response = client.post(f"/nights/p/{ana.id}/rename", data={"name": "ben"}, headers=HX)
     assert response.status_code == 422
-    assert "Nuovo nome: C’è già un giocatore che si chiama ben." in text(response).replace("&#39;", "'")
+    assert "Nuovo nome: C’è già un giocatore che si chiama Ben." in text(response).replace("&#39;", "'")
     response = client.post(f"/nights/p/{ana.id}/unrename", headers=HX)
     assert "Questo giocatore non ha nessun cambio di nome da annullare." in text(response)
     client.set_cookie(i18n.COOKIE, "he")
@@ -114,8 +114,8 @@ def test_people_stays_english_and_free_of_flask_outside_a_page(database):
     people.create_profile(database, "Ana")
     with pytest.raises(people.PeopleError) as err:
         people.create_profile(database, "ana")
-    assert err.value.message == "There is already a player called ana." and err.value.field == "name"
-    assert str(err.value) == "name: There is already a player called ana."
+    assert err.value.message == "There is already a player called Ana." and err.value.field == "name"
+    assert str(err.value) == "name: There is already a player called Ana."
 
 
 def test_a_new_table_the_rules_refuse_is_refused_in_the_phones_language(client):

@@ -97,7 +97,7 @@ def test_a_refused_rename_is_said_at_its_form_on_the_players_page_with_the_name_
     page = response.get_data(as_text=True)
     assert response.status_code == 422 and 'id="rename-form"' in page  # the page itself, not a dead end
     problem = page.split('id="rename-form"')[1].split("</form>")[0]
-    assert "There is already a player called ben." in problem and 'value="ben"' in problem
+    assert "There is already a player called Ben." in problem and 'value="ben"' in problem
     assert 'aria-describedby="rename-problem"' in problem
     assert people.get_profile(database, ana.id).name == "Ana"
 
