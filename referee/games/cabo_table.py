@@ -23,7 +23,7 @@ ENGINE_VERSION = 9  # 3: a seat's notes on one card are one claim at the reveal 
 TEMPLATES = "cabo"
 #: Entries whose second step is a picker (a card, a place, a target).
 PICK_MOVES = ("turn_up", "take_discard", "replace", "match", "discard", "power", "peek", "swap", "look_swap",
-              "snap", "give")
+              "snap", "give", "draw")
 #: Picker moves whose ``slot`` is a list of places ("1,3": the places of a matching claim, tapped one by one).
 PICK_LISTS = ("match",)
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):

@@ -1,0 +1,46 @@
+"""A card drawn from the pile may be noted by the drawer (RTC-K12: it is theirs alone): one more tap, the
+card; their phone shows it held and, once put into a place, as "only you know this"; no other phone, and
+no other phone's transcript, has it. The phone for everyone offers no such note."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee import store
+
+from .test_cabo_table import CAMBIO, CaboPhone, rows_of
+
+
+def transcript(phone) -> str:
+    return phone.client.get(f"{phone.url}/transcript.json").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("rules, turned, drawn, first_pick", [
+    ({"rounds_n": 1}, "5", "7", {}),          # Rat-a-Tat Cat: the cards 0 to 9 and the power cards at once
+    (CAMBIO, "5H", "7S", {"rank": "7"}),     # Cambio, a standard deck: the rank, then the suit
+], ids=["ratatat", "cambio"])
+def test_the_drawer_notes_the_card_drawn_and_only_their_phone_knows_it(app, database, rules, turned, drawn,
+                                                                      first_pick):
+    game = "cabo" if rules is CAMBIO else "ratatat"
+    match = store.create_match(database, game, ["Ana", "Ben"], rules)
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card=turned)
+    assert "Draw and note the card (only you will see it)" in ana.screen()
+    picker = ana.pick(move="draw", field="card", **first_pick)
+    assert "Which card did you draw? (only you will see this)" in picker and f'value="{drawn}"' in picker
+    screen = ana.ok(move="draw", card=drawn)
+    assert "holds a card from the draw pile" in screen and "only you know this" in screen
+    assert "only you know this" not in ben.screen()
+    assert json.dumps(drawn) in transcript(ana) and json.dumps(drawn) not in transcript(ben)
+    screen = ana.ok(move="replace", slot="2", out="8" if game == "ratatat" else "8D")
+    assert "only you know this" in rows_of(screen) if game == "cabo" else "only you know this" in screen
+    assert "only you know this" not in ben.screen()
+
+
+def test_the_phone_for_everyone_offers_no_private_note_of_a_draw(app, database):
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    shared = CaboPhone(app, match.id, "shared")
+    shared.ok(move="turn_up", card="5")
+    screen = shared.screen()
+    assert "Draw from the pile" in screen and "Draw and note the card" not in screen
