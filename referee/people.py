@@ -186,6 +186,17 @@ def known_players(db: Database, group_id: int | None = None, limit: int = 16, re
     return [_profile(r) for r in rows]
 
 
+def strangers_to(db: Database, group_id: int, names) -> bool:
+    """Whether none of ``names`` has sat at a table of the group, which has players: a table of other
+    people put in the group by the form's last choice, left as it was (its standings would count them)."""
+    rows = db.conn.execute(
+        "SELECT DISTINCT p.name, c.name FROM matches m JOIN match_seats s ON s.match_id = m.id"
+        " JOIN profiles p ON p.id = s.profile_id JOIN profiles c ON c.id = p.canonical_id WHERE m.group_id = ?",
+        (group_id,)).fetchall()
+    known = {name_key(n) for row in rows for n in row}
+    return bool(known) and not any(name_key(n) in known for n in names)
+
+
 # --- Writing -----------------------------------------------------------------------------------
 
 

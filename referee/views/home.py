@@ -182,6 +182,12 @@ def create_table(game: str):
         state = engine.new_match(tuple(names), chosen)
         people.check_one_seat_each(get_db(), state.players)
         group_id = table_group(request.form)
+        if (group_id is not None and not (request.form.get("new_group") or "").strip()
+                and request.form.get("group") == request.form.get("group_offered")
+                and people.strangers_to(get_db(), group_id, state.players)):
+            raise FormProblem(gettext(
+                "None of these players has played in %(group)s before: is this table for %(group)s? Choose its "
+                "group again (or “No group”), then start the table.", group=people.get_group(get_db(), group_id).name))
     except (FormProblem, Ruling, EntryError, PeopleError) as err:
         message = (f"{err.rule}: {ruling_text(err.rule, err.message)}" if isinstance(err, Ruling)
                    else entry_problem_text(err.message) if isinstance(err, EntryError)

@@ -440,7 +440,11 @@ def table_form_context(form) -> dict:
     groups = people.groups(db)
     known = {NO_GROUP: [p.name for p in people.known_players(db)]}
     known.update({str(g.id): [p.name for p in people.known_players(db, g.id)] for g in groups})
-    return {"groups": groups, "chosen_group": chosen, "new_group": (form or {}).get("new_group", "")[:40],
+    # the group the form chose by itself (the last one played in): a table of strangers to it is asked about
+    # once; the form shown again after that says nothing chose it (the player has seen the question)
+    offered = chosen if form is None else ""
+    return {"groups": groups, "chosen_group": chosen, "group_offered": offered,
+            "new_group": (form or {}).get("new_group", "")[:40],
             "profile_names": [p.name for p in people.profiles(db)], "known_players": known}
 
 

@@ -130,6 +130,25 @@ def test_new_table_form_offers_groups_and_profiles_and_links_the_match(client, d
     assert seats == [("Ana",), ("Dee",)]  # "ana" is Ana's profile
 
 
+def test_a_table_of_strangers_left_in_the_group_the_form_chose_is_asked_about_once(client, database, club):
+    form = client.get("/new/ratatat").get_data(as_text=True)
+    assert f'name="group_offered" value="{club.id}"' in form  # the form chose the club by itself
+    data = {"player": ["Gina", "Hugo"], "group": str(club.id), "group_offered": str(club.id)}
+    asked = client.post("/new/ratatat", data=data, headers=SAME_ORIGIN)
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 422
+    assert "None of these players has played in Club before: is this table for Club?" in page
+    assert 'name="group_offered" value=""' in page and f'<option value="{club.id}" selected>Club</option>' in page
+    in_club = lambda: database.execute("SELECT count(*) FROM matches WHERE group_id = ?", (club.id,)).fetchone()[0]  # noqa: E731
+    before = in_club()
+    assert client.post("/new/ratatat", data={**data, "group_offered": ""}, headers=SAME_ORIGIN).status_code == 303
+    assert in_club() == before + 1  # asked once: the same choice again makes the table in the club
+    # a table with one of the club's players, or a group chosen on purpose, is not asked about
+    member = {**data, "player": ["Gina", "ana"]}
+    assert client.post("/new/ratatat", data=member, headers=SAME_ORIGIN).status_code == 303
+    assert client.post("/new/ratatat", data={**data, "group": "none"}, headers=SAME_ORIGIN).status_code == 303
+
+
 def test_a_new_table_refuses_one_person_in_two_seats_by_a_merged_name(client, database, club):
     """Zoë's old profile "Zoe" was merged into hers: a table with both names would seat one person twice
     and count the match twice in her standings. Refused (422, the names said), nothing made."""
