@@ -58,16 +58,19 @@ class Phone:
         assert width <= 390, (self.name, width)
 
 
+def seated(phone, live_server, match, name: str) -> Phone:
+    """A phone that joined by the table's code and took ``name``'s seat."""
+    p = Phone(phone(), name)
+    p.page.goto(f"{live_server.url}/j/{match.join_code}")
+    p.page.wait_for_url(f"**/m/{match.id}")
+    p.page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
+    p.page.locator("#seat-picker").wait_for(state="detached")
+    return p
+
+
 def test_a_cambio_round_on_three_phones_with_a_snap_race(live_server, phone, database):
     match = store.create_match(database, "cabo", list(NAMES), CAMBIO)
-    phones = []
-    for name in NAMES:
-        p = Phone(phone(), name)
-        p.page.goto(f"{live_server.url}/j/{match.join_code}")
-        p.page.wait_for_url(f"**/m/{match.id}")
-        p.page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
-        p.page.locator("#seat-picker").wait_for(state="detached")
-        phones.append(p)
+    phones = [seated(phone, live_server, match, name) for name in NAMES]
     ana, ben, cy = phones
     for p in phones:
         p.page.locator("#screen [data-version='0']").wait_for()

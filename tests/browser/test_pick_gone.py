@@ -8,21 +8,14 @@ import pytest
 from referee import store
 
 from .conftest import wait_for_subscribers
-from .test_cabo_round import CAMBIO, NAMES, Phone
+from .test_cabo_round import CAMBIO, NAMES, seated
 
 pytestmark = pytest.mark.browser
 
 
 def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, database):
     match = store.create_match(database, "cabo", list(NAMES), CAMBIO)
-    phones = []
-    for name in NAMES:
-        p = Phone(phone(), name)
-        p.page.goto(f"{live_server.url}/m/{match.id}")
-        p.page.locator("#seat-picker").get_by_role("button", name=name, exact=True).click()
-        p.page.locator("#seat-picker").wait_for(state="detached")
-        phones.append(p)
-    ana, ben, cy = phones
+    ana, ben, cy = (seated(phone, live_server, match, name) for name in NAMES)
     wait_for_subscribers(match.id, 3, timeout=20.0)
     ana.link("Turn up the top card")
     assert ana.card("5♥") == 200

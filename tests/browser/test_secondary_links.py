@@ -7,7 +7,7 @@ import pytest
 from referee import store
 
 from .conftest import wait_for_subscribers
-from .test_cabo_round import Phone
+from .test_cabo_round import seated
 
 pytestmark = pytest.mark.browser
 
@@ -18,10 +18,7 @@ def background(locator) -> str:
 
 def test_claim_places_chosen_and_not_chosen_look_different(live_server, phone, database):
     match = store.create_match(database, "cabo", ["Ana", "Ben"], {})  # Cabo 2nd edition: claims allowed
-    ana = Phone(phone(), "Ana")
-    ana.page.goto(f"{live_server.url}/m/{match.id}")
-    ana.page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
-    ana.page.locator("#seat-picker").wait_for(state="detached")
+    ana = seated(phone, live_server, match, "Ana")
     wait_for_subscribers(match.id, 1, timeout=20.0)
     ana.link("Turn up the top card")
     assert ana.button("5", "#pick") == 200
