@@ -76,7 +76,7 @@ def rules_parts(game_name: str, key: str) -> tuple[Any, list[tuple[Any, Any]]]:
         own = off_default(dict(preset.rules))
         if len(own) > len(covered) and all(k in wanted and wanted[k] == v for k, v in own.items()):
             base, covered = preset, own
-    if base is None and not wanted:  # the rules the game plays by default, by their name
+    if base is None:  # the rules the game plays by default, by their name, and what differs from them
         base = next((p for p in game.PRESETS if not dict(p.rules)), None)
     variants = {v.key: v for v in game.VARIANTS}
     return base, [(variants[k], v) for k, v in wanted.items() if k not in covered]

@@ -27,7 +27,8 @@ def _headings(page: str) -> list[str]:
     (SINGLE_GAME_OF_5, "Common rules (pagat), one game; Pay-off pile: 5 cards"),
     ('{"match_target":null}', "Common rules (pagat), one game"),  # exactly a preset: its name alone
     ("{}", "Common rules (pagat), a match to 50"),  # the rules by default, by their name
-    ('{"scoring":"none"}', "Points (none: win, loss or draw)"),  # no preset holds it: the switch, in brackets
+    # no other preset holds it: the rules by default, by their name, and the switch off them, in brackets
+    ('{"scoring":"none"}', "Common rules (pagat), a match to 50; Points (none: win, loss or draw)"),
 ])
 def test_spite_and_malice_rules_are_said_by_the_preset_they_build_on_and_each_switch_off_it(app, key, said):
     with app.test_request_context():
@@ -35,9 +36,10 @@ def test_spite_and_malice_rules_are_said_by_the_preset_they_build_on_and_each_sw
     assert stats.rules_words("spite_malice", key) == said  # the English the standings' tables keep
 
 
-def test_switches_off_no_preset_are_said_as_before(app):
+def test_switches_off_no_other_preset_are_said_after_the_rules_by_default(app):
     with app.test_request_context():
-        assert str(rules_words("ratatat", '{"rounds_n":1}')) == "Number of rounds: 1 round"
+        said = str(rules_words("ratatat", '{"rounds_n":1}'))
+        assert said.replace("&#39;", "'") == "The publisher's rules; Number of rounds: 1 round"
         assert str(rules_words("ratatat", "not json")) == "not json"
 
 
