@@ -41,7 +41,8 @@ def hide_private(state: Any, entry: dict[str, Any]) -> dict[str, Any]:
     move = entry.get("move")
     if move == "peek" and entry.get("seen") not in (None, "unknown"):
         return {**entry, "seen": "unknown"}
-    if move == "initial_peek" and isinstance(entry.get("seen"), list):
+    if (move == "initial_peek" and isinstance(entry.get("seen"), list)
+            and state.rules.get("initial_peek") != "outer_face_up"):  # RTC-V8: face up, everyone saw them
         return {**entry, "seen": ["unknown"] * len(entry["seen"])}
     if (move == "draw" and not entry.get("shown") and not state.rules["seed_reveal_then_choose"]
             and entry.get("card") not in (None, "unknown")):

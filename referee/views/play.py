@@ -183,9 +183,10 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     seat = phone_seat(match.id)
     shared = is_shared(match.id)
     acting = seat if seat is not None else (game.to_act(log.state) if shared else None)
-    viewer = acting
+    viewer, notes_elsewhere = acting, None
     if seat is None and acting is not None and held_by_a_phone(match.id, acting):
         viewer = None  # that player plays (or played) on their own phone: the shared phone shows none of their notes
+        notes_elsewhere = match.players[acting]  # nor notes what they see (GEN-6)
     view = game.view(log.state, viewer)
     if shared:
         moves = _moves_for_shared(log, match)
@@ -204,7 +205,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "watching": watching, "choosing": choosing,
         "status_tag": "h2" if choosing else "h1",  # one h1 a page: the status is under the seat picker's
         "me": match.players[acting] if acting is not None else None,
-        "moves": moves, "table_moves": table_moves,
+        "moves": moves, "table_moves": table_moves, "notes_elsewhere": notes_elsewhere,
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
@@ -639,9 +640,10 @@ def take_seat(match_id: str):
         if held or used:
             return render_template("table/take_over.html", match=match, seat=seat, name=match.players[seat],
                                    held=held or used == "held"), 409
-    taken_from = sit(match_id, seat)
-    if taken_from is not None:
-        live.publish(match_id, live.SeatsChanged(match.version))  # the other phone re-fetches and learns it
+    sit(match_id, seat)
+    # every phone re-fetches: one that lost the seat learns it; the phone for everyone stops entering for it
+    # and showing its notes
+    live.publish(match_id, live.SeatsChanged(match.version))
     return redirect(url_for("play.table", match_id=match_id), code=303)
 
 
@@ -867,10 +869,12 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[in
 
 
 def private_write_refusal(log, whole: list, entry: dict, match) -> str | None:
-    """Why this phone may not make correction ``entry``: it would record what only another seat saw (the
-    card of a peek, a first look) — what that seat's own phone alone may enter (GEN-6); None when it may.
-    The shared phone enters for a seat no phone holds or held, as it does its peeks."""
-    inner = entry.get("entry")
+    """Why this phone may not make ``entry`` (a correction, or the shared phone's own entry): it would
+    record what only another seat saw (the card of a peek, a first look, a card drawn) — what that seat's
+    own phone alone may enter (GEN-6); None when it may. The shared phone enters for a seat no phone holds
+    or held, as it does its peeks."""
+    correction = entry.get("move") == "correct"
+    inner = entry.get("entry") if correction else entry
     seat = phone_seat(match.id)
     owner = inner.get("seat") if isinstance(inner, dict) else None
     if seat is None and is_shared(match.id) and owner in match.players \
@@ -879,6 +883,9 @@ def private_write_refusal(log, whole: list, entry: dict, match) -> str | None:
     if log.game.redact(log.state, [*whole, entry], seat)[-1] == entry:
         return None
     name = owner if isinstance(owner, str) else "?"
+    if not correction:
+        return gettext("Only %(name)s's phone can note what %(name)s saw: enter it here without the card, or on "
+                       "%(name)s's phone.", name=name)
     return gettext("Only %(name)s's phone can enter what %(name)s saw: ask them to correct it.", name=name)
 
 
@@ -904,6 +911,8 @@ def _seat_claims(db, match) -> list[dict]:
     first: dict[str, int] = {}  # the seat each phone held first: whose phone it is
     users: dict[int, set] = {}  # the phones that ever held each seat
     players = match.players
+    shared_since = None  # when a phone first became the phone for everyone
+    first_entry = db.conn.execute("SELECT min(created_at) FROM entries WHERE match_id = ?", (match.id,)).fetchone()[0]
 
     def said(seat: int) -> Markup:  # a name isolated from the sentence's direction (Latin in Hebrew, and back)
         return Markup("<bdi>{}</bdi>").format(players[seat] if 0 <= seat < len(players) else "?")
@@ -912,6 +921,8 @@ def _seat_claims(db, match) -> list[dict]:
         device, seat = claim.get("device"), claim["seat"]
         if not device:
             continue
+        if seat == SHARED_SEAT and shared_since is None:
+            shared_since = claim["claimed_at"]
         before, owner = held.get(device), first.get(device)
         words = None
         if seat == SHARED_SEAT:
@@ -924,6 +935,11 @@ def _seat_claims(db, match) -> list[dict]:
                 words = gettext("%(other)s's phone took %(name)s's seat.", other=said(owner), name=said(seat))
             elif users.get(seat, set()) - {device}:
                 words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
+            elif (before is None and not users.get(seat) and shared_since is not None and first_entry is not None
+                  and claim["claimed_at"] > max(shared_since, first_entry)):
+                # the seat was played on the phone for everyone until now: from here its notes show there no more
+                words = gettext("%(name)s now plays on their own phone, no longer on the phone for everyone.",
+                                name=said(seat))
             for other in [d for d, s in held.items() if s == seat and d != device]:
                 del held[other]  # that phone lost the seat: it holds none now
             held[device] = seat
@@ -1168,6 +1184,10 @@ def post_entry(match_id: str):
         if _changes_nothing(log, [item["entry"] for item in store.entries(db, match_id)], entry):
             return _correction_answer(db, match, log, entry, 422, gettext(
                 "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
+    if is_shared(match_id) and entry.get("move") not in LOG_MOVES:
+        refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
+        if refusal:
+            return render_screen(match, log, 403, notice=refusal)
     if entry.get("move") == "override":  # only what this phone could have entered itself
         refusal = override_refusal(log.game, match, entry.get("entry"))
         if refusal:

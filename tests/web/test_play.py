@@ -1130,6 +1130,8 @@ def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_p
     ben = Phone(app, match.id, "1")
     row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
     assert ">3<" in row and ">9<" in row  # public: Ben's phone shows Ana's outer cards
+    downloaded = json.loads(text(ben.client.get(f"{ben.url}/transcript.json")))  # and his download has them
+    assert next(e for e in downloaded["entries"] if e["move"] == "initial_peek")["seen"] == ["3", "9"]
 
 
 def test_GEN_13_a_correction_is_taken_only_for_an_entry_the_history_offers_to_correct(table, database):

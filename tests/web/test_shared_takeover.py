@@ -147,3 +147,40 @@ def test_GEN_6_a_players_own_phone_turned_into_the_phone_for_everyone_shows_none
     assert "Q♥" not in screen and "5♥" not in screen and "K♠" not in screen
     assert sit(ana.client, match.id, "0").status_code == 303
     assert "Show the Q♥ and use its power" in ana.screen()
+
+
+def test_GEN_6_the_shared_phone_does_not_note_what_a_player_on_her_own_phone_saw(app, database, table):
+    """The tablet helps Ann, who holds her seat on her own phone, with her peek: it may enter the peek,
+    but not what Ann saw (her phone notes that): the picker offers no card, and a post naming one is
+    refused (403, nothing stored)."""
+    match, ann, bob = table
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    assert entry(tablet, match.id, move="draw", **{"for": "Ann"}).status_code == 200
+    assert entry(tablet, match.id, move="power", card="PEEK", **{"for": "Ann"}).status_code == 200
+    picker = tablet.get(f"/m/{match.id}/pick", query_string={"move": "peek", "slot": "2", "field": "seen"},
+                        headers=HX).get_data(as_text=True)
+    assert "Only Ann's phone can note what Ann saw." in picker.replace("&#39;", "'")
+    assert 'name="seen" value="3"' not in picker and 'name="seen" value="unknown"' in picker
+    before = len(store.entries(database, match.id))
+    refused = entry(tablet, match.id, move="peek", slot="2", seen="3", **{"for": "Ann"})
+    assert refused.status_code == 403
+    said = refused.get_data(as_text=True).replace("&#39;", "'")
+    assert "Only Ann's phone can note what Ann saw: enter it here without the card" in said
+    assert len(store.entries(database, match.id)) == before
+    assert entry(tablet, match.id, move="peek", slot="2", seen="unknown", **{"for": "Ann"}).status_code == 200
+
+
+def test_a_player_leaving_the_phone_for_everyone_for_her_own_phone_is_in_the_history(app, database, table):
+    match, ann, bob = table
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    for fields in ({"move": "draw", "for": "Ann"}, {"move": "discard", "card": "7", "for": "Ann"},
+                   {"move": "draw", "for": "Bob"}, {"move": "discard", "card": "6", "for": "Bob"}):
+        assert entry(tablet, match.id, **fields).status_code == 200
+    assert entry(tablet, match.id, move="draw", **{"for": "Cy"}).status_code == 200  # Cy plays on the tablet
+    cy = app.test_client()
+    assert sit(cy, match.id, "2").status_code == 303  # then on her own phone
+    said = history(ann, match.id)
+    assert "<bdi>Cy</bdi> now plays on their own phone, no longer on the phone for everyone." in said
+    assert "<bdi>Ann</bdi> now plays on their own phone" not in said  # Ann sat down before any entry
