@@ -472,7 +472,10 @@ def flag_decision(status: str, resolution: str | None) -> str:
     if found is None:
         return gettext("Accepted") if status == "accepted" else gettext("Dismissed")
     name, entry, reason = found["name"], found["entry"], found["reason"]
-    if found["status"] == "accepted":
+    if name == "The table":  # the engines' word for a decision made for no seat (the phone for everyone)
+        said = (gettext("Accepted by the table (entry %(entry)s).", entry=entry) if found["status"] == "accepted"
+                else gettext("Dismissed by the table (entry %(entry)s).", entry=entry))
+    elif found["status"] == "accepted":
         said = gettext("Accepted by %(name)s (entry %(entry)s).", name=name, entry=entry)
     else:
         said = gettext("Dismissed by %(name)s (entry %(entry)s).", name=name, entry=entry)

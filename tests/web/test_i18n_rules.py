@@ -324,16 +324,20 @@ def test_a_card_word_remembered_in_one_language_is_not_given_to_another(app):
     assert i18n_rules.card_name("7") == "7"  # not a word: as it is, with or without a request
 
 
-@pytest.mark.parametrize("lang, accepted, dismissed", [
-    ("en", "Accepted by Cy (entry 16). Why: she moved her cards", "Dismissed by Ben (entry 9)."),
-    ("it", "Accettata da Cy (registrazione 16). Motivo: she moved her cards", "Respinta da Ben (registrazione 9)."),
+@pytest.mark.parametrize("lang, accepted, dismissed, by_table", [
+    ("en", "Accepted by Cy (entry 16). Why: she moved her cards", "Dismissed by Ben (entry 9).",
+     "Dismissed by the table (entry 30)."),
+    ("it", "Accettata da Cy (registrazione 16). Motivo: she moved her cards", "Respinta da Ben (registrazione 9).",
+     "Respinta dal tavolo (registrazione 30)."),
 ])
-def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, accepted, dismissed):
+def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, accepted, dismissed, by_table):
     """The engines record a decision in English ("accepted by Cy at entry 16: …", "overridden" for what the
-    screen calls Dismiss); the screen says it again in the phone's language."""
+    screen calls Dismiss, "The table" for the phone for everyone); the screen says it again in the phone's
+    language."""
     with app.test_request_context(headers={"Accept-Language": lang}):
         assert i18n_rules.flag_decision("accepted", "accepted by Cy at entry 16: she moved her cards") == accepted
         assert i18n_rules.flag_decision("overridden", "overridden by Ben at entry 9") == dismissed
+        assert i18n_rules.flag_decision("overridden", "overridden by The table at entry 30") == by_table
         assert i18n_rules.flag_decision("accepted", "") == {"en": "Accepted", "it": "Accettata"}[lang]
 
 
