@@ -342,3 +342,13 @@ def test_SM_13_one_building_pile_is_said_as_one(lang, one, many):
     said = i18n_rulings.say("There are already 3 building piles, the most this table allows: build on one of them.",
                             strict.gettext, strict.ngettext)
     assert said.startswith(many)
+
+
+def test_italian_shithead_words_agree_in_gender():
+    """"un 7 o più basso" (a 7: masculine), and the card drawn to add is "un'altra carta" whatever its
+    rank (a Donna is feminine): the sentences a phone in Italian reads at a Shithead table."""
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = it.gettext("A 7 is on top: the next card must be a 7 or lower, or a 2, 3 or 10.")
+    assert "un 7 o più basso" in said
+    added = it.gettext("%(name)s drew another %(rank)s: add it") % {"name": "Luca", "rank": "Donna"}
+    assert added == "Luca ha pescato un’altra carta uguale (Donna): aggiungila"
