@@ -667,7 +667,8 @@ def pick(match_id: str):
     if fields is None:
         abort(400, description=gettext("Nothing to choose for that entry."))
     ctx = screen_context(match, log)
-    ctx.update(pick=fields, pick_query=urlencode({k: v for k, v in fields.items() if v}))
+    ctx.update(pick=fields, pick_query=urlencode({k: v for k, v in fields.items() if v}),
+               possible=log.game.still_possible(log.state))  # the cards that can still turn up (GEN-3)
     closed = None if _pick_open(log, match, fields, ctx) else _pick_closed_words(log, ctx)
     if closed is not None:  # a link kept from earlier, a second tab: no card to tap, the table moved on
         # 200, as the pickers' own "That choice is no longer open" always answered: a page that says so

@@ -1,7 +1,7 @@
 """Shithead's "Which card did you turn over?" picker (a face-down card, or a face-up card nobody entered): with one
-deck it leaves out the cards the table sees elsewhere (the pile, every face-up card, the cards known to be in a
-hand), as the lowest-card picker leaves out the face-up cards; with two decks every card stays (another copy may
-be the one turned over). The referee still checks the card entered (SH-K5)."""
+deck it leaves out the cards the table sees elsewhere (the pile, the burned cards, every face-up card, the cards
+known to be in a hand), as the lowest-card picker leaves out the face-up cards; with two decks a card stays while
+a copy of it is unseen. The referee still checks the card entered (SH-K5)."""
 from __future__ import annotations
 
 import re
@@ -35,6 +35,18 @@ def test_one_deck_leaves_out_the_pile_the_face_up_cards_and_the_known_hand_cards
     for phone, seat in ((ben, "Ben"), (ana, "Ben"), (cy, "Ben")):  # Ben's turn: his picker, on any phone
         cards = offered(phone, seat)
         assert "4C" not in cards and "8S" not in cards and cards == EVERY_CARD - face_up - {"4C", "8S"}
+
+
+def test_one_deck_leaves_out_the_burned_cards(app, database):
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {})
+    ana, ben, cy = (ShPhone(app, match.id, str(i)) for i in range(3))
+    set_up(ana, ben, cy)
+    face_up = {c for cards in FACEUP.values() for c in cards}
+    assert ana.post_cards(["4C"], move="play", rank="4").status_code == 200
+    assert ben.post_cards(["10H"], move="play").status_code == 200  # the 10 burns the pile (SH-13)
+    cards = offered(ana, "Ben")
+    assert "4C" not in cards and "10H" not in cards  # burned: out of the game
+    assert cards == EVERY_CARD - face_up - {"4C", "10H"}
 
 
 def test_one_deck_with_jokers_keeps_the_joker_while_a_copy_is_unseen(app, database):
