@@ -99,21 +99,24 @@ def unknown_card() -> Markup:
 _faces: dict[tuple, Markup] = {}
 
 
-def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterable[str] = ()) -> Markup:
-    """One card face: its value, "?" for unknown (read aloud as "unknown card"), and what only this phone knows (``mine``). Faces read
+def card_face(value: Any, mine: Any = None, small: bool = False, marked: Iterable[str] = (),
+              whose: str | None = None) -> Markup:
+    """One card face: its value, "?" for unknown (read aloud as "unknown card"), and what only this phone knows
+    (``mine``; on the phone for everyone, ``whose`` note it is: the phone is passed round). Faces read
     left to right in every language; cards are named as the table calls them (``card_name``); a card
     in ``marked`` (a game's power cards) is drawn as one. For a game whose deck has its own faces; the
     standard-deck games draw theirs with `standard_face`."""
     power = value in marked
     worded = (mine is not None and value is None) or power  # words in the phone's language
     worded = worded or value is None  # "unknown card", for a screen reader
-    key = (lang(), value, mine, small, power) if worded else (value, small)
+    key = (lang(), value, mine, small, power, whose) if worded else (value, small)
     found = _faces.get(key)
     if found is None:
         kind = " unknown" if value is None else " power" if power else ""
         inner = unknown_card() if value is None else escape(card_name(value))
         if mine is not None and value is None:
-            only = gettext("only you know this")  # said aloud too: a title is read by no screen reader on a phone
+            # said aloud too: a title is read by no screen reader on a phone
+            only = gettext("%(name)s's note", name=whose) if whose else gettext("only you know this")
             inner += Markup('<small class="mine" title="{}"><span class="visually-hidden">{}: </span>{}</small>').format(
                 only, only, card_name(mine))
         found = _remember(_faces, key, Markup(f'<span class="face{kind}{" small" if small else ""}">{inner}</span>'))

@@ -184,3 +184,20 @@ def test_a_player_leaving_the_phone_for_everyone_for_her_own_phone_is_in_the_his
     said = history(ann, match.id)
     assert "<bdi>Cy</bdi> now plays on their own phone, no longer on the phone for everyone." in said
     assert "<bdi>Ann</bdi> now plays on their own phone" not in said  # Ann sat down before any entry
+
+
+def test_the_shared_phone_names_whose_note_it_shows(app, database):
+    """The phone for everyone is passed round: a note it shows is said as the player's ("Cy's note"), not as
+    "only you know this", which a seated phone says."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bob", "Cy"], {"rounds_n": 1})
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw", "for": "Ann"},
+                   {"move": "power", "card": "PEEK", "for": "Ann"}, {"move": "peek", "slot": "2", "seen": "4", "for": "Ann"}):
+        assert entry(tablet, match.id, **fields).status_code == 200
+    for fields in ({"move": "draw", "for": "Bob"}, {"move": "discard", "card": "6", "for": "Bob"},
+                   {"move": "draw", "for": "Cy"}, {"move": "discard", "card": "7", "for": "Cy"}):
+        assert entry(tablet, match.id, **fields).status_code == 200
+    screen = tablet.get(f"/m/{match.id}/screen").get_data(as_text=True).replace("&#39;", "'")
+    assert "Ann's note" in screen and "what Ann noted" in screen  # Ann's turn again: her note, by name
+    assert "only you know this" not in screen and "what only you know" not in screen
