@@ -1182,7 +1182,8 @@ def post_entry(match_id: str):
         refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
         if refusal:
             return render_screen(match, log, 403, notice=refusal)
-        if _changes_nothing(log, [item["entry"] for item in store.entries(db, match_id)], entry):
+        if not request.form.get("attach") and _changes_nothing(
+                log, [item["entry"] for item in store.entries(db, match_id)], entry):
             return _correction_answer(db, match, log, entry, 422, gettext(
                 "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
     if is_shared(match_id) and entry.get("move") not in LOG_MOVES:
@@ -1301,7 +1302,8 @@ def _correction_still_fits(db, log, match_id: str, expected: int, entry: dict) -
 
 def _changes_nothing(log, whole: list, entry: dict) -> bool:
     """Whether correction ``entry`` says what its entry already says (as its last correction says it): a
-    form posted twice (the back button brings back a correction already made) records nothing."""
+    form posted twice (the back button brings back a correction already made) records nothing; one that
+    keeps a photo of the cards as proof is not asked this."""
     number = entry.get("target")
     last = _corrections_standing(whole, log).get(number)
     standing = whole[number] if last is None else whole[last].get("entry")
