@@ -685,8 +685,11 @@
       var img = p.box.querySelector("img.overlay");
       kept.scans.push({ key: p.key, pick: p.pick, photo: img ? img.getAttribute("src") : "", html: snapshot(p.box) });
     });
+    // a refusal this phone is still reading, with the override it may be typing a reason into
+    var ruling = screen.querySelector("#ruling"), body = screen.querySelector("[data-version]");
+    if (ruling && body) kept.ruling = { html: ruling.outerHTML, version: body.dataset.version };
     try {
-      if (kept.fields.length || kept.open.length || kept.pick || kept.scans.length) {
+      if (kept.fields.length || kept.open.length || kept.pick || kept.scans.length || kept.ruling) {
         sessionStorage.setItem(KEEP, JSON.stringify(kept));
       } else {
         sessionStorage.removeItem(KEEP);
@@ -767,11 +770,23 @@
         }
       });
       unparkBlocks(screen);  // a box whose entry can no longer be made is dropped and said so, as live
-      put(screen, { fields: fields, open: kept.open || [], pick: kept.pick || null });
+      put(screen, { fields: fields, open: kept.open || [], pick: kept.pick || null, ruling: keptRuling(screen, kept) });
     });
   }
   function forget() {
     try { sessionStorage.removeItem(KEEP); } catch (e) { /* no storage */ }
+  }
+
+  // The refusal kept over a reload, when the table is still as it was refused at (its override would apply
+  // to it) and the page is in the language it was said in; else nothing: the entry can be made again.
+  function keptRuling(screen, kept) {
+    var r = kept.ruling, body = screen.querySelector("[data-version]");
+    if (!r || typeof r.html !== "string" || kept.lang !== document.documentElement.lang) return null;
+    if (!body || body.dataset.version !== String(r.version) || screen.querySelector("#ruling")) return null;
+    var made = document.createElement("template");
+    made.innerHTML = r.html;
+    var el = made.content.firstElementChild;
+    return el && el.id === "ruling" ? el : null;
   }
   // after htmx has set up the page (its own DOMContentLoaded listener was added first)
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restoreKept);

@@ -1,6 +1,6 @@
 """What a phone is entering survives a full reload of the table page in the same tab (Chromium, the real
-server): a typed draft, an open picker, and a scan not yet confirmed with the player's corrections, which
-is then confirmed as corrected. A table's saved draft never shows on another table's page; a scan whose
+server): a typed draft, an open picker, a refusal with the override reason being typed, and a scan not yet
+confirmed with the player's corrections, which is then confirmed as corrected. A table's saved draft never shows on another table's page; a scan whose
 photo the server no longer keeps is not put back (the server's own words say the photo is gone), nor one
 for an entry another phone made meanwhile (said so, as after a live update)."""
 from __future__ import annotations
@@ -289,3 +289,31 @@ def test_a_reload_asks_first_even_when_the_screen_was_redrawn_while_the_photo_is
     held[0].continue_()
     ann.unroute("**/scan")
     expect(ann.locator("#faceup-Ann img.overlay")).to_have_count(1)
+
+
+def test_a_refusal_and_the_override_reason_typed_survive_a_reload(live_server, phone, database):
+    """Ben's phone enters a draw before Ana's turn is done: refused (GEN-7), with the override offered. The
+    reason half typed and the refusal itself come back after a reload, while the table is as it was."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    tables = live_server.app.test_client()
+    tables.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers={"Origin": "http://localhost", "HX-Request": "true"})
+    assert tables.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"},
+                       headers={"Origin": "http://localhost", "HX-Request": "true"}).status_code == 200
+    ben = seated(phone, live_server, match, "Ben")
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ben.evaluate("""() => { const f = document.createElement('form'); f.method = 'post';
+            f.setAttribute('hx-post', location.pathname + '/entry'); f.setAttribute('hx-target', '#screen');
+            for (const [k, v] of [['version', '1'], ['move', 'draw'], ['for', 'Ben']]) {
+              const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }
+            document.getElementById('screen').appendChild(f); htmx.process(f); htmx.trigger(f, 'submit'); }""")
+    assert answer.value.status == 422
+    ruling = ben.locator("#ruling")
+    expect(ruling).to_contain_text("GEN-7")
+    ruling.locator("#override-reason").fill("Ana let Ben go first")
+    ben.reload()
+    expect(ben.locator("#ruling")).to_contain_text("GEN-7")
+    expect(ben.locator("#override-reason")).to_have_value("Ana let Ben go first")
+    with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
+        ben.locator("#ruling form.override button").click()
+    assert answer.value.status == 200
+    assert store.entries(database, match.id)[-1]["entry"]["move"] == "override"
