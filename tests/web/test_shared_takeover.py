@@ -201,3 +201,18 @@ def test_the_shared_phone_names_whose_note_it_shows(app, database):
     screen = tablet.get(f"/m/{match.id}/screen").get_data(as_text=True).replace("&#39;", "'")
     assert "Ann's note" in screen and "what Ann noted" in screen  # Ann's turn again: her note, by name
     assert "only you know this" not in screen and "what only you know" not in screen
+
+
+def test_the_shared_phone_names_the_player_in_a_swap_and_a_discard(app, database):
+    match = store.create_match(database, "ratatat", ["Ann", "Bob"], {"rounds_n": 1})
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw", "for": "Ann"}):
+        assert entry(tablet, match.id, **fields).status_code == 200
+    picker = tablet.get(f"/m/{match.id}/pick", query_string={"move": "discard", "field": "card"},
+                        headers=HX).get_data(as_text=True)
+    assert "Which card did Ann discard?" in picker and "did you" not in picker
+    assert entry(tablet, match.id, move="power", card="SWAP", **{"for": "Ann"}).status_code == 200
+    screen = tablet.get(f"/m/{match.id}/screen").get_data(as_text=True).replace("&#39;", "'")
+    assert "Swap one of Ann's cards with another player's card, unseen:" in screen
+    assert "Ann's slot 1" in screen and "My slot" not in screen
