@@ -178,6 +178,7 @@ def _last_words(match, log) -> str:
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
+    from .earlier import earlier_matches
     from .moved_cards import moved_since_turn  # it says entries in this module's words
     game = log.game
     seat = phone_seat(match.id)
@@ -223,6 +224,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         else "",
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
         "standings_url": _standings_url(match.id) if view.get("over") else "",
+        "earlier": earlier_matches(get_db(), match) if match.rematch_of else [],
     }
 
 
