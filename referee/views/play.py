@@ -1188,7 +1188,9 @@ def post_entry(match_id: str):
                 log, [item["entry"] for item in store.entries(db, match_id)], entry):
             return _correction_answer(db, match, log, entry, 422, gettext(
                 "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
-    if is_shared(match_id) and entry.get("move") not in LOG_MOVES:
+    hide = getattr(log.game, "hide_private", None)  # (the whole log is read only for an entry with a card seen)
+    if (is_shared(match_id) and entry.get("move") not in LOG_MOVES and hide is not None
+            and hide(log.state, entry) != entry):
         refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
         if refusal:
             return render_screen(match, log, 403, notice=refusal)
