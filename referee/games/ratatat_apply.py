@@ -82,6 +82,11 @@ class _Turn(Entry):
     TITLE = TITLE
     OVER_RULE = "RTC-52"
 
+    def card_text(self, value: str) -> str:
+        """A power card by its name ("Swap", as printed on it), not its code ("SWAP"); a number as it is."""
+        words = card_words(value)
+        return words.split(" ", 1)[1] if is_power(value) else value
+
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)
         self.r: RoundDraft | None = self.state.round

@@ -245,6 +245,16 @@ def test_RTC_T17_one_sighting_too_many_breaks_conservation():
     assert events[-1]["kind"] == "override" and state.overrides[0][1] == "GEN-3"
 
 
+def test_GEN_3_names_a_power_card_as_printed():
+    """A fourth Swap of a deck of three is one too many (GEN-3): said "3 × Swap", not the card's code."""
+    state = play(match(2), TurnUp("5"))
+    for seat, slot in ((ANA, 1), (BEN, 1), (ANA, 2)):  # three Swaps come out of the rows, face up
+        state = play(state, Draw(seat), Replace(seat, slot, "SWAP"))
+    state = play(state, Draw(BEN))
+    ruling = refused(state, Replace(BEN, 2, "SWAP"))
+    assert ruling.rule == "GEN-3" and "The deck has only 3 × Swap, and 3 are already known" in ruling.message
+
+
 E3_ROWS = [
     ((10, 10, 14), {"all_lowest": "Cy Dee", "all_lowest_except_caller": "Dee", "no_winner": "",
                     "caller_wins_ties": "Cy"}),

@@ -352,3 +352,10 @@ def test_italian_shithead_words_agree_in_gender():
     assert "un 7 o più basso" in said
     added = it.gettext("%(name)s drew another %(rank)s: add it") % {"name": "Luca", "rank": "Donna"}
     assert added == "Luca ha pescato un’altra carta uguale (Donna): aggiungila"
+
+
+def test_a_power_card_in_a_gen_3_ruling_is_said_as_the_table_calls_it():
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = i18n_rulings.say("The deck has only 3 × Swap, and 3 are already known on the table: this sighting would be "
+                            "one too many (a misread or a wrong card?).", it.gettext, it.ngettext)
+    assert said.startswith("Il mazzo ha solo 3 × Scambia, e 3 sono già note")
