@@ -48,16 +48,17 @@ def _home(status: int = 200, **problem):
                            recent=recent, **problem), status
 
 
-def _finished(db, match) -> bool | None:
-    """Whether a recent table's match is over (None: its log could not be read), so a family tells the
-    tables still being played from the finished ones."""
+def _finished(db, match) -> str | None:
+    """How far a recent table's match is: "finished", "ended early" (the table ended it), "playing"; None
+    when its log could not be read. A family tells the tables still being played from the others."""
     from .. import store, tables
 
     try:
         log = store.state_at(db, match, tables.replay)
-        return bool(log.game.result(log.state).get("over"))
+        result = log.game.result(log.state)
     except Exception:  # noqa: BLE001 - a table whose log does not replay is still listed, without a status
         return None
+    return "ended early" if result.get("ended_early") else "finished" if result.get("over") else "playing"
 
 
 @bp.get("/healthz")

@@ -136,7 +136,13 @@ def test_home_says_which_recent_tables_are_finished(client, database):
         version = tables.append(database, done.id, version, entry, None).version
     playing = store.create_match(database, data["game"], data["players"], data["rules"])
     tables.append(database, playing.id, 0, data["entries"][0], None)
+    ended = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" / "ended-early.json").read_text())
+    early = store.create_match(database, ended["game"], ended["players"], ended.get("rules") or {})
+    version = 0
+    for entry in ended["entries"]:
+        version = tables.append(database, early.id, version, entry, None).version
     html = client.get("/").get_data(as_text=True)
     item = lambda m: re.search(rf'<li><a href="/m/{m.id}">.*?</li>', html, re.S).group(0)  # noqa: E731
     assert "finished" in item(done) and "still being played" not in item(done)
     assert "still being played" in item(playing) and "finished" not in item(playing)
+    assert "ended early" in item(early) and "still being played" not in item(early)
