@@ -107,9 +107,13 @@
     return candidates.find(function (el) { return el && screen.contains(el) && el.type !== "hidden"; }) || null;
   }
 
+  // Where the keyboard was, put back on the redrawn screen; when that control is gone (another phone's entry
+  // took it away: a draw made for this player on the phone for everyone), the turn heading, not the page's top.
   function refocus(screen, key) {
-    var el = key && findKey(screen, key);
+    if (!key) return;
+    var el = findKey(screen, key) || screen.querySelector("#status");
     if (!el) return;
+    if (el.tabIndex < 0 && !el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");  // a heading
     el.focus({ preventScroll: true });
     if (typeof key.start === "number") {
       try { el.setSelectionRange(key.start, key.end); } catch (e) { /* no caret here */ }

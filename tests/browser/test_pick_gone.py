@@ -1,6 +1,7 @@
 """What a phone had started to enter, taken away by another phone's entry (a snap closed by the next
 player's draw), is not dropped without a word: the phone says so with that entry's words, and the keyboard
-that was in the picker lands on them (Chromium at 390x844, the real server)."""
+that was in the picker lands on them; a button taken away leaves the keyboard on the turn heading
+(Chromium at 390x844, the real server)."""
 from __future__ import annotations
 
 import pytest
@@ -36,3 +37,24 @@ def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, da
     assert cy.page.evaluate("document.activeElement.classList.contains('pick-gone')")
     # Only the phone whose picker went is told.
     assert ana.page.locator("#pick").count() == 0 and ben.page.locator("#flash .pick-gone").count() == 0
+
+
+def test_a_button_taken_away_by_another_phones_entry_leaves_the_keyboard_on_the_turn_heading(live_server, phone,
+                                                                                             database):
+    """Ana's keyboard is on her "Draw from the pile" when the phone for everyone makes that draw for her: her
+    redrawn screen has no such button, and the keyboard lands on the turn heading, not the top of the page."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    ana = seated(phone, live_server, match, "Ana")
+    tablet = live_server.app.test_client()
+    hx = {"Origin": "http://localhost", "HX-Request": "true"}
+    tablet.post(f"/m/{match.id}/seat", data={"seat": "shared"}, headers=hx)
+    assert tablet.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "5"},
+                       headers=hx).status_code == 200
+    wait_for_subscribers(match.id, 1, timeout=20.0)
+    ana.page.locator("#screen [data-version='1']").wait_for()
+    draw = ana.page.locator("#actions").get_by_role("button", name="Draw from the pile")
+    draw.focus()
+    assert tablet.post(f"/m/{match.id}/entry", data={"version": "1", "move": "draw", "for": "Ana"},
+                       headers=hx).status_code == 200
+    ana.page.locator("#screen [data-version='2']").wait_for()
+    ana.page.wait_for_function("document.activeElement && document.activeElement.id === 'status'")
