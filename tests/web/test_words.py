@@ -116,7 +116,8 @@ def test_a_spite_and_malice_card_is_said_in_history_as_on_the_screen_scanned_or_
     assert ann.post(move="top", card="KH").status_code == 200
     assert ann.post(move="top", card="5", **{"for": "Bob"}).status_code == 200
     history = ann.client.get(f"/m/{match.id}/history").get_data(as_text=True).replace("&#39;", "'")
-    assert "Ann's pay-off top: K♥." in history and "Bob's pay-off top: 5." in history and "KH" not in history
+    assert "Ann's pay-off top: K♥." in history and "Bob's pay-off top: 5." in history
+    assert "KH" not in re.sub(r"<[^>]*>", "", history)  # in no words shown (a form's random key may hold KH)
     _in_hebrew(ann)
     history = ann.client.get(f"/m/{match.id}/history").get_data(as_text=True)
     assert f"{LRI}K♥{PDI}" in history and not NOT_ISOLATED.findall(history)
