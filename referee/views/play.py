@@ -932,11 +932,12 @@ def _seat_claims(db, match) -> list[dict]:
             words = gettext("%(name)s's phone became the phone for everyone.", name=said(owner)) \
                 if owner is not None else gettext("A phone became the phone for everyone.")
         else:
-            if before is not None and before != seat and seat == owner:
+            others = users.get(seat, set()) - {device}
+            if seat == owner and ((before is not None and before != seat) or others):  # its own seat again
                 words = gettext("%(name)s's phone went back to %(name)s's seat.", name=said(seat))
             elif before is not None and before != seat:
                 words = gettext("%(other)s's phone took %(name)s's seat.", other=said(owner), name=said(seat))
-            elif users.get(seat, set()) - {device}:
+            elif others:
                 words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
             elif (before is None and not users.get(seat) and shared_since is not None and first_entry is not None
                   and claim["claimed_at"] > max(shared_since, first_entry)):

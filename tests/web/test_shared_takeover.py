@@ -216,3 +216,14 @@ def test_the_shared_phone_names_the_player_in_a_swap_and_a_discard(app, database
     screen = tablet.get(f"/m/{match.id}/screen").get_data(as_text=True).replace("&#39;", "'")
     assert "Swap one of Ann's cards with another player's card, unseen:" in screen
     assert "Ann's slot 1" in screen and "My slot" not in screen
+
+
+def test_a_phone_taking_back_the_seat_another_phone_took_from_it_is_said_so(app, database, table):
+    match, ann, bob = table
+    assert sit(bob, match.id, "choose").status_code == 303  # Bob's phone leaves his seat
+    other = app.test_client()
+    assert sit(other, match.id, "1", confirm="1").status_code == 303  # another phone takes it
+    assert sit(bob, match.id, "1", confirm="1").status_code == 303  # Bob's own phone takes it back
+    said = history(ann, match.id)
+    assert said.count("Another phone took over <bdi>Bob</bdi>'s seat.") == 1
+    assert "<bdi>Bob</bdi>'s phone went back to <bdi>Bob</bdi>'s seat." in said
