@@ -227,3 +227,25 @@ def test_a_phone_taking_back_the_seat_another_phone_took_from_it_is_said_so(app,
     said = history(ann, match.id)
     assert said.count("Another phone took over <bdi>Bob</bdi>'s seat.") == 1
     assert "<bdi>Bob</bdi>'s phone went back to <bdi>Bob</bdi>'s seat." in said
+
+
+def test_the_shared_phone_names_the_player_in_a_swaps_second_step_a_peek_and_the_counts(app, database):
+    from tests.web.test_cabo_table import CAMBIO, CaboPhone
+
+    match = store.create_match(database, "ratatat", ["Ann", "Bob"], {"rounds_n": 1})
+    tablet = CaboPhone(app, match.id, "shared")
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw", "for": "Ann"},
+                   {"move": "power", "card": "SWAP", "for": "Ann"}):
+        tablet.ok(**fields)
+    picker = tablet.pick(move="swap", slot="1", field="target_slot").replace("&#39;", "'")
+    assert "Swap Ann's slot 1 with:" in picker and "your slot" not in picker
+    cabo = store.create_match(database, "cabo", ["Ann", "Bob"], CAMBIO)
+    tablet = CaboPhone(app, cabo.id, "shared")
+    tablet.ok(move="turn_up", card="5H")
+    tablet.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="KH", **{"for": "Ann"})
+    tablet.ok(move="draw", **{"for": "Ann"})
+    screen = tablet.ok(move="power", card="7D", **{"for": "Ann"}).replace("&#39;", "'")
+    assert "Peek at one of Ann's cards" in screen and "your cards" not in screen
+    assert "With the cards Ann saw:" in screen and "With the cards you saw" not in screen
+    picker = tablet.pick(move="peek", slot="1", field="seen").replace("&#39;", "'")
+    assert "What did Ann see in their place 1?" in picker
