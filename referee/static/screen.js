@@ -785,7 +785,17 @@
   // to it) and the page is in the language it was said in; else nothing: the entry can be made again.
   function keptRuling(screen, kept) {
     var r = kept.ruling, body = screen.querySelector("[data-version]");
-    if (!r || typeof r.html !== "string" || kept.lang !== document.documentElement.lang) return null;
+    if (!r || typeof r.html !== "string") return null;
+    if (kept.lang !== document.documentElement.lang) {  // said in the other language: said so in this one
+      var flash = document.getElementById("flash");
+      if (flash && home.dataset.rulingOtherLanguage) {
+        var note = document.createElement("div");
+        note.className = "notice ruling-dropped";
+        note.textContent = home.dataset.rulingOtherLanguage;
+        flash.appendChild(note);
+      }
+      return null;
+    }
     if (!body || body.dataset.version !== String(r.version) || screen.querySelector("#ruling")) return null;
     var made = document.createElement("template");
     made.innerHTML = r.html;

@@ -291,6 +291,16 @@ def test_a_reload_asks_first_even_when_the_screen_was_redrawn_while_the_photo_is
     expect(ann.locator("#faceup-Ann img.overlay")).to_have_count(1)
 
 
+def draw_out_of_turn(page) -> None:
+    """Ben's draw at version 1, before Ana's turn is done, posted from his screen as a button would post it
+    (no button offers it: the refusal, GEN-7, is what is tested)."""
+    page.evaluate("""() => { const f = document.createElement('form'); f.method = 'post';
+        f.setAttribute('hx-post', location.pathname + '/entry'); f.setAttribute('hx-target', '#screen');
+        for (const [k, v] of [['version', '1'], ['move', 'draw'], ['for', 'Ben']]) {
+          const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }
+        document.getElementById('screen').appendChild(f); htmx.process(f); htmx.trigger(f, 'submit'); }""")
+
+
 def test_a_refusal_and_the_override_reason_typed_survive_a_reload(live_server, phone, database):
     """Ben's phone enters a draw before Ana's turn is done: refused (GEN-7), with the override offered. The
     reason half typed and the refusal itself come back after a reload, while the table is as it was."""
@@ -301,11 +311,7 @@ def test_a_refusal_and_the_override_reason_typed_survive_a_reload(live_server, p
                        headers={"Origin": "http://localhost", "HX-Request": "true"}).status_code == 200
     ben = seated(phone, live_server, match, "Ben")
     with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
-        ben.evaluate("""() => { const f = document.createElement('form'); f.method = 'post';
-            f.setAttribute('hx-post', location.pathname + '/entry'); f.setAttribute('hx-target', '#screen');
-            for (const [k, v] of [['version', '1'], ['move', 'draw'], ['for', 'Ben']]) {
-              const i = document.createElement('input'); i.type = 'hidden'; i.name = k; i.value = v; f.appendChild(i); }
-            document.getElementById('screen').appendChild(f); htmx.process(f); htmx.trigger(f, 'submit'); }""")
+        draw_out_of_turn(ben)
     assert answer.value.status == 422
     ruling = ben.locator("#ruling")
     expect(ruling).to_contain_text("GEN-7")
@@ -313,6 +319,14 @@ def test_a_refusal_and_the_override_reason_typed_survive_a_reload(live_server, p
     ben.reload()
     expect(ben.locator("#ruling")).to_contain_text("GEN-7")
     expect(ben.locator("#override-reason")).to_have_value("Ana let Ben go first")
+    ben.get_by_role("button", name="Italiano").click()  # a refusal said in English is not shown on an Italian page
+    expect(ben.locator("#flash .ruling-dropped")).to_contain_text("Il rifiuto che stavi leggendo era nell’altra lingua")
+    assert ben.locator("#ruling").count() == 0
+    ben.get_by_role("button", name="English").click()
+    ben.locator("#screen [data-version]").wait_for()
+    draw_out_of_turn(ben)
+    expect(ben.locator("#ruling")).to_contain_text("GEN-7")
+    ben.locator("#override-reason").fill("Ana let Ben go first")
     with ben.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry")) as answer:
         ben.locator("#ruling form.override button").click()
     assert answer.value.status == 200
