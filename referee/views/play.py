@@ -1178,15 +1178,14 @@ def post_entry(match_id: str):
         return render_screen(match, log, 403, notice=gettext(
             "Only %(name)s's phone can undo %(name)s's entry: ask them, or correct it from the history.", name=name))
     if entry.get("move") == "correct":  # only what the history offers to correct (correct_refusal)
-        refusal = correct_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry.get("target"),
-                                  phone_seat(match_id))
+        whole = [item["entry"] for item in store.entries(db, match_id)]
+        refusal = correct_refusal(log, whole, entry.get("target"), phone_seat(match_id))
         if refusal:
             return render_screen(match, log, 403 if refusal[0] == 403 else 422, notice=refusal[1])
-        refusal = private_write_refusal(log, [item["entry"] for item in store.entries(db, match_id)], entry, match)
+        refusal = private_write_refusal(log, whole, entry, match)
         if refusal:
             return render_screen(match, log, 403, notice=refusal)
-        if not request.form.get("attach") and _changes_nothing(
-                log, [item["entry"] for item in store.entries(db, match_id)], entry):
+        if not request.form.get("attach") and _changes_nothing(log, whole, entry):
             return _correction_answer(db, match, log, entry, 422, gettext(
                 "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
     hide = getattr(log.game, "hide_private", None)  # (the whole log is read only for an entry with a card seen)
