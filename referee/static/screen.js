@@ -171,20 +171,28 @@
     if (saved.pick && live) pickGone(screen, saved.focused);
   }
 
+  // A notice of the page's own words in #flash (a polite live region), once: one said before of the same
+  // kind goes first, so that a screen reader hears it again. Null when there is nowhere, or nothing, to say.
+  function flashNotice(kind, words) {
+    var flash = document.getElementById("flash");
+    if (!flash || !words) return null;
+    var old = flash.querySelector("." + kind);
+    if (old) old.remove();
+    var note = document.createElement("div");
+    note.className = "notice " + kind;
+    note.textContent = words;
+    flash.appendChild(note);
+    return note;
+  }
+
   // Another phone's entry took away what this phone had started to enter (a snap closed by the next
   // turn, a power whose cards went): the player is told so, with that entry's words, and a keyboard
   // that was in the picker lands on the words, not at the top of the page.
   function pickGone(screen, focused) {
-    var flash = document.getElementById("flash"), words = home.dataset.pickGone;
-    if (!flash || !words) return;
-    var last = screen.querySelector("#last-entry");
-    var old = flash.querySelector(".pick-gone");
-    if (old) old.remove();
-    var note = document.createElement("div");
-    note.className = "notice pick-gone";
+    var last = screen.querySelector("#last-entry"), words = home.dataset.pickGone;
+    var note = words && flashNotice("pick-gone", words + (last ? " " + last.textContent : ""));
+    if (!note) return;
     note.setAttribute("tabindex", "-1");
-    note.textContent = words + (last ? " " + last.textContent : "");
-    flash.appendChild(note);
     if (focused) note.focus();
   }
 
@@ -609,14 +617,7 @@
       form.addEventListener("htmx:beforeSwap", function (event) { event.detail.shouldSwap = false; });
       words = words || form.dataset.droppedWords || "";
     });
-    var flash = document.getElementById("flash");
-    if (!words || !flash) return;
-    var old = flash.querySelector(".scan-dropped");
-    if (old) old.remove();
-    var note = document.createElement("div");
-    note.className = "notice scan-dropped";
-    note.textContent = words;
-    flash.appendChild(note);
+    flashNotice("scan-dropped", words);
   }
 
   // A photo on its way is marked on its form until its answer is in (camera.js marks it from the moment
@@ -765,12 +766,8 @@
         if (box.dataset.draft) names.push(box.dataset.draft);
         fields = fields.filter(function (f) { return names.indexOf(f.box) < 0; });
         if (alive[i] && flash && !said) { flash.insertAdjacentHTML("beforeend", alive[i]); said = true; }
-        if (scan.otherLang && flash && !said && home.dataset.scanOtherLanguage) {  // said in the page's language
-          var note = document.createElement("div");
-          note.className = "notice scan-dropped";
-          note.textContent = home.dataset.scanOtherLanguage;
-          flash.appendChild(note);
-          said = true;
+        if (scan.otherLang && !said && flashNotice("scan-dropped", home.dataset.scanOtherLanguage)) {
+          said = true;  // said in the page's language
         }
       });
       unparkBlocks(screen);  // a box whose entry can no longer be made is dropped and said so, as live
@@ -787,13 +784,7 @@
     var r = kept.ruling, body = screen.querySelector("[data-version]");
     if (!r || typeof r.html !== "string") return null;
     if (kept.lang !== document.documentElement.lang) {  // said in the other language: said so in this one
-      var flash = document.getElementById("flash");
-      if (flash && home.dataset.rulingOtherLanguage) {
-        var note = document.createElement("div");
-        note.className = "notice ruling-dropped";
-        note.textContent = home.dataset.rulingOtherLanguage;
-        flash.appendChild(note);
-      }
+      flashNotice("ruling-dropped", home.dataset.rulingOtherLanguage);
       return null;
     }
     if (!body || body.dataset.version !== String(r.version) || screen.querySelector("#ruling")) return null;
