@@ -45,8 +45,9 @@ def test_rat_a_tat_cat_is_unchanged_by_the_family_core():
     # 3: the round keeps its Swaps, so a first peek noted late lands on the dealt card (RTC-6, RTC-K4);
     # 4: a seat's notes on one card are one claim at the reveal; 5: a GEN-4 dispute says whose slot;
     # 6: a GEN-3 ruling points at the entries where the copies known were seen (GEN-13);
-    # 7: a GEN-3 ruling says "1 is already known"; 8: a round tied by two says they "both" win (RTC-V1)
-    assert ratatat.ENGINE_VERSION == 8 and ratatat.NAME == "ratatat"
+    # 7: a GEN-3 ruling says "1 is already known"; 8: a round tied by two says they "both" win (RTC-V1);
+    # 9: a GEN-3 ruling names a power card as printed ("3 × Swap")
+    assert ratatat.ENGINE_VERSION == 9 and ratatat.NAME == "ratatat"
     from referee.games.hidden4_entry import Entry
     from referee.games.ratatat_apply import _Turn
     from referee.games.cabo_apply import _Entry
