@@ -15,7 +15,7 @@ def moved(screen: str) -> str:
     return found.group(1) if found else ""
 
 
-def test_a_rat_a_tat_cat_swap_is_said_on_the_phone_whose_card_moved_until_its_next_turn(app, database):
+def test_RTC_32_a_swap_is_said_on_the_phone_whose_card_moved_until_its_next_turn(app, database):
     match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"], {"rounds_n": 1})
     ana, ben, cy = (Phone(app, match.id, str(seat)) for seat in range(3))
     screen = lambda phone: text(phone.client.get(f"/m/{match.id}/screen", headers={"HX-Request": "true"}))  # noqa: E731
@@ -40,7 +40,7 @@ def test_a_rat_a_tat_cat_swap_is_said_on_the_phone_whose_card_moved_until_its_ne
     assert moved(screen(ana)) == ""
 
 
-def test_a_snap_of_your_card_and_the_card_given_for_it_and_a_look_and_swap_are_said(app, database):
+def test_CAB_6_CAB_7_a_snap_of_your_card_the_card_given_for_it_and_a_look_and_swap_are_said(app, database):
     match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
     ana, ben, cy = (CaboPhone(app, match.id, str(seat)) for seat in range(3))
     ana.ok(move="turn_up", card="5H")
@@ -60,7 +60,7 @@ def test_a_snap_of_your_card_and_the_card_given_for_it_and_a_look_and_swap_are_s
     assert moved(cy.screen()) == "" and moved(ana.screen()) == ""
 
 
-def test_a_look_that_keeps_the_cards_where_they_are_moves_nothing(app, database):
+def test_CAB_7_a_look_that_keeps_the_cards_where_they_are_moves_nothing(app, database):
     match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
     ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
     ana.ok(move="turn_up", card="5H")

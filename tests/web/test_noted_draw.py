@@ -20,7 +20,7 @@ def transcript(phone) -> str:
     ({"rounds_n": 1}, "5", "7", {}),          # Rat-a-Tat Cat: the cards 0 to 9 and the power cards at once
     (CAMBIO, "5H", "7S", {"rank": "7"}),     # Cambio, a standard deck: the rank, then the suit
 ], ids=["ratatat", "cambio"])
-def test_the_drawer_notes_the_card_drawn_and_only_their_phone_knows_it(app, database, rules, turned, drawn,
+def test_RTC_K12_the_drawer_notes_the_card_drawn_and_only_their_phone_knows_it(app, database, rules, turned, drawn,
                                                                       first_pick):
     game = "cabo" if rules is CAMBIO else "ratatat"
     match = store.create_match(database, game, ["Ana", "Ben"], rules)
