@@ -19,6 +19,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import time
 import weakref
 from pathlib import Path
 
@@ -372,10 +373,26 @@ def connect(path: str | os.PathLike) -> Database:
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     conn.execute("PRAGMA foreign_keys = ON")  # the busy timeout is set by connect's timeout
     database = Database(conn)
-    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        database.enable_wal()  # once per file: WAL is a property of the file
+    _wal(database)
     conn.execute("PRAGMA synchronous = FULL")
     return database
+
+
+def _wal(database: Database, attempts: int = 40) -> None:
+    """WAL, once per file (it is a property of the file). Several threads opening a new file at once may
+    each try to switch it: SQLite answers the later ones "database is locked" at once, busy timeout or
+    not, and by then the file is switched (or soon will be): they look again instead of failing."""
+    conn = database.conn
+    for attempt in range(attempts):
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            return
+        try:
+            database.enable_wal()
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or attempt == attempts - 1:
+                raise
+            time.sleep(0.025)
 
 
 class _Slot:

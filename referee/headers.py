@@ -42,12 +42,30 @@ class Request(FlaskRequest):
         header = self.environ.get("HTTP_COOKIE", "")
         found = _cookies.get(header)
         if found is None:
-            found = parse_cookie(header, cls=self.dict_storage_class)
+            found = parse_cookie(_readable_cookies(header), cls=self.dict_storage_class)
             if len(header) <= _COOKIE_KEPT_BELOW:  # a phone's is a few hundred bytes: a huge one is not kept
                 if len(_cookies) >= 4096:
                     _cookies.clear()
                 _cookies[header] = found
         return found
+
+
+def _readable_cookies(header: str) -> str:
+    """The Cookie header without the cookies that are not UTF-8 (werkzeug raised on them, and every page
+    answered 500 to a phone holding one: another service at the same address may have set it)."""
+    try:
+        header.encode("latin-1").decode("utf-8")
+        return header
+    except UnicodeError:
+        pass
+    kept = []
+    for part in header.split(";"):
+        try:
+            part.encode("latin-1").decode("utf-8")
+        except UnicodeError:
+            continue
+        kept.append(part)
+    return ";".join(kept)
 
 
 def vary_on(response: Response, *names: str) -> None:

@@ -67,6 +67,15 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("The number of cards drawn must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
     _same(N_("The number of an entry must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
     _same(N_("The number of a flag must be from %(low)s to %(high)s."), low=r"\d+", high=r"\d+"),
+    # --- A form's field that no screen sends (games/forms.py, games/cards.py, games/base.py) --------------
+    (r"(?P<value>.+) is not a card of this deck \(.+, or unknown\)\.?", N_("%(value)s is not a card of this deck.")),
+    (r"(?P<value>.+) is not a card\.?", N_("%(value)s is not a card.")),
+    (r"(?P<value>.+) is not a player at this table\.?", N_("%(value)s is not a player at this table.")),
+    (r"(?P<value>.+) is not an entry of .+", N_("%(value)s is not an entry of this game.")),
+    _same(N_("The form names no entry.")),
+    _same(N_("No card was chosen: tap the card or cards played, then the button.")),
+    _same(N_("A reason has at most %(most)s characters, not %(num)s."), most=r"\d+"),
+    _same(N_("That field has at most %(most)s characters, not %(num)s."), most=r"\d+"),
     # --- The general rules, the log and the setting up of a table ---------------------------------------
     _same(N_("There is no entry to undo.")),
     _same(N_("The entry is not readable.")),  # an override's refused entry that is not one (games/forms.py)
@@ -323,7 +332,8 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
              "(entry %(now)s)."), owner=".+"),
     _same(N_("The match is over: no more entries can be played.")),
     _same(N_("%(rule)s does not refuse this entry, so there is nothing to override."), rule="[A-Z]+-[A-Z0-9]+"),
-    _same(N_("There is no open flag %(flag)s to decide.")),
+    _same(N_("That dispute is no longer open: it was decided already.")),
+    _same(N_("That dispute reads differently now (an entry it points at was corrected): decide it again.")),
     _same(N_("Turn up the top card of the draw pile to start the discard pile first.")),
     _same(N_("%(name)s called and gets no more turns; the round is over, reveal the cards.")),
     _same(N_("The final turns are over: reveal the cards.")),

@@ -80,25 +80,33 @@ def _seen() -> dict:
 
 
 def held_by_a_phone(match_id: str, seat: int) -> bool:
-    """Whether a phone holds ``seat``, or ever held it at this table — this one included (a player's own
-    phone turned into the phone for everyone and passed round): the phone for everyone then shows none
-    of that seat's private notes (they were made on that player's own phone; taking the seat, which is
-    recorded, shows them)."""
-    row = get_db().conn.execute("SELECT 1 FROM seat_claims WHERE match_id = ? AND seat = ? AND device IS NOT NULL"
-                                " LIMIT 1", (match_id, seat)).fetchone()
-    return row is not None
+    """Whether a phone holds ``seat`` now, or entered anything from it at this table — this one included (a
+    player's own phone turned into the phone for everyone and passed round): the phone for everyone then
+    shows none of that seat's private notes (they were made on that player's own phone; taking the seat,
+    which is recorded, shows them). A phone that sat there by mistake and left without entering anything
+    does not count: the phone for everyone goes on noting for that seat."""
+    db = get_db()
+    if store.seat_holder(db, match_id, seat) is not None:
+        return True
+    return _entered_from(db.conn, match_id, seat) is not None
+
+
+def _entered_from(conn, match_id: str, seat: int, other_than: str | None = None) -> str | None:
+    """A device, other than ``other_than``, that made an entry while holding ``seat`` (None: none did)."""
+    row = conn.execute("SELECT device FROM entries WHERE match_id = ? AND seat = ? AND device IS NOT NULL"
+                       " AND device IS NOT ? LIMIT 1", (match_id, seat, other_than)).fetchone()
+    return row[0] if row else None
 
 
 def used_elsewhere(match_id: str, seat: int) -> str | None:
-    """Whether another phone than this one holds ``seat`` ("held") or ever held it ("used"), read at once:
-    what that seat's player noted there (a first look, a peek) shows on the phone that takes it, so the
-    phone is asked first either way."""
+    """Whether another phone than this one holds ``seat`` ("held") or entered anything from it ("used"),
+    read at once: what that seat's player noted there (a first look, a peek) shows on the phone that takes
+    it, so the phone is asked first either way. A seat another phone only sat in for a moment is free."""
     mine = device_id() or ""
-    devices = [device for (device,) in get_db().conn.execute(
-        "SELECT device FROM seat_claims WHERE match_id = ? AND seat = ? ORDER BY id", (match_id, seat))]
-    if devices and devices[-1] not in (None, mine):
+    db = get_db()
+    if store.seat_holder(db, match_id, seat) not in (None, mine):
         return "held"
-    return "used" if any(device not in (None, mine) for device in devices) else None
+    return "used" if _entered_from(db.conn, match_id, seat, other_than=mine) else None
 
 
 def _holders(conn, match_id: str) -> dict[int, str | None]:

@@ -22,7 +22,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from flask import Flask, Request, abort, current_app, render_template, request, session
 from flask.globals import request_ctx
@@ -126,7 +126,9 @@ def csrf_failure(req: Request) -> str | None:
     if not origin:
         return gettext("Refused a request without an Origin header; please use the app's own forms.")
     parsed = urlsplit(origin) if "://" in origin else None
-    theirs = _origin_key(parsed.scheme, parsed.netloc) if parsed and not parsed.path.strip("/") else None
+    # an Origin is a scheme, a host and a port alone (RFC 6454): a path, a query or a user name is no origin
+    plain = parsed is not None and not (parsed.path or parsed.query or parsed.fragment or "@" in parsed.netloc)
+    theirs = _origin_key(parsed.scheme, parsed.netloc) if plain else None
     ours = _origin_key(req.scheme, req.host)
     if theirs is None or theirs != ours:
         return gettext("Refused a request from another site (Origin: %(origin)s).", origin=origin)
@@ -144,6 +146,25 @@ def protect_unsafe_requests() -> None:
     reason = csrf_failure(req)
     if reason:
         abort(403, description=reason)
+    if req.mimetype == "application/x-www-form-urlencoded":
+        if req.content_length is not None and req.content_length > FORM_LIMIT:
+            # no screen's form comes near it; read whole, a 10 MB one held half a GB at its peak
+            abort(413, description=gettext("That form is far larger than any screen sends: nothing was saved."))
+        if not _utf8_form(req.get_data(cache=True)):
+            abort(400, description=gettext("The form's text could not be read (it is not UTF-8): nothing was saved."))
+
+
+FORM_LIMIT = 1024 * 1024  # bytes of a URL-encoded form (photos come as multipart, up to MAX_CONTENT_LENGTH)
+
+
+def _utf8_form(body: bytes) -> bool:
+    """Whether every name and value of a URL-encoded form is UTF-8 once its %XX escapes are read (werkzeug
+    keeps an escape that is no UTF-8 as the text "%FF", which would be saved as typed)."""
+    try:
+        parse_qsl(body.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return True
 
 
 _SECURITY_HEADERS_LOWER = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]

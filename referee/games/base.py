@@ -17,6 +17,7 @@ goes on (a breach that only shows later). Either can be overridden by a person; 
 """
 from __future__ import annotations
 
+import hashlib
 import reprlib
 import unicodedata
 from dataclasses import dataclass, field
@@ -71,6 +72,12 @@ class Ruling(Exception):
                 "entries": list(self.entries)}
 
 
+def flag_about(rule: str, message: str) -> str:
+    """A dispute as it reads, in a few characters: a decision names it, so that a decision made before a
+    correction changed the dispute's words is not applied to what it says now (GEN-5)."""
+    return hashlib.sha1(f"{rule}\n{message}".encode("utf-8")).hexdigest()[:12]
+
+
 @dataclass(frozen=True, slots=True)
 class Flag:
     """A recorded FLAG: play went on, the table may accept it or override it (GEN-5)."""
@@ -86,7 +93,7 @@ class Flag:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "verdict": FLAG, "rule": self.rule, "message": self.message,
                 "entries": list(self.entries), "at": self.at, "status": self.status,
-                "resolution": self.resolution}
+                "resolution": self.resolution, "about": flag_about(self.rule, self.message)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Flag:
@@ -163,6 +170,7 @@ class ResolveFlag:
     decision: str
     reason: str = ""
     seat: int | None = None
+    about: str = ""  # the dispute as it read when decided (`flag_about`); "" in entries made before it was kept
 
 
 @dataclass(frozen=True, slots=True)

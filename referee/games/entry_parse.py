@@ -16,7 +16,7 @@ from .base import MAX_ENTRY_NUMBER, MAX_NAME, MAX_TEXT, Correct, EntryError, Res
 from .cards import parse_card
 
 MAX_NESTING = 3  # overrides and corrections inside one another
-TEXT_LIMITS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME}
+TEXT_LIMITS = {"reason": MAX_TEXT, "rule": MAX_NAME, "decision": MAX_NAME, "about": MAX_NAME}
 EXTRA = {"move": None, "note": MAX_TEXT, "at": MAX_NAME}  # text for people, ignored
 _NUMBERED = {(Correct, "target"), (ResolveFlag, "flag")}
 

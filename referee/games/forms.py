@@ -75,7 +75,12 @@ def number(form: Mapping[str, str], name: str, allowed: Whole | None = None) -> 
 
 
 def text(form: Mapping[str, str], name: str, limit: int = MAX_TEXT) -> str:
-    return form.get(name, "")[:limit]
+    """A text field, refused when longer than ``limit`` (never cut short without a word)."""
+    raw = form.get(name, "")
+    if len(raw) > limit:
+        what = "A reason" if name == "reason" else "That field"
+        raise EntryError(name, f"{what} has at most {limit} characters, not {len(raw)}.")
+    return raw
 
 
 def player(form: Mapping[str, str], name: str, players: tuple[str, ...] | list[str]) -> str | None:
@@ -125,6 +130,8 @@ def log_entry(form: Mapping[str, str], players: tuple[str, ...], seat: int | Non
             entry["decision"] = text(form, "decision")
         if form.get("reason", ""):
             entry["reason"] = text(form, "reason", MAX_REASON)
+        if form.get("about", ""):  # the dispute as the phone showed it (base.flag_about)
+            entry["about"] = text(form, "about", 20)
         return entry
     if move != "correct":
         return None
@@ -226,6 +233,8 @@ def log_form(entry: Mapping[str, Any], game_form: Callable[[Mapping[str, Any]], 
         form.update(rule=str(entry.get("rule", "")), entry=json.dumps(entry.get("entry"), ensure_ascii=False))
     elif move == "resolve_flag":
         form.update(flag=str(entry.get("flag", "")), decision=str(entry.get("decision", "")))
+        if entry.get("about"):
+            form["about"] = str(entry["about"])
     elif move == "correct":
         form["target_entry"] = str(entry.get("target", ""))
         form.update({CORRECT_PREFIX + k: v for k, v in game_form(entry.get("entry") or {}).items()})

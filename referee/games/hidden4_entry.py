@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import EntryError, Flag, Override, ResolveFlag, Ruling
+from .base import EntryError, Flag, Override, ResolveFlag, Ruling, flag_about
 from .ratatat_state import Token
 
 
@@ -90,7 +90,10 @@ class Entry:
         there is no other value to count. Deciding the last flag that holds a round scores it."""
         flags = self.state.flags
         if move.flag >= len(flags) or flags[move.flag].status != "open":
-            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
+            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
+        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
+            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
+                                 "decide it again.")
         status = "accepted" if move.decision == "accept" else "overridden"
         who = self.name(move.seat)
         resolution = f"{status} by {who} at entry {self.eid}" + (f": {move.reason}" if move.reason else "")

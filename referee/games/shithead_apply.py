@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
-                   seat_index)
+                   flag_about, seat_index)
 from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared,
                              pile_entries, possible, run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
@@ -149,7 +149,10 @@ class _Entry:
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
         flags = self.s.flags
         if move.flag >= len(flags) or flags[move.flag].status != "open":
-            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
+            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
+        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
+            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
+                                 "decide it again.")
         status = "accepted" if move.decision == "accept" else "overridden"
         resolution = f"{status} by {self.name(move.seat)} at entry {self.eid}" + (
             f": {move.reason}" if move.reason else "")

@@ -28,6 +28,8 @@ def entry_from_form(form: Mapping[str, str], players: tuple[str, ...], seat: int
     entry: dict[str, Any] = {"move": move, "seat": entrant(form, players, seat, move, shared=shared, turn=turn,
                                                            for_moves=FOR_MOVES, seatless_acts_for_turn=True)}
     cards = _cards(form)
+    if not cards and move in ("play", "interrupt", "add"):  # a tap on "Play them" with no card ticked
+        raise EntryError("cards", "No card was chosen: tap the card or cards played, then the button.")
     if cards or move in CARD_LIST_MOVES:
         entry["cards"] = cards
     for name in TEXT_FIELDS:

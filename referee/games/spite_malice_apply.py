@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .base import (EntryError, Override, ResolveFlag, Ruling, normalise_players, resolve_rules, seat_index)
+from .base import (EntryError, Override, ResolveFlag, Ruling, flag_about, normalise_players, resolve_rules,
+                   seat_index)
 from .cards import card_name, sentence_start
 from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
 from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS, build_problem, copies_of_ranks,
@@ -148,7 +149,10 @@ class _Entry:
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
         flags = self.s.flags
         if move.flag >= len(flags) or flags[move.flag].status != "open":
-            self.refuse("GEN-5", f"There is no open flag {move.flag} to decide.")
+            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
+        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
+            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
+                                 "decide it again.")
         old = flags[move.flag]  # pragma: no cover - no Spite & Malice rule flags (every check is immediate)
         status = "accepted" if move.decision == "accept" else "overridden"
         new = replace(old, status=status, resolution=f"{status} by {self.name(move.seat)} at entry {self.eid}"

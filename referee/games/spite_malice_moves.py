@@ -147,7 +147,7 @@ def source_words(source: str, whose: str = "") -> str:
     if kind == "hand":
         return "from the hand"
     if kind == "payoff":
-        return f"from {own}pay-off pile"
+        return f"from {own or 'the '}pay-off pile"
     if kind == "side":
         return f"from {own}side stack {k}"
     return f"from building pile {k}"

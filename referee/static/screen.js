@@ -279,6 +279,12 @@
       }, WAIT_MS);
     }
   });
+  // A redraw asked for while this page's own entry is on its way says so: the server then skips a redraw its
+  // answer will bring (another tab of the same phone, which is not posting, is redrawn).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var d = event.detail;
+    if (isScreen(d.elt) && posting > 0 && String(d.verb).toLowerCase() === "get") d.parameters.posting = "1";
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var xhr = event.detail.xhr;
     if (!entryPost(event.detail) || !xhr) return;
@@ -434,7 +440,9 @@
       unparkPicks(d.target, d.requestConfig.path);
     }
     if (draft && isScreen(d.target)) {
-      put(d.target, draft, isScreen(d.requestConfig && d.requestConfig.elt));
+      var live = isScreen(d.requestConfig && d.requestConfig.elt);
+      if (!live) draft.ruling = null;  // this phone's own entry was answered: the answer replaces the refusal read
+      put(d.target, draft, live);
       if (entryPost(d)) focusAfterEntry(d);
       else if (!(draft.pick && draft.focused)) refocus(d.target, draft.focus);  // the picker takes it back itself
     } else if (entryPost(d)) {

@@ -1,6 +1,6 @@
 """The matches played before at a table, one "Play again" after another: how each ended, said on the table
 screen, so that an evening of games reads as one evening (the Shithead of each game, who won each match)
-where each game is a table of its own."""
+where each game is a table of its own, and a running tally across them (Shithead points, or matches won)."""
 from __future__ import annotations
 
 from typing import Any
@@ -48,5 +48,41 @@ def _outcome(db, match) -> dict[str, Any] | None:
             return None
         if len(_said) >= 1024:
             _said.clear()
-        found = _said[key] = {"words": outcome_words(view), "url": url_for("play.table", match_id=match.id)}
+        found = _said[key] = {"words": outcome_words(view), "url": url_for("play.table", match_id=match.id),
+                              "points": _points(view), "counts": _counts(view)}
     return found
+
+
+def _counts(view: dict) -> str:
+    """What a match adds to the tally across "Play again": Shithead's own tally (a point for each game's
+    Shithead, or for each game's first out, as the table chose), or a match won."""
+    if view.get("game") == "shithead":
+        return "wins" if view.get("rules", {}).get("end_mode") == "first_out_wins" else "shithead"
+    return "matches"
+
+
+def _points(view: dict) -> dict[str, int]:
+    players = view.get("players") or []
+    if view.get("game") == "shithead":
+        return {name: int(points) for name, points in zip(players, view.get("tally") or [])}
+    winners = {players[w] if isinstance(w, int) and 0 <= w < len(players) else w for w in view.get("winners") or []}
+    return {name: int(name in winners) for name in players}
+
+
+def running_tally(earlier: list[dict[str, Any]], view: dict) -> dict[str, Any] | None:
+    """The tally across the matches played at this table one "Play again" after another, this one
+    included once it is over (``view``, its table as this phone sees it): ``counts`` ("shithead", "wins"
+    or "matches"), ``matches`` (how many) and ``rows`` ([name, points], best first). None with fewer than
+    two matches over, or where they counted differently (a house rule changed)."""
+    done = list(earlier)
+    if view.get("over"):
+        done.append({"points": _points(view), "counts": _counts(view)})
+    if len(done) < 2 or len({d["counts"] for d in done}) != 1:
+        return None
+    totals: dict[str, int] = {}
+    for d in done:
+        for name, points in d["points"].items():
+            totals[name] = totals.get(name, 0) + points
+    counts = done[0]["counts"]
+    rows = sorted(totals.items(), key=lambda item: item[1], reverse=counts != "shithead")
+    return {"counts": counts, "matches": len(done), "rows": [list(row) for row in rows]}

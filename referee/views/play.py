@@ -178,7 +178,7 @@ def _last_words(match, log) -> str:
 
 def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    entry: dict | None = None) -> dict[str, Any]:
-    from .earlier import earlier_matches
+    from .earlier import earlier_matches, running_tally
     from .moved_cards import moved_since_turn  # it says entries in this module's words
     game = log.game
     seat = phone_seat(match.id)
@@ -201,6 +201,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
                    "Take a seat again to play.", name=match.players[lost])
     watching = is_watching(match.id) or lost is not None
     choosing = seat is None and not shared and not watching  # the page asks "who are you?" in its h1
+    earlier = earlier_matches(get_db(), match) if match.rematch_of else []
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
         "watching": watching, "choosing": choosing,
@@ -209,7 +210,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "moves": moves, "table_moves": table_moves, "notes_elsewhere": notes_elsewhere,
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
-        "involved": _involved(ruling, log, match), "variants": game.VARIANTS,
+        "involved": _involved(ruling, log, match, entry), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
         "undo_words": _undo_words(match, log), "last_words": last_entry_words(match, log),
         "moved": moved_since_turn(match, log, viewer),
@@ -224,7 +225,9 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         else "",
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
         "standings_url": _standings_url(match.id) if view.get("over") else "",
-        "earlier": earlier_matches(get_db(), match) if match.rematch_of else [],
+        "earlier": earlier,
+        "tally_across": running_tally(earlier, view),
+        "corrected_since": _corrected_since_decided(get_db(), match, view),
     }
 
 
@@ -489,8 +492,9 @@ def entry_words(log, entry: dict, before: Any = None) -> str:
         return gettext("A %(move)s entry that could not be read.", move=str(entry.get("move", "malformed"))[:20])
 
 
-def _involved(ruling: Ruling | None, log, match) -> list[dict]:
-    """The entries a ruling points at, said in words and linked to the history (GEN-13)."""
+def _involved(ruling: Ruling | None, log, match, refused: dict | None = None) -> list[dict]:
+    """The entries a ruling points at, said in words and linked to the history (GEN-13); the entry just
+    refused (``refused``) is said as what it would have entered."""
     if ruling is None:
         return []
     positions = [p for p in ruling.entries if p is not None and p >= 0]
@@ -506,7 +510,9 @@ def _involved(ruling: Ruling | None, log, match) -> list[dict]:
         if position in stored:
             words = entry_words(log, stored[position])
         elif position == count:  # never stored: no number of the history is its
-            out.append({"number": None, "words": gettext("The entry just refused")})
+            said = entry_words(log, refused) if isinstance(refused, dict) else ""
+            out.append({"number": None, "words": gettext("The entry just refused: %(entry)s", entry=said) if said
+                        else gettext("The entry just refused")})
             continue
         else:
             continue
@@ -572,23 +578,24 @@ def screen(match_id: str):
     picker it has just opened stays open."""
     db = get_db()
     match = store.get_match(db, match_id)
-    if _already_shown(db, match, request.args.get("shown", "")):
+    if _already_shown(db, match, request.args.get("shown", ""), request.args.get("posting") == "1"):
         return Response(status=204)  # without the match's state: about one re-fetch in four
     log = store.state_at(db, match, tables.replay, tables.feed)
     return _no_store(Response(render_template("table/_screen.html", **screen_context(match, log))))
 
 
-def _already_shown(db, match, shown: str) -> bool:
-    """The phone's screen is current: drawn at this version for the same seat, or at an earlier one
-    when every entry since was this phone's own (its answer carries the fresh screen; redrawing it
-    here could close a picker the player has just opened)."""
+def _already_shown(db, match, shown: str, posting: bool = False) -> bool:
+    """The phone's screen is current: drawn at this version for the same seat, or, while this page waits
+    for the answer to its own entry (``posting``), at an earlier one when every entry since was this
+    phone's own (its answer carries the fresh screen; redrawing it here could close a picker the player
+    has just opened). Another tab of the same phone, which made none of them, is redrawn."""
     version, _, who = shown.partition("-")
     current = shown_token(match, phone_seat(match.id), is_shared(match.id))
     if shown == current:
         return True
     if not version.isascii() or not version.isdigit() or len(version) > 9 or who != current.partition("-")[2]:
         return False
-    return int(version) < match.version and store.only_by(db, match.id, int(version), session.get("device"))
+    return posting and int(version) < match.version and store.only_by(db, match.id, int(version), session.get("device"))
 
 
 @bp.get("/seat")
@@ -904,14 +911,60 @@ def _corrections_standing(entries: list, log) -> dict[int, int]:
     return out
 
 
+_DECIDED_AT = re.compile(r"(?:accepted|overridden) by .+? at entry (\d+)")
+
+
+def _corrected_since_decided(db, match, view: dict) -> dict[int, tuple[int, int]]:
+    """For each decided dispute, an entry it points at that was corrected after the decision: {flag id:
+    (the entry corrected, the correction)}. The decision stays recorded, but the dispute is said as the
+    corrected entries say it now: the table is told the words changed after it decided."""
+    decided = [f for f in view.get("flags", ()) if f.get("status") != "open"]
+    if not decided:
+        return {}
+    rows = db.conn.execute(  # (an entry stored before entries were bounded may not be JSON SQLite reads)
+        "SELECT seq, target FROM (SELECT seq, CASE WHEN json_valid(entry) THEN json_extract(entry, '$.move') END"
+        " AS move, CASE WHEN json_valid(entry) THEN json_extract(entry, '$.target') END AS target FROM entries"
+        " WHERE match_id = ?) WHERE move = 'correct'", (match.id,)).fetchall()
+    out = {}
+    for f in decided:
+        found = _DECIDED_AT.match(f.get("resolution") or "")
+        if found is None:
+            continue
+        at = int(found.group(1))
+        later = [(target, seq - 1) for seq, target in rows if seq - 1 > at and target in f.get("entries", ())]
+        if later:
+            out[f["id"]] = later[-1]
+    return out
+
+
+def _phone_owners(claims: list[dict]) -> tuple[dict[str, int], dict[str, int]]:
+    """Whose phone each phone is: the first seat it took that no other phone had held (a phone that took Ana's
+    seat over by mistake, then sat in Ben's, is Ben's), and, for naming it, that seat or else the first seat
+    it held."""
+    own: dict[str, int] = {}
+    named: dict[str, int] = {}
+    used: dict[int, set] = {}
+    for claim in claims:
+        device, seat = claim.get("device"), claim["seat"]
+        if seat == SHARED_SEAT or not device:
+            continue
+        if not used.get(seat, set()) - {device}:
+            own.setdefault(device, seat)
+        named.setdefault(device, seat)
+        used.setdefault(seat, set()).add(device)
+    return own, {**named, **own}
+
+
 def _seat_claims(db, match) -> list[dict]:
     """For the history (nothing private: no device ids): a seat taken by a phone after another phone held
-    it, or by a phone that held another seat, named by the first seat that phone held ("Ben's phone took
-    Ana's seat": it then sees what Ana noted; "Ben's phone went back to Ben's seat"), and a phone turned
-    into the phone for everyone (it may then enter for every seat no other phone holds)."""
+    it, or by a phone that held another seat, named by whose phone it is (`_phone_owners`: "Ben's phone
+    took Ana's seat": it then sees what Ana noted; "Ben's phone went back to Ben's seat"), and a phone
+    turned into the phone for everyone (it may then enter for every seat no other phone holds)."""
     out = []
     held: dict[str, int] = {}  # the seat each phone last held
-    first: dict[str, int] = {}  # the seat each phone held first: whose phone it is
+    claims = store.seat_claims(db, match.id)
+    own, owners = _phone_owners(claims)  # whose phone each phone is (by its own seat; by a seat, to name it)
+    first: dict[str, int] = {}  # the phones seen so far (their owners, once seen)
     users: dict[int, set] = {}  # the phones that ever held each seat
     players = match.players
     shared_since = None  # when a phone first became the phone for everyone
@@ -920,23 +973,28 @@ def _seat_claims(db, match) -> list[dict]:
     def said(seat: int) -> Markup:  # a name isolated from the sentence's direction (Latin in Hebrew, and back)
         return Markup("<bdi>{}</bdi>").format(players[seat] if 0 <= seat < len(players) else "?")
 
-    for claim in store.seat_claims(db, match.id):
+    for claim in claims:
         device, seat = claim.get("device"), claim["seat"]
         if not device:
             continue
         if seat == SHARED_SEAT and shared_since is None:
             shared_since = claim["claimed_at"]
-        before, owner = held.get(device), first.get(device)
+        before, mine = held.get(device), owners.get(device)
         words = None
         if seat == SHARED_SEAT:
-            words = gettext("%(name)s's phone became the phone for everyone.", name=said(owner)) \
-                if owner is not None else gettext("A phone became the phone for everyone.")
+            words = gettext("%(name)s's phone became the phone for everyone.", name=said(mine)) \
+                if device in first else gettext("A phone became the phone for everyone.")
         else:
             others = users.get(seat, set()) - {device}
-            if seat == owner and ((before is not None and before != seat) or others):  # its own seat again
-                words = gettext("%(name)s's phone went back to %(name)s's seat.", name=said(seat))
-            elif before is not None and before != seat:
-                words = gettext("%(other)s's phone took %(name)s's seat.", other=said(owner), name=said(seat))
+            moved = before is not None and before != seat
+            if seat == own.get(device) and device in users.get(seat, set()) and (moved or others):
+                words = gettext("%(name)s's phone went back to %(name)s's seat.", name=said(seat))  # its own again
+            elif seat == own.get(device) and (moved or others):
+                words = gettext("%(name)s's phone took %(name)s's own seat.", name=said(seat))
+            elif moved:
+                words = gettext("%(other)s's phone took %(name)s's seat.", other=said(mine), name=said(seat))
+            elif others and mine is not None and mine != seat:
+                words = gettext("%(other)s's phone took over %(name)s's seat.", other=said(mine), name=said(seat))
             elif others:
                 words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
             elif (before is None and not users.get(seat) and shared_since is not None and first_entry is not None
@@ -1128,6 +1186,12 @@ def follow_up(game, match, log, entry: dict, then: str) -> dict:
     form = {"move": then}
     if shared and isinstance(entry.get("seat"), str):
         form["for"] = entry["seat"]
+    noted = request.form.get("then_card", "")
+    if noted:  # the card drawn, noted for the drawer alone (RTC-K12): as "Draw and note the card" notes it
+        if shared:
+            raise _Refused(403, gettext("A card drawn is noted only on the drawer's own phone: enter the draw here "
+                                        "without it."))
+        form["card"] = noted
     try:
         follow = game.entry_from_form(form, tuple(match.players), phone_seat(match.id), shared=shared,
                                       turn=game.to_act(log.state))
@@ -1161,6 +1225,10 @@ def post_entry(match_id: str):
         abort(400, description=gettext("The form is missing the version it was made for; reload the page."))
     expected = int(raw_version)
     key = request.form.get("key", "") or None  # never cut: the store bounds a long key by its digest
+    target = request.form.get("target_entry", "") if request.form.get("move") == "correct" else ""
+    if target.isascii() and target.isdigit() and len(target) <= 9 and int(target) >= match.version:
+        # said before the corrected entry is read: its player and cards mean nothing for an entry never made
+        return render_screen(match, log, 404, notice=gettext("There is no such entry."))
     try:
         entry = log.game.entry_from_form(request.form, tuple(match.players), phone_seat(match_id),
                                          shared=is_shared(match_id), turn=log.game.to_act(log.state))
@@ -1232,7 +1300,8 @@ def post_entry(match_id: str):
                 return render_screen(match, log, 422, ruling=ruling)
             return render_screen(match, log, 422, ruling=ruling, entry=entry)
         except EntryError as err:
-            return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s (%(field)s).", why=err.message, field=err.field))
+            return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s",
+                                                                 why=_form_words(err.message, err.field)))
     if request.form.get("attach") and not done.duplicate:
         scans.attach(db, match_id, done.seq, request.form["attach"], owner=device_id())
     match = dataclasses.replace(match, version=done.version)
@@ -1271,10 +1340,23 @@ def _unreadable_correction(db, match, log, notice: str) -> Response | None:
 def _unreadable(message: str) -> str:
     """The notice for a form no entry can be read from, with the reason in the phone's language: said once
     ("That entry is not readable: The entry is not readable." would say it twice)."""
-    why = ruling_text("", message)
+    why = _form_words(message)
     if message == UNREADABLE:
         return why
     return gettext("That entry is not readable: %(why)s", why=why)
+
+
+def _form_words(message: str, field: str = "") -> str:
+    """Why a form's entry cannot be read, in the phone's language. A reason said from the field's side ("is
+    "accept" or "override"") is given the field as its subject. What no catalogue says (only a form changed
+    by hand, or one made for another screen, can be that wrong) is said in the phone's language in general
+    words, never in English on a phone set to another language."""
+    if message.startswith("is ") and field:
+        message = f"{field.rsplit('.', 1)[-1]} {message}"
+    said = ruling_text("", message)
+    if said == message and lang() != "en":
+        return gettext("The form was changed, or made for another screen: reload the page and enter it again.")
+    return said
 
 
 def _alongside(db, game, match_id: str, expected: int, entry: dict) -> bool:

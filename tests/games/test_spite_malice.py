@@ -543,6 +543,8 @@ def test_entries_round_trip_through_json_and_forms():
         assert all(isinstance(v, str) for v in form.values())
         assert sm.parse_move(sm.entry_from_form(form, players, players.index(entry["seat"])), players) == move
         assert sm.describe(move, players)
+    built = sm.parse_move({"move": "build", "seat": "Bob", "pile": 1, "source": "payoff", "card": "5"}, players)
+    assert sm.describe(built, players) == "Bob builds 5 from the pay-off pile on pile 1."
     for bad in ({"move": "build", "seat": "Ann", "pile": 0},
                 {"move": "build", "seat": "Ann", "pile": 1, "source": "deck"},
                 {"move": "discard", "seat": "Ann", "stack": "x"}, {"move": "top", "seat": "Zed"},

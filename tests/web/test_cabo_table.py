@@ -266,7 +266,7 @@ def test_the_shared_phone_offers_each_players_snap_and_enters_for_them(app, data
     screen = shared.ok(move="snap", slot="2", owner="Ben", card="9C", **{"for": "Cy"})
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "snap", "seat": "Cy", "slot": 2, "owner": "Ben",
                                                               "card": "9C"}
-    assert "Give Ben one of your cards" in screen and 'name="for" value="Cy"' in screen
+    assert "Cy gives Ben one of Cy's cards" in screen.replace("&#39;", "'") and 'name="for" value="Cy"' in screen
     screen = shared.ok(move="give", slot="3", **{"for": "Cy"})
     assert "Your turn, Ben" in screen and "Snap!" not in screen  # a good snap closes the snap
     for args in ({"move": "replace", "slot": "1", "field": "out"}, {"move": "match"}, {"move": "power"},
@@ -652,3 +652,19 @@ def test_a_switch_that_does_not_apply_is_not_counted_against_the_rule_set(app, d
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {**dict(seed.rules), "minutes": 45})
     screen = html.unescape(CaboPhone(app, match.id, "0").screen())
     assert "<summary>House rules: As told on Hebrew Wikipedia</summary>" in screen
+
+
+def test_CAB_6_the_phone_for_everyone_names_who_gives_a_card_after_a_snap(app, database):
+    """Ana and Ben play on the phone for everyone, Cy on his own phone. Cy snaps Ana's place 2 right: he owes
+    Ana one of his cards. The phone for everyone, on Ben's turn, offers Cy's give in Cy's name (Cy's
+    places), never as "your cards" / "My place", which Ben would read as his own."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben", "Cy"], CAMBIO)
+    shared, cy = CaboPhone(app, match.id, "shared"), CaboPhone(app, match.id, "2")
+    shared.ok(move="turn_up", card="4H")
+    shared.ok(move="draw", **{"for": "Ana"})
+    shared.ok(move="discard", card="5C", **{"for": "Ana"})
+    cy.ok(move="snap", slot="2", owner="Ana", card="5D")
+    screen = shared.screen().replace("&#39;", "'")
+    assert "Cy gives Ana one of Cy's cards, face down, for Ana's place 2:" in screen
+    assert "Cy's place 1" in screen and "My place" not in screen and "one of your cards" not in screen
+    assert "Give Ana one of your cards" in cy.screen()  # Cy's own phone speaks to Cy

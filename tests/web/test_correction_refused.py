@@ -115,3 +115,20 @@ def test_a_refused_correction_sent_by_htmx_still_answers_with_the_screen(table, 
                         reason="r")
     page = html.unescape(response.get_data(as_text=True))
     assert response.status_code == 422 and "Refused (SM-18)" in page and 'id="correct-form"' not in page
+
+
+@pytest.mark.parametrize("game, rules", [("ratatat", {"rounds_n": 1}), ("cabo", {}), ("shithead", {}),
+                                         ("spite_malice", {})])
+def test_a_correction_of_an_entry_never_made_says_there_is_no_such_entry(app, database, game, rules):
+    """At a fresh table (nobody's turn yet) a correction of entry 99999 is answered by what is wrong with it,
+    there is no such entry (404), not by what its corrected entry would say about whose turn it is."""
+    match = store.create_match(database, game, ["Ann", "Bob"], rules)
+    ann = Phone(app, match.id, "0")
+    before = entry_count(database, match.id)
+    for target in ("99999", "0"):
+        answer = ann.client.post(f"{ann.url}/entry", headers=POST, data={
+            "version": ann.version(), "move": "correct", "target_entry": target, "c_move": "draw",
+            "c_for": "Ann", "reason": "typo"})
+        said = answer.get_data(as_text=True)
+        assert answer.status_code == 404 and "There is no such entry." in said and "nobody" not in said
+    assert entry_count(database, match.id) == before

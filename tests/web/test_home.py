@@ -304,3 +304,14 @@ def test_a_mistyped_table_code_comes_back_in_its_field_with_why(client, database
     assert re.search(r'<input id="code" name="code"[^>]*value="BNFL" autofocus aria-describedby="join-problem"', page)
     answer = client.post("/join", data={"code": match.join_code.lower()}, headers=ORIGIN)
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}")
+
+
+@pytest.mark.parametrize("game, said", [
+    ("ratatat", "the first one plays first"), ("cabo", "the first one plays first"),
+    ("shithead", "the first one deals (the lowest card starts, SH-4)"),
+    ("spite_malice", "the higher pay-off top starts (SM-7)")])
+def test_the_new_table_form_says_who_starts_as_the_game_decides_it(client, database, game, said):
+    """Rat-a-Tat Cat and Cabo: the last player deals, so the first listed plays first; Shithead: the first
+    listed deals the first game and the lowest card starts (SH-4); Spite & Malice: the pay-off tops decide."""
+    page = client.get(f"/new/{game}").get_data(as_text=True)
+    assert f"Players, in seating order (clockwise); {said}" in page

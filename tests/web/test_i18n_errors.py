@@ -125,3 +125,46 @@ def test_a_new_table_the_rules_refuse_is_refused_in_the_phones_language(client):
     response = client.post("/new/cabo", data={"players": "Ana"}, headers={**HX, "Accept-Language": "it"})
     assert response.status_code == 422
     assert "CAB-1: Con il mazzo di Cabo si gioca in 2–5, non in 1." in text(response)
+
+
+def _notice(response) -> str:
+    import html
+
+    found = re.search(r'<div class="notice" role="status">(.*?)</div>', text(response), re.S)
+    return html.unescape(found.group(1)) if found else ""
+
+
+@pytest.mark.parametrize("fields, it", [
+    ({"move": "discard", "card": "99", "stack": "1"},
+     "Questa registrazione non è completa: '99' non è una carta di questo mazzo."),
+    ({"move": "discard", "card": "7", "stack": "1", "for": "Zoë"},
+     "Questa registrazione non si legge: 'Zoë' non gioca a questo tavolo."),
+    ({"move": "nonsense"}, "Questa registrazione non si legge: 'nonsense' non è una registrazione di questo gioco."),
+    ({"move": ""}, "Questa registrazione non si legge: Il modulo non indica nessuna registrazione."),
+    ({"move": "resolve_flag", "flag": "0", "decision": "bogus"},
+     "Questa registrazione non è completa: Il modulo è stato modificato, o era per un’altra schermata: ricarica la "
+     "pagina e registra di nuovo."),
+])
+def test_a_form_changed_by_hand_is_refused_in_the_phones_language(client, database, fields, it):
+    """A Spite & Malice form edited in the page: refused (400) in Italian on an Italian phone, with no field name
+    such as "(entry.card)" and no English; what no catalogue says is said in general words."""
+    match = store.create_match(database, "spite_malice", ["Ana", "Ben"], {"payoff_size": 5})
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    for version, entry in enumerate(({"move": "top", "card": "9"}, {"move": "top", "card": "4", "for": "Ben"})):
+        assert client.post(f"/m/{match.id}/entry", data={"version": str(version), **entry}, headers=HX).status_code == 200
+    client.set_cookie(i18n.COOKIE, "it")
+    response = client.post(f"/m/{match.id}/entry", data={"version": "2", **fields}, headers=HX)
+    assert response.status_code == 400 and _notice(response) == it
+    assert len(store.entries(database, match.id)) == 2
+
+
+def test_a_reason_too_long_is_refused_not_cut_short(client, database):
+    """A dispute's reason is at most 300 characters: 5,001 are refused with the count (400), nothing stored;
+    before, the first 300 were kept without a word."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
+    client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
+    response = client.post(f"/m/{match.id}/entry", headers=HX, data={
+        "version": "0", "move": "end", "reason": "ש" * 5001})
+    said = _notice(response)
+    assert response.status_code == 400 and "A reason has at most 300 characters, not 5001." in said
+    assert store.entries(database, match.id) == []

@@ -354,6 +354,22 @@ def test_italian_shithead_words_agree_in_gender():
     assert added == "Luca ha pescato un’altra carta uguale (Donna): aggiungila"
 
 
+@pytest.mark.parametrize("ruling, said", [
+    ("The card to beat is the Q: a 5 is lower (play a Q or higher, or a 2, 3 or 10).",
+     "La carta da battere è Q: 5 vale meno (gioca Q o più, oppure un 2, 3 o 10)."),
+    ("The card to beat is the K under the 3s: a J is lower (play a K or higher, or a 2 or 10).",
+     "La carta da battere è K, sotto i 3: J vale meno (gioca K o più, oppure un 2 o 10)."),
+    ("Ana declared 4♣ as their lowest card: the first play must include a Q.",
+     "Ana ha dichiarato 4♣ come carta più bassa: la prima giocata deve comprendere una carta Q."),
+    ("That pile needs a Q (or a king), not a 5.", "Quella pila vuole Q (o un re), non 5."),
+])
+def test_SH_11_italian_names_a_rank_letter_without_a_masculine_article(ruling, said):
+    """A queen is feminine in Italian ("la donna"): a ruling naming the rank by its letter says "Q", or "una
+    carta Q", never "il Q" or "un Q"."""
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    assert i18n_rulings.say(ruling, it.gettext, it.ngettext) == said
+
+
 def test_a_power_card_in_a_gen_3_ruling_is_said_as_the_table_calls_it():
     it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
     said = i18n_rulings.say("The deck has only 3 × Swap, and 3 are already known on the table: this sighting would be "

@@ -180,7 +180,7 @@ def test_shared_device_enters_for_whoever_is_to_act(app, database):
     ({"version": "0", "move": "replace", "slot": "9"}, 400),
     ({"version": "0", "move": "turn_up", "card": "<script>"}, 400),
     ({"version": "0", "move": "override", "rule": "GEN-7", "entry": "{"}, 400),
-    ({"version": "0", "move": "correct", "target_entry": "0", "entry": "nope"}, 400),
+    ({"version": "0", "move": "correct", "target_entry": "0", "entry": "nope"}, 404),  # no entry 0 yet: said first
 ])
 def test_malformed_forms_are_400_and_change_nothing(table, database, data, status):
     match, ana, _, _ = table
@@ -267,6 +267,43 @@ def test_flag_at_reveal_then_accepted(app, database):
     assert response.status_code == 200 and "Accepted by Ben (entry" in text(response)
     assert "Why: she moved her cards" in text(response)
     assert 'value="accept"' not in text(response)
+
+
+def test_GEN_5_a_decision_made_before_its_entry_was_corrected_is_said_so(app, database):
+    """Ben accepted the GEN-4 dispute over Ana's slot 3 (a 7 where a 2 was known); then entry 6, the
+    reveal, is corrected to a 9: the dispute now says 9. Its decision stays recorded, and the screen says
+    it was made before the correction (before, the accepted dispute just read differently)."""
+    match, ana, ben = ana_revealed_against_the_known_2(app, database)
+    assert ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}).status_code == 200
+    assert ben.post(move="resolve_flag", flag="0", decision="accept", reason="she moved her cards").status_code == 200
+    decided = re.search(r'<section class="card disputes" id="decided">(.*?)</section>', ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True), re.S).group(1)
+    assert "corrected-since" not in decided
+    response = ben.post(move="correct", target_entry="6", c_move="reveal", c_for="Ana", c_card1="1", c_card2="0",
+                        c_card3="9", c_card4="3", reason="it was a 9")
+    assert response.status_code == 200, text(response)[:500]
+    decided = re.search(r'<section class="card disputes" id="decided">(.*?)</section>', ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True), re.S).group(1)
+    assert "known to be 2" in decided and "Accepted by Ben" in decided
+    assert "Decided before entry 6 was corrected (entry 9)" in decided
+
+
+def test_GEN_5_a_decision_on_a_dispute_a_correction_rewords_is_set_aside_and_the_dispute_reopens(app, database):
+    """The decision form names the dispute as it read (``about``). Entry 6 corrected to a 9 rewords the
+    dispute: on replay the decision no longer fits (GEN-5), is set aside, and the dispute is open again for
+    the table to decide; the history says why. A decision posted without ``about`` (entries made before it
+    was kept) still stands, with the note above."""
+    match, ana, ben = ana_revealed_against_the_known_2(app, database)
+    screen = text(ben.post(move="reveal", **{"for": "Ben", "card1": "4", "card2": "4", "card3": "5", "card4": "2"}))
+    about = re.search(r'name="about" value="(\w+)"', screen).group(1)
+    assert ben.post(move="resolve_flag", flag="0", decision="accept", about=about, reason="moved").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["about"] == about
+    assert 'value="accept"' not in ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    response = ben.post(move="correct", target_entry="6", c_move="reveal", c_for="Ana", c_card1="1", c_card2="0",
+                        c_card3="9", c_card4="3", reason="it was a 9")
+    assert response.status_code == 200, text(response)[:500]
+    screen = ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True)
+    assert 'value="accept"' in screen and "shows 9" in html.unescape(screen)  # to decide again, as it reads now
+    history = html.unescape(ben.client.get(f"/m/{match.id}/history").get_data(as_text=True))
+    assert "That dispute reads differently now (an entry it points at was corrected): decide it again." in history
 
 
 def test_undo_is_a_new_entry_and_history_keeps_both(table, database):
@@ -413,8 +450,11 @@ def test_own_doorbell_does_not_redraw_the_screen(table):
     match, ana, ben, _ = table
     ana.post(move="turn_up", card="5")
     assert ana.client.get(f"/m/{match.id}/screen?shown=1-0").status_code == 204
-    # the doorbell may race the answer that carries the fresh screen: her own entry is no news to her
-    assert ana.client.get(f"/m/{match.id}/screen?shown=0-0").status_code == 204
+    # the doorbell may race the answer that carries the fresh screen: her own entry is no news to the page
+    # that made it, still waiting for its answer...
+    assert ana.client.get(f"/m/{match.id}/screen?shown=0-0&posting=1").status_code == 204
+    # ... but is to another tab on her phone, which made no entry
+    assert ana.client.get(f"/m/{match.id}/screen?shown=0-0").status_code == 200
     assert ben.client.get(f"/m/{match.id}/screen?shown=0-1").status_code == 200
     assert ana.client.get(f"/m/{match.id}/screen?shown=1-w").status_code == 200  # drawn for another seat
 

@@ -24,4 +24,4 @@ def test_SH_T30_the_refusal_of_a_card_face_up_elsewhere_lists_the_face_up_entry(
     said = re.sub(r"<[^>]+>", "", ruling.group(1))
     assert "SH-K5" in said and "(Mom's face-up cards)" in said
     assert "Entry 0: Mom's face-up cards: K♦ 5♠ 9♥." in said
-    assert "The entry just refused" in said
+    assert "The entry just refused: Dad plays K♦." in said  # what it would have entered, said

@@ -46,6 +46,9 @@ def test_the_shared_phone_takes_no_seat_from_the_phones_that_hold_them(app, data
 
 def test_a_seated_phone_that_serves_everyone_gives_its_own_seat_up(app, database, table):
     match, ann, bob = table
+    assert entry(ann, match.id, move="draw").status_code == 200
+    assert entry(ann, match.id, move="discard", card="7").status_code == 200
+    assert entry(bob, match.id, move="draw").status_code == 200  # Bob enters from his own phone
     assert sit(bob, match.id, "shared").status_code == 303
     assert store.seat_holder(database, match.id, 1) is None  # Bob's seat is free for his phone again
     assert store.seat_holder(database, match.id, 0) is not None  # Ann's is still hers
@@ -249,3 +252,53 @@ def test_the_shared_phone_names_the_player_in_a_swaps_second_step_a_peek_and_the
     assert "With the cards Ann saw:" in screen and "With the cards you saw" not in screen
     picker = tablet.pick(move="peek", slot="1", field="seen").replace("&#39;", "'")
     assert "What did Ann see in their place 1?" in picker
+
+
+def test_GEN_6_a_seat_tapped_by_mistake_and_left_leaves_the_shared_phone_noting_for_it(app, database):
+    """Cy plays on the tablet. Ann's phone taps Cy's seat by mistake and goes to her own before entering
+    anything: the tablet still notes what Cy peeks at, and Cy's own phone, if she fetches it, is not asked
+    about another phone that only sat there for a moment."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bob", "Cy"], {"rounds_n": 1})
+    tablet, ann = app.test_client(), app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    assert sit(ann, match.id, "2").status_code == 303 and sit(ann, match.id, "0").status_code == 303
+    for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw", "for": "Ann"},
+                   {"move": "discard", "card": "7", "for": "Ann"}, {"move": "draw", "for": "Bob"},
+                   {"move": "discard", "card": "6", "for": "Bob"}, {"move": "draw", "for": "Cy"},
+                   {"move": "power", "card": "PEEK", "for": "Cy"}):
+        assert entry(tablet, match.id, **fields).status_code == 200
+    assert entry(tablet, match.id, move="peek", slot="2", seen="4", **{"for": "Cy"}).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["seen"] == "4"
+    assert sit(app.test_client(), match.id, "2").status_code == 303  # Cy's own phone: no question asked
+
+
+def test_GEN_6_a_seat_a_phone_entered_from_stays_its_own_after_it_leaves(app, database, table):
+    """Bob's phone entered from his seat, then became a watcher: the tablet shows none of his notes and a
+    phone taking his seat is asked first."""
+    match, ann, bob = table
+    assert entry(ann, match.id, move="draw").status_code == 200
+    assert entry(ann, match.id, move="discard", card="7").status_code == 200
+    assert entry(bob, match.id, move="draw").status_code == 200
+    assert sit(bob, match.id, "watch").status_code == 303
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    assert entry(tablet, match.id, move="power", card="PEEK", **{"for": "Bob"}).status_code == 200
+    assert entry(tablet, match.id, move="peek", slot="2", seen="4", **{"for": "Bob"}).status_code == 403
+    assert sit(app.test_client(), match.id, "1").status_code == 409
+
+
+def test_a_phone_that_took_a_seat_over_by_mistake_is_named_by_its_own_seat(app, database, table):
+    """Cy's phone, new at the table, takes Ann's seat over, then goes to Cy's seat; Ann's phone sits down
+    again. The history names each phone by whose it is: Cy's phone took over Ann's seat and took Cy's own
+    seat; Ann's phone went back to hers (before: "Ann's phone took Cy's seat", as if Ann's phone had moved
+    around)."""
+    match, ann, bob = table
+    cy = app.test_client()
+    assert sit(cy, match.id, "0", confirm="1").status_code == 303  # by mistake
+    assert sit(cy, match.id, "2").status_code == 303
+    assert sit(ann, match.id, "0", confirm="1").status_code == 303
+    said = history(ann, match.id)
+    assert "<bdi>Cy</bdi>'s phone took over <bdi>Ann</bdi>'s seat." in said
+    assert "<bdi>Cy</bdi>'s phone took <bdi>Cy</bdi>'s own seat." in said
+    assert "<bdi>Ann</bdi>'s phone took <bdi>Cy</bdi>'s seat." not in said
+    assert "<bdi>Ann</bdi>'s phone went back to <bdi>Ann</bdi>'s seat." in said

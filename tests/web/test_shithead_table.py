@@ -442,3 +442,23 @@ def test_SH_18_the_correction_page_says_a_failed_face_up_play_as_what_happened(a
     assert said in _history_says(dov, failed)
     dov.client.set_cookie(i18n.COOKIE, "he")
     assert _correct_says(dov, failed) == in_language["he"]
+
+
+def test_SH_K5_the_one_card_a_rank_can_be_is_said_not_ticked(app, database):
+    """Three queens lie face up: a queen Ben plays from his hand can only be the fourth. The picker says so
+    and its button plays it (no tick box that a tap, as told, would clear); a play posted with no card
+    ticked is told that no card was chosen, not that passing is not allowed."""
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {})
+    ana, ben, cy = ShPhone(app, match.id, "0"), ShPhone(app, match.id, "1"), ShPhone(app, match.id, "2")
+    for phone, cards in ((ana, ["9S", "QH", "AH"]), (ben, ["5H", "6S", "QS"]), (cy, ["JH", "QC", "10C"])):
+        assert phone.post_cards(cards, move="faceup").status_code == 200
+    assert ana.post(move="start", card="4C").status_code == 200
+    assert ana.post_cards(["4C"], move="play", rank="4").status_code == 200
+    picker = ben.pick(move="play", seat="Ben", rank="Q")
+    assert 'name="cards" value="QD"' in picker and 'type="checkbox"' not in picker
+    assert "The one Queen it can be:" in picker and ">Play it<" in picker
+    refused = ben.post(move="play", rank="Q")
+    said = html.unescape(text(refused))
+    assert refused.status_code == 400 and "No card was chosen: tap the card or cards played" in said
+    assert "Passing is not allowed" not in said
+    assert ben.post_cards(["QD"], move="play", rank="Q").status_code == 200
