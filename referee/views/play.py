@@ -890,13 +890,41 @@ def private_write_refusal(log, whole: list, entry: dict, match) -> str | None:
     if seat is None and is_shared(match.id) and owner in match.players \
             and not held_by_a_phone(match.id, match.players.index(owner)):
         seat = match.players.index(owner)
-    if log.game.redact(log.state, [*whole, entry], seat)[-1] == entry:
+    if log.game.redact(log.state, [*whole, entry], seat)[-1] == entry and not (
+            correction and _writes_another_seats_sight(log, whole, entry, seat)):
         return None
     name = owner if isinstance(owner, str) else "?"
     if not correction:
         return gettext("Only %(name)s's phone can note what %(name)s saw: enter it here without the card, or on "
                        "%(name)s's phone.", name=name)
     return gettext("Only %(name)s's phone can enter what %(name)s saw: ask them to correct it.", name=name)
+
+
+def _writes_another_seats_sight(log, whole: list, entry: dict, seat: int | None) -> bool:
+    """Whether correction ``entry`` writes what only its entry's player saw (a peek's card, a first look, a
+    card drawn) that the entry it corrects does not already say, from a phone that is not that player's.
+    A finished round's notes are open to every phone, but what a player saw is still theirs to say: another
+    phone would put words in her mouth, and the note might then raise a dispute in her name (GEN-4, GEN-6)."""
+    hide = getattr(log.game, "hide_private", None)
+    inner = entry.get("entry")
+    number = entry.get("target")
+    if hide is None or not isinstance(inner, dict) or not isinstance(number, int) or not 0 <= number < len(whole):
+        return False
+    owner = inner.get("seat")
+    if seat is not None and owner == log.state.players[seat]:
+        return False
+    try:
+        private = {key for key, value in inner.items() if hide(log.state, inner).get(key) != value}
+    except Exception:  # noqa: BLE001 - an entry the game cannot read: the engine says what is wrong with it
+        return False
+    if not private:
+        return False
+    last = _corrections_standing(whole, log).get(number)
+    standing = whole[number] if last is None else whole[last].get("entry")
+    while isinstance(standing, dict) and standing.get("move") == "override":
+        standing = standing.get("entry")
+    standing = standing if isinstance(standing, dict) else {}
+    return any(standing.get(key) != inner.get(key) for key in private)
 
 
 def _corrections_standing(entries: list, log) -> dict[int, int]:
@@ -1049,7 +1077,7 @@ def correct_page(match_id: str, number: int):
 
 
 def _correction_page(db, match, log, history: list, number: int, status: int = 200, typed: dict | None = None,
-                     **extra) -> Response:
+                     set_aside: list | None = None, **extra) -> Response:
     """The correction page of entry ``number``: what it says now and its pickers, prefilled with it, or with
     what this phone ``typed`` (a correction it posted that was refused: ``extra`` holds the ruling or the
     notice, and ``entry``, the refused correction, to let stand). The reason typed is kept too."""
@@ -1062,8 +1090,20 @@ def _correction_page(db, match, log, history: list, number: int, status: int = 2
     inner = typed.get("entry") if typed is not None else None
     ctx.update(number=number, original=inner if isinstance(inner, dict) else original, stored=original,
                words=entry_words(log, original, before), ruling_page=True,
-               reason=typed.get("reason", "") if typed is not None else "")
+               reason=typed.get("reason", "") if typed is not None else "",
+               sight_elsewhere=_sight_elsewhere(match, log, original), set_aside=set_aside or [])
     return _no_store(Response(render_template("table/correct.html", **ctx), status=status))
+
+
+def _sight_elsewhere(match, log, entry: dict) -> str | None:
+    """The player whose sight ``entry`` holds (a peek, a first look), when this phone may not say what they
+    saw (`_writes_another_seats_sight`): the correction page keeps it as it stands."""
+    owner = entry_seat(log.state, entry) if isinstance(entry, dict) else None
+    if not isinstance(owner, int) or not 0 <= owner < len(match.players) or owner == phone_seat(match.id):
+        return None
+    if is_shared(match.id) and not held_by_a_phone(match.id, owner):
+        return None
+    return match.players[owner]
 
 
 def _hidden_from(log, history: list, number: int, seat: int | None) -> str | None:
@@ -1256,6 +1296,16 @@ def post_entry(match_id: str):
         if not request.form.get("attach") and _changes_nothing(log, whole, entry):
             return _correction_answer(db, match, log, entry, 422, gettext(
                 "Entry %(number)s already says that: nothing was changed.", number=entry["target"]))
+        if request.form.get("set_aside_ok") != "1":
+            gone = _would_set_aside(db, match, log, entry)
+            if gone:  # asked first: a correction of a past round can undo every round since
+                return _correction_answer(db, match, log, entry, 409, ngettext(
+                    "This correction would set entry %(entries)s aside: it would no longer fit once the "
+                    "correction is replayed (the history would say why). Record the correction again to make "
+                    "it anyway, or go back to the history.",
+                    "This correction would set entries %(entries)s aside: they would no longer fit once the "
+                    "correction is replayed (the history would say why). Record the correction again to make "
+                    "it anyway, or go back to the history.", len(gone), entries=_ranges(gone)), set_aside=gone)
     hide = getattr(log.game, "hide_private", None)  # (the whole log is read only for an entry with a card seen)
     if (is_shared(match_id) and entry.get("move") not in LOG_MOVES and hide is not None
             and hide(log.state, entry) != entry):
@@ -1402,14 +1452,44 @@ def _changes_nothing(log, whole: list, entry: dict) -> bool:
         return False
 
 
-def _correction_answer(db, match, log, entry: dict, status: int, notice: str) -> Response:
+def _correction_answer(db, match, log, entry: dict, status: int, notice: str, set_aside: list | None = None
+                       ) -> Response:
     """A correction not made: said on the correction page over the form as it was filled in, when it came
-    from that page, so nothing typed is lost; else on the table screen."""
+    from that page, so nothing typed is lost; else on the table screen. With ``set_aside`` (the entries it
+    would set aside), the page's form asks again and then makes it."""
     if (entry.get("move") == "correct" and not is_htmx() and "c_move" in request.form
             and isinstance(entry.get("target"), int)):
         whole = [item["entry"] for item in store.entries(db, match.id)]
-        return _correction_page(db, match, log, whole, entry["target"], status, typed=entry, notice=notice)
+        return _correction_page(db, match, log, whole, entry["target"], status, typed=entry, notice=notice,
+                                set_aside=set_aside or [])
     return render_screen(match, log, status, notice=notice)
+
+
+def _would_set_aside(db, match, log, entry: dict) -> list[int]:
+    """The entries that stand now and that correction ``entry`` would set aside (they would no longer fit on
+    replay); [] when none would, or when the engine refuses the correction (it says why when it is made)."""
+    try:
+        try:
+            after = tables.checked_feed(log, entry)
+        except store.NeedsFullLog:
+            log = store.replay_all(db, match, tables.replay)
+            after = tables.checked_feed(log, entry)
+    except Exception:  # noqa: BLE001 - refused or unreadable: answered when it is appended
+        return []
+    earlier = {position for position, _, _ in log.refused}
+    return sorted({position for position, _, _ in after.refused if position not in earlier})
+
+
+def _ranges(numbers: list[int]) -> str:
+    """27, 28, 29, 31 -> "27–29, 31"."""
+    out, start = [], None
+    for i, n in enumerate(numbers):
+        if start is None:
+            start = n
+        if i + 1 == len(numbers) or numbers[i + 1] != n + 1:
+            out.append(str(start) if start == n else f"{start}–{n}")
+            start = None
+    return ", ".join(out)
 
 
 def _set_aside_now(before, after) -> str:

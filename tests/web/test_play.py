@@ -297,8 +297,12 @@ def test_GEN_5_a_decision_on_a_dispute_a_correction_rewords_is_set_aside_and_the
     assert ben.post(move="resolve_flag", flag="0", decision="accept", about=about, reason="moved").status_code == 200
     assert store.entries(database, match.id)[-1]["entry"]["about"] == about
     assert 'value="accept"' not in ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True)
-    response = ben.post(move="correct", target_entry="6", c_move="reveal", c_for="Ana", c_card1="1", c_card2="0",
-                        c_card3="9", c_card4="3", reason="it was a 9")
+    fix = dict(move="correct", target_entry="6", c_move="reveal", c_for="Ana", c_card1="1", c_card2="0", c_card3="9",
+               c_card4="3", reason="it was a 9")
+    asked = ben.post(**fix)  # it would set the decision aside: asked first, nothing stored
+    assert asked.status_code == 409 and "This correction would set entry 8 aside" in text(asked)
+    assert len(store.entries(database, match.id)) == 9
+    response = ben.post(**fix, set_aside_ok="1")
     assert response.status_code == 200, text(response)[:500]
     screen = ben.client.get(f"/m/{match.id}/screen").get_data(as_text=True)
     assert 'value="accept"' in screen and "shows 9" in html.unescape(screen)  # to decide again, as it reads now
@@ -352,7 +356,13 @@ def test_history_shows_a_correction_in_place_and_what_it_set_aside(table, databa
     ana.post(move="replace", slot="1", out="8")
     correction = {"version": ben.version(), "move": "correct", "target_entry": "2", "c_move": "power",
                   "c_for": "Ana", "c_card": "PEEK", "reason": "it was a Peek"}
-    answer = ben.client.post(f"{ben.url}/entry", data=correction, headers={"Origin": "http://localhost"})
+    asked = ben.client.post(f"{ben.url}/entry", data=correction, headers={"Origin": "http://localhost"})
+    page = text(asked)  # asked first, on the correction page: the entries it would set aside, and its form again
+    assert asked.status_code == 409 and "This correction would set entries 3–4 aside" in page
+    assert 'name="set_aside_ok" value="1"' in page and "Record the correction and set those entries aside" in page
+    assert re.search(r'value="PEEK"[^>]*checked', page) and 'value="it was a Peek"' in page  # as typed
+    answer = ben.client.post(f"{ben.url}/entry", data={**correction, "set_aside_ok": "1"},
+                             headers={"Origin": "http://localhost"})
     assert answer.status_code == 303 and answer.headers["Location"].endswith(f"/m/{match.id}/history?at=5#e5")
     history = text(ben.client.get(f"{ben.url}/history"))
     assert "corrected at #5" in history_row(history, 2) and 'class="gone" id="e2"' in history
@@ -376,7 +386,8 @@ def test_an_htmx_correction_says_what_it_set_aside(table):
     for fields in ({"move": "turn_up", "card": "5"}, {"move": "draw"}, {"move": "power", "card": "DRAW2"},
                    {"move": "draw"}):
         assert ana.post(**fields).status_code == 200
-    answer = ben.post(move="correct", target_entry="2", c_move="power", c_for="Ana", c_card="PEEK", reason="a Peek")
+    answer = ben.post(move="correct", target_entry="2", c_move="power", c_for="Ana", c_card="PEEK", reason="a Peek",
+                      set_aside_ok="1")
     assert answer.status_code == 200 and "Entry 3 no longer fits after the correction" in text(answer)
 
 
@@ -1152,6 +1163,23 @@ def test_RTC_V20_under_the_literal_reading_a_drawn_card_is_named_and_known_to_al
     assert ana.post(move="replace", slot="2", out="3").status_code == 200
     row = text(ben.client.get(f"{ben.url}/screen")).split('data-player="Ana"', 1)[1].split('data-player="Ben"', 1)[0]
     assert ">7<" in row  # Ben's phone shows Ana's slot 2 as the 7 everyone saw
+
+
+def test_RTC_V20_a_draw_2s_draws_are_named_too(app, database):
+    """RTC-V20 with the seed's two extra turns (RTC-37): the Draw 2 turned up is used with no draw in the same
+    tap, and the extra turn's draw asks which card it is, as every draw at this table does (before, the tap
+    drew blind and the card was never asked)."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"],
+                               {"seed_reveal_then_choose": True, "draw2_mode": "seed_two_turns"})
+    ana = Phone(app, match.id, "0")
+    assert ana.post(move="turn_up", card="5").status_code == 200
+    assert ana.post(move="draw", card="DRAW2").status_code == 200
+    screen = html.unescape(text(ana.client.get(f"{ana.url}/screen")))
+    assert "Use Draw 2 and draw" not in screen and 'name="then"' not in screen
+    screen = html.unescape(text(ana.post(move="power", card="DRAW2")))
+    assert "move=draw&field=card" in screen  # the extra turn's draw: named on its picker
+    assert ana.post(move="draw", card="4").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "draw", "seat": "Ana", "card": "4"}
 
 
 def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_phone(app, database):

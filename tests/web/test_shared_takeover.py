@@ -302,3 +302,59 @@ def test_a_phone_that_took_a_seat_over_by_mistake_is_named_by_its_own_seat(app, 
     assert "<bdi>Cy</bdi>'s phone took <bdi>Cy</bdi>'s own seat." in said
     assert "<bdi>Ann</bdi>'s phone took <bdi>Cy</bdi>'s seat." not in said
     assert "<bdi>Ann</bdi>'s phone went back to <bdi>Ann</bdi>'s seat." in said
+
+
+def _round_one_played(app, database):
+    """Ana and Ben on their own phones: round 1 of 2 played and scored (Ana's first look not noted), round 2's
+    first card turned up."""
+    import json
+    from pathlib import Path
+
+    from referee import tables
+
+    example = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" / "plain-round.json").read_text())
+    match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 2})
+    ana, ben = app.test_client(), app.test_client()
+    assert sit(ana, match.id, "0").status_code == 303 and sit(ben, match.id, "1").status_code == 303
+    version = 0
+    for item in example["entries"]:
+        if item["move"] == "initial_peek":
+            item = {**item, "seen": ["unknown", "unknown"]}
+        version = tables.append(database, match.id, version, item, None).version
+    assert entry(ana, match.id, move="turn_up", card="6").status_code == 200  # round 2
+    return match, ana, ben
+
+
+def test_GEN_6_another_phone_may_not_say_what_a_player_saw_in_a_finished_round(app, database):
+    """Ana did not note her first look in round 1. In round 2, Ben's phone (and the phone for everyone, Ana
+    playing on her own) may correct it only as it stands: what Ana saw is hers to say (403, nothing stored);
+    the correction page keeps it as it is, saying so. Before, a finished round's note was anyone's to write."""
+    match, ana, ben = _round_one_played(app, database)
+    before = len(store.entries(database, match.id))
+    fields = dict(move="correct", target_entry="1", c_move="initial_peek", c_for="Ana", c_slots="1,4", c_seen1="8",
+                  c_seen2="1", reason="she saw an 8")
+    refused = entry(ben, match.id, **fields)
+    assert refused.status_code == 403 and "Only Ana&#39;s phone can enter what Ana saw" in refused.get_data(as_text=True)
+    tablet = app.test_client()
+    assert sit(tablet, match.id, "shared").status_code == 303
+    assert entry(tablet, match.id, **fields).status_code == 403
+    assert len(store.entries(database, match.id)) == before
+    page = ben.get(f"/m/{match.id}/correct/1").get_data(as_text=True).replace("&#39;", "'")
+    assert "only Ana's phone can say what Ana saw" in page
+    assert 'name="c_seen1" value="unknown"' in page and 'name="c_seen1" value="8"' not in page
+
+
+def test_GEN_4_a_note_added_to_a_finished_round_asks_before_it_sets_the_next_round_aside(app, database):
+    """Ana notes, late, an 8 she saw in round 1 where the reveal showed a 0: on replay round 1 has a dispute
+    to decide (GEN-4) and round 2's entries no longer fit. Her phone is told which entries the correction
+    would set aside and asked again (409, nothing stored); confirmed, it is made."""
+    match, ana, ben = _round_one_played(app, database)
+    before = len(store.entries(database, match.id))
+    fields = {"version": str(before), "move": "correct", "target_entry": "1", "c_move": "initial_peek",
+              "c_for": "Ana", "c_slots": "1,4", "c_seen1": "8", "c_seen2": "1", "reason": "I saw an 8"}
+    asked = ana.post(f"/m/{match.id}/entry", data=fields, headers=POST)
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 409 and f"This correction would set entry {before - 1} aside" in page
+    assert len(store.entries(database, match.id)) == before
+    made = ana.post(f"/m/{match.id}/entry", data={**fields, "set_aside_ok": "1"}, headers=POST)
+    assert made.status_code == 303 and len(store.entries(database, match.id)) == before + 1
