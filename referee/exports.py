@@ -306,6 +306,10 @@ def read(text: Any) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
+        first = text.lstrip("\ufeff").split("\n", 1)[0]
+        if not first.lstrip().startswith(("{", "[")) and first.count(",") >= 2:  # a CSV export, kept for a sheet
+            raise ImportProblem("(file)", "a CSV export: only a JSON export (referee export without --csv) or a "
+                                          "transcript can be imported") from None
         raise ImportProblem(f"line {err.lineno} column {err.colno}", f"not valid JSON ({err.msg})") from None
     except (RecursionError, ValueError):
         raise ImportProblem("(top level)", "nested too deeply, or a number too long, to read") from None

@@ -23,6 +23,8 @@ _PROBLEMS = (
      N_("this transcript's match is not finished: only a finished match is imported")),
     (r"not a text file \(expected UTF-8 JSON\)", N_("not a text file (expected UTF-8 JSON)")),
     (r"not valid JSON \((?P<why>.*)\)", N_("not valid JSON (%(why)s)")),
+    (r"a CSV export: only a JSON export \(referee export without --csv\) or a transcript can be imported",
+     N_("a CSV export: only a JSON export (referee export without --csv) or a transcript can be imported")),
     (r"nested too deeply, or a number too long, to read", N_("nested too deeply, or a number too long, to read")),
     (r"a transcript is a JSON object", N_("a transcript is a JSON object")),
     (r"expected (?P<a>'[^']*') or (?P<b>'[^']*'), not (?P<found>.+)", N_("expected %(a)s or %(b)s, not %(found)s")),

@@ -58,8 +58,8 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
         if r.get("status") == "overridden" and r["verdict"] == "reject":
             status = " " + _("[overridden by %(who)s]") % {"who": r["by"] or _("the table")}
         elif r.get("status") and r["status"] != "open":
-            status = f" [{_(r['status'].capitalize())}]" if r["status"] in ("accepted", "dismissed") else \
-                f" [{r['status']}]"
+            word = {"accepted": "Accepted", "dismissed": "Dismissed", "overridden": "Dismissed"}.get(r["status"])
+            status = f" [{_(word)}]" if word else f" [{r['status']}]"  # (a flag overridden is a dispute dismissed)
         yield printable(_("entry %(number)s: %(verdict)s %(rule)s: %(message)s") % {
             "number": r["event"], "verdict": verdict, "rule": r["rule"], "message": said(r["message"])} + status)
         sentence = rule_sentence(r["rule"], lang)

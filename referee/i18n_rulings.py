@@ -705,7 +705,7 @@ def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool
         return _where_words(value, gettext)
     if key.startswith(("card", "need", "code")):
         value = _card_phrase(value, gettext)
-    elif key.startswith("names"):  # "Ana and Ben", "Ana, Ben and Cy"
+    elif key.startswith(("names", "winners")):  # "Ana and Ben", "Ana, Ben and Cy"
         value = and_joined(value.split(" and "), gettext(" and "))
     elif key.startswith("ranks"):  # "kings", "7s"
         singular = _PLURAL_RANKS.get(value, value[:-1] if value.endswith("s") else value)

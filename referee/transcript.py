@@ -388,6 +388,8 @@ def printable(text: Any) -> str:
 
 def ruling_line(r: dict[str, Any]) -> str:
     status = f" [{r['status']}]" if r.get("status") and r["status"] != "open" else ""
+    if r.get("status") == "overridden" and r["verdict"] == "flag":
+        status = " [dismissed]"  # as the table screen says it (the engine's status for it is "overridden")
     if r.get("status") == "overridden" and r["verdict"] == "reject":
         status = f" [overridden by {r['by'] or 'the table'}{': ' + r['reason'] if r['reason'] else ''}]"
     return printable(f"entry {r['event']}: {r['verdict'].upper()} {r['rule']}: {r['message']}{status}")
@@ -479,7 +481,7 @@ def text_lines(found: Iterator[dict[str, Any]], count: int, res: dict[str, Any],
     yield from _RESULT_LINES.get(game, _scored_lines)(res)
     yield printable(res["outcome"] if res["over"] or res.get("ended_early") else "match not finished")
     yield (f"{entries} entries, {accepted} accepted, {entries - accepted} refused; "
-           f"{'no rulings' if not count else str(count) + ' ruling(s)'}")
+           f"{'no rulings' if not count else str(count) + (' ruling' if count == 1 else ' rulings')}")
 
 
 def format_text(transcript: Transcript, steps: list[Step], report: dict[str, Any]) -> str:

@@ -97,3 +97,17 @@ def test_a_shithead_evening_reports_each_game_and_the_tally_in_hebrew():
                          "משחק 2: Ana יוצא/ת ראשון/ה ומנצח/ת (SH-52).",
                          "נקודות שיטהד (נקודה לכל משחק שהפסידו בו, הכי מעט עדיף): Ana 1, Ben 0, Cy 0",
                          "Ana הוא/היא השיטהד. סדר הסיום: Ben, Cy."]
+
+
+def test_a_dismissed_dispute_is_said_as_the_table_screen_says_it(tmp_path):
+    """The engine records a dismissed dispute as "overridden": the report says "dismissed" (Italian "Respinta",
+    as the screen's Dismiss), never the bare English status on a translated report."""
+    example = json.loads((ROOT / "docs/examples/flag-at-reveal.json").read_text())
+    for item in example["entries"]:
+        if item["move"] == "resolve_flag":
+            item["decision"] = "override"
+    path = tmp_path / "dismissed.json"
+    path.write_text(json.dumps(example))
+    assert run(str(path)).splitlines()[0].endswith("[dismissed]")
+    first = run(str(path), "--lang", "it").splitlines()[0]
+    assert first.endswith("[Respinta]") and "overridden" not in first

@@ -164,7 +164,7 @@ def test_check_text_of_a_rat_a_tat_cat_match_is_rounds_scores_and_totals():
         "round 1: Ana 9, Ben 16 — Ana has the lowest score, 9, and wins the round (RTC-51).",
         "totals: Ana 9, Ben 16",
         "Ana wins the match with 9 (lowest total after 1 round, RTC-53).",
-        "16 entries, 14 accepted, 2 refused; 2 ruling(s)",
+        "16 entries, 14 accepted, 2 refused; 2 rulings",
     ]
 
 
@@ -175,7 +175,7 @@ def test_check_text_of_an_unfinished_shithead_game_has_no_scores():
         "entry 27: REJECT SH-K4: The table knows every card in Ari's hand (2♦ 6♣ A♣ K♣ K♥ Q♥): "
         "5♣ is not among them. Table cards wait until the hand is empty (SH-20).",
         "match not finished",
-        "29 entries, 28 accepted, 1 refused; 1 ruling(s)",
+        "29 entries, 28 accepted, 1 refused; 1 ruling",
     ]
 
 
@@ -238,7 +238,7 @@ def test_check_text_of_an_unfinished_spite_malice_match_has_its_rulings_and_no_s
         "entry 11: REJECT SM-19: Cards never move from one side stack to another: only a hand card goes onto "
         "a side stack.",
         "match not finished",
-        "14 entries, 12 accepted, 2 refused; 2 ruling(s)",
+        "14 entries, 12 accepted, 2 refused; 2 rulings",
     ]
 
 

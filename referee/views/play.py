@@ -88,6 +88,14 @@ def _moves_for_shared(log, match) -> list[dict]:
             known = watched
         moves += [m for m in (game.move_to_dict(x, known.state.players) for x in game.legal_moves(known.state, seat))
                   if m not in moves]
+    # a first look is noted by every player at the same moment, whoever's turn it is: for each player who
+    # plays on this phone (not one on a phone of their own, GEN-6)
+    acting = set(game.may_act(state))
+    for seat in range(len(state.players)):
+        if seat in acting or held_by_a_phone(match.id, seat):
+            continue
+        moves += [m for m in (game.move_to_dict(x, state.players) for x in game.legal_moves(state, seat))
+                  if m.get("move") == "initial_peek" and m not in moves]
     return moves
 
 
@@ -208,6 +216,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "status_tag": "h2" if choosing else "h1",  # one h1 a page: the status is under the seat picker's
         "me": match.players[acting] if acting is not None else None,
         "moves": moves, "table_moves": table_moves, "notes_elsewhere": notes_elsewhere,
+        # on the phone for everyone: the players on phones of their own, whose first look it does not note (GEN-6)
+        "phone_seats": [name for i, name in enumerate(match.players) if held_by_a_phone(match.id, i)] if shared else [],
         "ruling": ruling, "notice": notice, "refused": entry,
         "rules_summary": rules_summary(match, view, game),
         "involved": _involved(ruling, log, match, entry), "variants": game.VARIANTS,

@@ -259,7 +259,7 @@ def test_the_shared_phone_offers_each_players_snap_and_enters_for_them(app, data
     shared.ok(move="draw")
     screen = shared.ok(move="replace", slot="1", out="9S")
     assert "Snap! (Ana)" in screen and "Snap! (Ben)" in screen and "Snap! (Cy)" in screen
-    assert "Note your first look" not in screen  # a private note is for one's own phone
+    assert "Note your first look" not in screen and "(only you see it)" not in screen  # it promises no privacy
     picker = shared.pick(move="snap", seat="Cy")
     assert 'name="for" value="Cy"' not in picker  # links first: which card
     assert 'name="for" value="Cy"' in shared.pick(move="snap", seat="Cy", slot="2", target="Ben")
@@ -668,3 +668,19 @@ def test_CAB_6_the_phone_for_everyone_names_who_gives_a_card_after_a_snap(app, d
     assert "Cy gives Ana one of Cy's cards, face down, for Ana's place 2:" in screen
     assert "Cy's place 1" in screen and "My place" not in screen and "one of your cards" not in screen
     assert "Give Ana one of your cards" in cy.screen()  # Cy's own phone speaks to Cy
+
+
+def test_CAB_2_the_phone_for_everyone_notes_the_first_look_of_each_player_it_plays_for(app, database):
+    """Luca and Sofia play on the phone for everyone, Marco on his own phone. The phone for everyone offers a
+    first look for each of the children (saying everyone looking at it sees the note), none for Marco, and
+    stores Sofia's as hers (before, it offered none: the children's first looks could not be noted)."""
+    match = store.create_match(database, "cabo", ["Marco", "Luca", "Sofia"], CAMBIO)
+    CaboPhone(app, match.id, "0")
+    shared = CaboPhone(app, match.id, "shared")
+    shared.ok(move="turn_up", card="5H")
+    screen = shared.screen().replace("&#39;", "'")
+    assert "Note Luca's first look (optional: everyone looking at this phone sees it)" in screen
+    assert "Note Sofia's first look" in screen and "Note Marco's first look" not in screen
+    shared.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="KH", **{"for": "Sofia"})
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "initial_peek", "seat": "Sofia", "slots": [3, 4],
+                                                              "seen": ["2C", "KH"]}

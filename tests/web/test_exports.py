@@ -76,6 +76,17 @@ def test_csv_has_one_row_per_player_per_round(history, database):
     assert {r["round_result"] for r in rows if r["match"] and r["player"] in ("Ana", "Ben")} >= {"won", "tied"}
 
 
+def test_a_csv_export_brought_back_is_said_to_be_one(history, database):
+    """Importing the CSV export (kept for a spreadsheet) says it is one, and which file imports, not "line 1
+    column 1: not valid JSON"; nothing changes."""
+    text = exports.export_csv(database, history.id)
+    before = database.execute("SELECT count(*) FROM matches").fetchone()[0]
+    with pytest.raises(exports.ImportProblem) as problem:
+        exports.import_data(database, exports.read(text.encode("utf-8")))
+    assert "a CSV export: only a JSON export" in str(problem.value) and "not valid JSON" not in str(problem.value)
+    assert database.execute("SELECT count(*) FROM matches").fetchone()[0] == before
+
+
 def test_csv_never_hands_a_spreadsheet_a_formula(database):
     g = people.find_or_create_group(database, "Club")
     play(database, renamed(example("flag-at-reveal"), {"Ana": "=cmd()"}), g.id)

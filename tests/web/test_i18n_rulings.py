@@ -362,10 +362,13 @@ def test_italian_shithead_words_agree_in_gender():
     ("Ana declared 4♣ as their lowest card: the first play must include a Q.",
      "Ana ha dichiarato 4♣ come carta più bassa: la prima giocata deve comprendere una carta Q."),
     ("That pile needs a Q (or a king), not a 5.", "Quella pila vuole Q (o un re), non 5."),
+    ("Marco and Sofia tie on 10: under this table's tie rule (CAB-V9, CAB-A4) Marco and Sofia win the round.",
+     "Marco e Sofia pareggiano a 10: con la regola dei pareggi di questo tavolo (CAB-V9, CAB-A4) il giro va a Marco "
+     "e Sofia."),
 ])
-def test_SH_11_italian_names_a_rank_letter_without_a_masculine_article(ruling, said):
+def test_italian_rulings_read_naturally(ruling, said):
     """A queen is feminine in Italian ("la donna"): a ruling naming the rank by its letter says "Q", or "una
-    carta Q", never "il Q" or "un Q"."""
+    carta Q", never "il Q" or "un Q" (SH-11, SM-12); players sharing a round are joined by "e", not "and"."""
     it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
     assert i18n_rulings.say(ruling, it.gettext, it.ngettext) == said
 

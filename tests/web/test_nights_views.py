@@ -303,3 +303,17 @@ def test_house_rules_on_the_nights_screens_are_said_in_the_phones_language(clien
     assert "חוקי היצרן" in page and "Number of rounds" not in page
     page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
     assert "Number of rounds: 1 round" in page and "The publisher&#39;s rules" in page
+
+
+def test_standings_figures_are_written_as_the_phones_language_writes_numbers(client, club):
+    """An average in the standings is 12.5 in English and 12,5 in Italian (before: "12.5" on an Italian page)."""
+    from referee import i18n
+
+    def averages(page: str) -> list[str]:
+        return re.findall(r"<td>(\d+[.,]\d+)</td>", page)
+
+    english = averages(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
+    assert english and all("." in figure for figure in english)
+    client.set_cookie(i18n.COOKIE, "it")
+    italian = averages(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
+    assert italian == [figure.replace(".", ",") for figure in english]

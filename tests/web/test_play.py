@@ -772,7 +772,9 @@ def test_the_shared_phone_never_promises_privacy(app, database):
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
     shared = Phone(app, match.id, "shared")
     shared.post(move="turn_up", card="5")
-    assert "Note your first peek" not in shared.client.get(f"{shared.url}/screen").get_data(as_text=True)
+    screen = shared.client.get(f"{shared.url}/screen").get_data(as_text=True).replace("&#39;", "'")
+    assert "Note your first peek" not in screen and "(only you see it)" not in screen
+    assert "Note Ana's first peek (optional: everyone looking at this phone sees it)" in screen
     shared.post(move="draw")
     shared.post(move="power", card="PEEK")
     picker = shared.client.get(f"{shared.url}/pick?move=peek&slot=1&field=seen", headers=HX).get_data(as_text=True)
