@@ -597,7 +597,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("Equal pay-off tops: %(names)s shuffle their pay-off piles and turn new tops.")),
     _same(N_("%(name)s has built every hand card: draw 5 more and carry on.")),
     _same(N_("Pile %(pile)s is complete: shuffle its %(num)s cards into the stock (now %(stock)s).")),
-    _same(N_("Game %(num)s: shuffle both decks, deal the pay-off piles and hands, and enter the pay-off tops.")),
+    _same(N_("Game %(num)s: shuffle all the decks together, deal the pay-off piles and hands, and enter the pay-off tops.")),
 )
 
 

@@ -572,7 +572,7 @@ class _Entry:
             number = s.number + 1
             s.load(deal(s.players, dict(s.rules), number, history, tuple(totals), flags=s.flags,
                         overrides=s.overrides, version=s.version, last_entry=self.eid))
-            self.note("SM-43", f"Game {number}: shuffle both decks, deal the pay-off piles and hands, and "
+            self.note("SM-43", f"Game {number}: shuffle all the decks together, deal the pay-off piles and hands, and "
                                "enter the pay-off tops.", "new_game")
             return
         s.phase, s.over, s.turn, s.owed, s.owed_rule, s.ending = "over", True, None, 0, "", False

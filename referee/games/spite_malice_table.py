@@ -11,11 +11,12 @@ from .spite_malice_rules import VARIANTS, VALUES, deck
 from .spite_malice_state import State
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 7  # 3: a discard onto a side stack past the next new one (a gap: 9 of 4) is refused outright
+ENGINE_VERSION = 8  # 3: a discard onto a side stack past the next new one (a gap: 9 of 4) is refused outright
 # (SM-18), an override of it no longer stands; one stack more than the most may still be let stand;
 # 4: who starts (SM-7) names the pay-off tops as cards (Q♠), not as codes (QS); 5: the state keeps the entries
 # that put each pile's cards there (a ruling points at them); 6: SM-K2 and SM-20 name cards as cards (9♠);
-# 7: the pay-off tops turned up at the deal are owed under SM-3 (the deal), not SM-15 (a built top's next)
+# 7: the pay-off tops turned up at the deal are owed under SM-3 (the deal), not SM-15 (a built top's next);
+# 8: SM-43 between games says "shuffle all the decks together" (three or four players shuffle three decks)
 TEMPLATES = "spite_malice"
 #: Entries whose second step is a picker: the card of a pay-off top, a build (source, card, pile), a discard.
 PICK_MOVES = ("top", "build", "discard", "build_any")  # build_any: a build that fits no pile, to be ruled on

@@ -127,6 +127,10 @@
     var el = refused ? document.querySelector("#ruling, #screen .notice") : document.getElementById("status");
     if (!el) return;
     if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    if (!refused) {  // read with the heading: what was just entered, and what the referee asks next
+      var said = ["last-entry", "reminders"].filter(function (id) { return document.getElementById(id); });
+      if (said.length) el.setAttribute("aria-describedby", said.join(" "));
+    }
     el.focus({ preventScroll: !refused });
     if (refused && el.scrollIntoView) el.scrollIntoView({ block: "nearest" });
   }
@@ -261,6 +265,15 @@
     htmx.trigger(screen, "sse:changed", { data: String(version) });
     letThrough = false;
   }
+
+  // Back on the Wi-Fi, or the phone woken up: the table may have moved on while the live stream was cut, and
+  // the stream may not know yet that it was. The screen is asked for once (answered 204 when it is current).
+  function catchUp() {
+    var shown = shownVersion();
+    if (document.visibilityState !== "hidden" && !isNaN(shown)) fetchScreen(shown + 1);
+  }
+  window.addEventListener("online", catchUp);
+  document.addEventListener("visibilitychange", catchUp);
 
   document.addEventListener("htmx:confirm", function (event) {
     var d = event.detail, rang = d.triggeringEvent;

@@ -79,7 +79,7 @@ RESULTS = (
     "Nobody wins.",
     "The stock cannot give Ana the 1 card owed (it is empty): the game is a draw (SM-V6). Nobody wins.",
     "Ann wins the match with 51 points (Ann 51, Bob 25).",
-    "Game 2: shuffle both decks, deal the pay-off piles and hands, and enter the pay-off tops.",
+    "Game 2: shuffle all the decks together, deal the pay-off piles and hands, and enter the pay-off tops.",
 )
 
 

@@ -239,3 +239,15 @@ def test_SM_V12_a_scanned_discard_is_offered_only_the_side_stacks_it_may_go_on(a
     assert "Side 1 (on 5♣)" not in nine and "Side 2 (new)" in nine
     four = html.unescape(scan(ann, standard_row_photo(["4H"], seed=5), move="discard", **{"for": "Ann"}))
     assert "Side 1 (on 5♣)" in four
+
+
+def test_GEN_14_a_new_pay_off_top_nobody_saw_is_entered_as_unknown(table, database):
+    """Ann builds her pay-off top (a king starts a pile, SM-21): the picker for her next top offers "Nobody saw
+    it (unknown)", as SM-K8's refusal tells a player to tap, and the entry is stored with the card unknown."""
+    match, ann, bob = table
+    tops(ann, bob, a="K", b="4")
+    assert ann.post(move="build", source="payoff", pile="1").status_code == 200
+    picker = html.unescape(ann.pick(move="top", seat="Ann"))
+    assert "Nobody saw it (unknown)" in picker and 'name="card" value="unknown"' in picker
+    assert ann.post(move="top", card="unknown").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"] == {"move": "top", "seat": "Ann", "card": "unknown"}
