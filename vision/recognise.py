@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from . import glyphs, index_finder, index_net, standard
+from . import glyphs, index_finder, index_net, pips, standard
 from .detect import find_cards, outermost, whiteness
 from .errors import UploadError
 from .index_search import _suppress, find_indices, inside, merge_pairs
@@ -86,7 +86,10 @@ def _identify_many(cards: list[np.ndarray | OutlinedCard], deck: str, references
         todo = [i for i, c in enumerate(out) if not c or c[0][1] < ACCEPT]
         corners = standard.corner_reads_many([cards[i] for i in todo])
         for i, reads in zip(todo, corners):
-            out[i] = standard.card_candidates(cards[i], both_corners[i], reads) or out[i]
+            cands = standard.card_candidates(cards[i], both_corners[i], reads)
+            if not both_corners[i]:
+                cands = pips.checked(cands, cards[i], reads)
+            out[i] = cands or out[i]
     return out
 
 
@@ -324,7 +327,8 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
     hits = merge_pairs([h for h in found if not any(_belongs(h, g, lab, outline) for g, lab, outline in named)
                         and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
                                     for g, lab, _ in named)])
-    kept = [r for r in reads if _sure_label(r) or not any(inside(h.centre, r.outline) for h in hits)]
+    kept = [r for r in reads if (_sure_label(r) or not any(inside(h.centre, r.outline) for h in hits))
+            and not any(_panel_of(r.outline, h.outline()) for h in hits)]
     spare = list(unread) + [r.outline for r in reads if not _sure_label(r)]
     ends = _ends_of_one_card(hits, spare)
     doubted = set(ends.values())
@@ -340,6 +344,22 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
         kept.append(CardRead(label, conf, _outline_around(hit, spare), alternatives,
                              anchor=hit.centre + hit.down * hit.scale * 45))  # just below the index's suit
     return kept
+
+
+PANEL_SHARE = 0.5  # an outline lying inside a card found by its index, at most this share of its size ...
+PANEL_OFF_CENTRE = 0.1  # ... and centred on it, within this share of its height
+
+
+def _panel_of(outline: np.ndarray, card: np.ndarray) -> bool:
+    """True when `outline` lies in the middle of the card outlined by `card` (an index hit's) and is
+    much smaller: a panel of that card's face (the frame round a 4's pips, read as an ace at its
+    corners), not a card. A card lying on another and partly covered shows a smaller outline too,
+    but seldom just in its middle."""
+    area = cv2.contourArea(np.float32(outline))
+    height = max(np.linalg.norm(card[0] - card[3]), np.linalg.norm(card[0] - card[1]))
+    off = np.linalg.norm(np.mean(outline, axis=0) - np.mean(card, axis=0))
+    return area < PANEL_SHARE * cv2.contourArea(np.float32(card)) and off < PANEL_OFF_CENTRE * height \
+        and _covers(card, outline, 0.85)
 
 
 def _sure_label(read: CardRead) -> str | None:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import vision
-from vision import standard, synth
+from vision import pips, standard, synth
 from vision.evaluate import scene_samples
 from vision.recognise import decide
 
@@ -53,6 +53,7 @@ def test_a_close_up_with_a_jumbo_index_is_read_at_the_index_s_own_size(rank, sui
     close_up = cv2.resize(synth.render_standard_card(rank, suit, index_scale=1.9), (224, 224))
     assert [r.label for r in vision.recognise(close_up)] == [rank + suit]
     monkeypatch.setattr(standard, "CLOSE_UP_SCALES", ())  # read only where a usual index lies
+    monkeypatch.setattr(pips, "read_pips", lambda card: None)  # (a number card's pips would say it too)
     assert rank + suit not in [r.label for r in vision.recognise(close_up)]
 
 
@@ -451,3 +452,15 @@ def test_cards_too_small_in_the_photo_to_read_surely_are_unknown():
                         cv2.IMREAD_COLOR)
     reads = vision.recognise(tiny, "standard")
     assert reads and all(r.label is None for r in reads)
+
+
+def test_an_outline_in_the_middle_of_a_card_found_by_its_index_is_a_panel_of_its_face():
+    """Cards of one deck are one size: a much smaller outline centred on a card found by its index
+    (the frame round a 4's pips, read as an ace at its corners) is part of that card; a card lying on
+    it, partly covered and off its middle, is not."""
+    from vision.recognise import _panel_of
+    card = np.float32([[0, 0], [200, 0], [200, 280], [0, 280]])
+    frame = np.float32([[45, 60], [155, 60], [155, 220], [45, 220]])
+    assert _panel_of(frame, card)
+    assert not _panel_of(frame + (40, 0), card)  # within it but off its middle: another card, partly covered
+    assert not _panel_of(np.float32([[5, 5], [195, 5], [195, 275], [5, 275]]), card)  # the card's own outline
