@@ -1,12 +1,13 @@
 """A number card read by its big pips: how many there are, laid out as which rank, and their suit.
 
 Every standard deck, whatever its design, lays a number card's pips out the same way: a 2 and a
-3 in one column down the card, a 4 to a 10 in two columns with 0–2 pips between them, each
-pip in the lower half printed upside down. Where an index cannot be read (cut off by a close-up's
-frame, printed where no index usually is, in a letter no reader was taught, covered), the pips
-still say the card. The layout must fit one rank's closely, nothing pip-sized may lie where
-another rank would put a pip, and the pips must be one shape (the lower ones turned round):
-a face card's art, an ace's ornament or two pips of a 3 with the third missed fit no layout.
+3 in one column down the card, a 4 to a 10 in two columns with 0–2 pips between them (most
+designs print the lower half's pips upside down). Where an index cannot be read (cut off by a
+close-up's frame, printed where no index usually is, in a letter no reader was taught, covered),
+the pips still say the card. The layout must fit one rank's closely, nothing pip-sized may lie
+where another rank would put a pip or beside the layout's rows and columns, and the pips must be
+one shape: a face card's art, an ace's ornament or two pips of a 3 with the third missed fit no
+layout.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import numpy as np
 from . import glyphs
 from .detect import connected_components
 from .rectify import OutlinedCard, card_image
-from .types import ACCEPT
 from .standard import (PIPS_RED, SUIT_SHARPNESS, _class_probs, _colour_mask, _ink_mask, _middle_ink, _notch_probs,
                        _pip_marks)
+from .types import ACCEPT
 
 _ROWS4 = (0.0, 1 / 3, 2 / 3, 1.0)
 _SIDES6 = [(x, y) for y in (0.0, 0.5, 1.0) for x in (0.0, 1.0)]
