@@ -34,7 +34,7 @@ from .decode import HEADER_BYTES, decode_cost, decode_upload  # noqa: E402
 from .errors import (  # noqa: E402
     CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadError, UploadTooLarge,
 )
-from .recognise import TeachError, draw_overlay, reading_order, recognise, teach, warm_up  # noqa: E402
+from .recognise import TeachError, draw_overlay, frame_is_card, reading_order, recognise, teach, warm_up  # noqa: E402
 from .rows import place_in_row, runs_down, upside_down  # noqa: E402
 from .taught import References  # noqa: E402
 from .types import CardRead  # noqa: E402
@@ -42,5 +42,6 @@ from .types import CardRead  # noqa: E402
 __all__ = [
     "HEADER_BYTES", "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
     "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_cost",
-    "decode_upload", "draw_overlay", "place_in_row", "reading_order", "runs_down", "recognise", "teach", "upside_down", "warm_up",
+    "decode_upload", "draw_overlay", "frame_is_card", "place_in_row", "reading_order", "runs_down", "recognise", "teach",
+    "upside_down", "warm_up",
 ]

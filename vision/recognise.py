@@ -219,22 +219,31 @@ def _recognise(image: np.ndarray, deck: str, references: References | None, allo
         reads.append(CardRead(label, conf, quad, cands))
     reads = same_label_overlapping(nested(reads))
     close_up = None
+    if reads and all(_panel_of(r.outline, _whole_frame(image)) for r in reads):
+        # perhaps a close-up whose outlines found are all panels of its face (the frame round a 4's
+        # pips, read as an ace at its corners): the card is the whole photo when it is read, at both
+        # corners unless the photo's edges are card margin
+        quad = order_portrait(_whole_frame(image))
+        cands = _identify(rectify(image, quad), deck, references, both_corners=not frame_is_card(image))
+        label, conf = decide(cands, allowed)
+        if label is not None:
+            return [CardRead(label, conf, quad, cands)]
     # perhaps a close-up, the whole photo one card: nothing read. With outlines found but none read
     # in a photo whose edges are not card margin (a crop inside the card's margin), the whole photo
     # is a card only when read at both corners; edges of card margin make it a close-up (panels of
     # the card's face, such as an index box, outlined)
     if not any(r.label for r in reads):
-        frame_is_card = _frame_is_card(image)
+        margin_round = frame_is_card(image)
         quad = order_portrait(_whole_frame(image))
         card = rectify(image, quad)
-        cands = _identify(card, deck, references, both_corners=bool(reads) and not frame_is_card)
+        cands = _identify(card, deck, references, both_corners=bool(reads) and not margin_round)
         label, conf = decide(cands, allowed)
         if label is None and deck == "standard":
             cands = standard.close_up_candidates(card) or cands  # an index larger or smaller than usual
             label, conf = decide(cands, allowed)
         if label is not None:
             return [CardRead(label, conf, quad, cands)]  # read at both corners: surer than any index alone
-        if frame_is_card and (len(reads) == 1 or (reads and _panels(image, reads))
+        if margin_round and (len(reads) == 1 or (reads and _panels(image, reads))
                               or (not reads and (cands or deck != "standard"))):
             close_up = CardRead(label, conf, quad, cands)  # as ``teach`` takes a one-card photo
             reads = []
@@ -484,7 +493,7 @@ def _panels(image: np.ndarray, reads: list[CardRead]) -> bool:
     return covered < PANELS_SHARE * h * w
 
 
-def _frame_is_card(image: np.ndarray) -> bool:
+def frame_is_card(image: np.ndarray) -> bool:
     """True for a flat scan or close-up: the photo's edges are card margin, not table."""
     h, w = image.shape[:2]
     m = max(2, int(min(h, w) * 0.03))
@@ -529,7 +538,7 @@ def teach(image: np.ndarray, labels: list[str], references: References | None = 
         if len(outlines) != len(labels):
             raise TeachError(f"{len(outlines)} card(s) outlined but {len(labels)} name(s) were given.")
         quads = [order_portrait(np.asarray(q, np.float32)) for q in outlines]
-    elif len(labels) == 1 and _frame_is_card(image):
+    elif len(labels) == 1 and frame_is_card(image):
         quads = [order_portrait(_whole_frame(image))]
     else:
         found = [order_portrait(q) for q in outermost(find_cards(image))]

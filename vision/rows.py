@@ -61,10 +61,13 @@ def runs_down(outlines: list[np.ndarray]) -> bool:
 
 def upside_down(turned: list[bool | None]) -> bool:
     """Whether a row lies upside down in its photo (taken from across the table), from each card's
-    ``CardRead.turned``: at least two cards say so, and more than twice as many as say upright. The
-    player's left is then the photo's right: ``place_in_row``'s slots are taken the other way round."""
+    ``CardRead.turned``: at least two cards say so and none says upright. The player's left is then
+    the photo's right: ``place_in_row``'s slots are taken the other way round. A face's way up is the
+    way it lay when taught: a deck taught from cards lying every which way says "turned" of some
+    upright cards, and a row whose faces disagree keeps the photo's order (reversed on a majority,
+    an upright row of three faces taught upside down and one taught upright was read backwards)."""
     up, down = sum(1 for t in turned if t is False), sum(1 for t in turned if t is True)
-    return down >= 2 and down > 2 * up
+    return down >= 2 and up == 0
 
 
 def _pitch(gaps: np.ndarray, width: float, slots: int) -> float:

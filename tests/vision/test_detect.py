@@ -102,3 +102,21 @@ def test_connected_components_match_opencvs_default_labelling():
     assert mine[0] == default[0] > 10
     for a, b in zip(mine[1:], default[1:]):
         assert np.array_equal(a, b)
+
+
+def test_a_card_cut_in_two_by_its_own_face_is_proposed_whole():
+    """A face card's picture reaching across its thin margin cuts its white in two, each half too long
+    and thin for a card: two pieces whose boxes touch are proposed as one card."""
+    from vision.detect import _joined_pieces, _quad_from_contour
+    mask = np.zeros((300, 300), np.uint8)
+    mask[80:220, 100:148] = 255  # the card's left half ...
+    mask[80:220, 151:200] = 255  # ... and its right half, the edge carved along the picture between them
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    assert len(contours) == 2 and all(_quad_from_contour(c, mask) is None for c in contours)
+    joined = _joined_pieces([(c, mask, cv2.boundingRect(c)) for c in contours])
+    assert len(joined) == 1
+    x, y, w, h = cv2.boundingRect(joined[0][0].astype(np.int32))
+    assert abs(x - 100) <= 2 and abs(y - 80) <= 2 and abs(w - 100) <= 3 and abs(h - 140) <= 3
+    far = [(contours[0], mask, cv2.boundingRect(contours[0])),
+           (contours[1] + np.int32([60, 0]), mask, cv2.boundingRect(contours[1] + np.int32([60, 0])))]
+    assert _joined_pieces(far) == []  # pieces apart are two things, not one card

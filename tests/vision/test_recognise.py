@@ -248,12 +248,12 @@ def test_white_specks_of_a_textured_table_are_no_paper(table_scene):
 
 
 def test_a_frame_of_card_margin_is_a_flat_scan(art_card):
-    from vision.recognise import _frame_is_card
+    from vision.recognise import frame_is_card
     card = art_card(0, "5")
-    assert _frame_is_card(card)
+    assert frame_is_card(card)
     table = np.full((400, 300, 3), (40, 70, 110), np.uint8)
     table[100:300, 80:220] = card[:200, :140]
-    assert not _frame_is_card(table)
+    assert not frame_is_card(table)
 
 
 def test_an_index_just_beside_a_read_card_s_edge_is_the_card_under_it(monkeypatch):
