@@ -179,6 +179,8 @@ def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None
     try:
         if data is None:
             data = head + upload.read(vision.MAX_BYTES + 1 - len(head))
+            if len(data) > vision.MAX_BYTES:  # said at its own size, not at the part of it read
+                raise vision.UploadTooLarge(len(data) + _left_in(upload), vision.MAX_BYTES)
         image = vision.decode_upload(data)
         del data
         reads = vision.recognise(image, kind, references, allowed)
@@ -187,6 +189,17 @@ def read_photo(upload: Any, kind: str, references: Any, allowed: set[str] | None
     finally:
         gate.leave(held)
         _give_back_memory()
+
+
+def _left_in(upload: Any) -> int:
+    """How many bytes of an upload are still unread (0 when that cannot be told without reading them)."""
+    try:
+        here = upload.tell()
+        end = upload.seek(0, 2)
+        upload.seek(here)
+        return max(0, end - here)
+    except (AttributeError, OSError, ValueError):
+        return 0
 
 
 def attach(db: Any, match_id: str, version: int, token: str, owner: str | None = None) -> bool:

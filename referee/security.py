@@ -279,7 +279,7 @@ DEFAULT_MESSAGES = {  # for an abort() that gives no words of its own
     403: _l("This phone may not do that here."),
     404: _l("There is no such page here. Check the link or go back to the start."),
     405: _l("That address cannot be used this way."),
-    413: _l("That upload is too large for the referee."),
+    413: _l("That upload is too large for the referee: a photo may be at most 15 MB. Send a smaller one."),  # vision.MAX_BYTES
     429: _l("Too many requests at once. Wait a moment and try again."),
     503: _l("The referee is busy right now. Wait a moment and try again."),
 }

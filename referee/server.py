@@ -129,7 +129,8 @@ class RefereeASGI:
                 if size > limit:
                     if message.get("more_body") and not await _drained(receive, DRAIN_BYTES):
                         return
-                    await _plain_answer(send, 413, "The upload is too large.")
+                    await _plain_answer(send, 413, "That upload is too large for the referee: a photo may be at "
+                                                   "most 15 MB. Send a smaller one.")
                     return
                 body.write(chunk)
                 if not message.get("more_body"):

@@ -137,6 +137,7 @@
 
   function put(screen, saved, live) {
     var body = screen.querySelector("[data-version]");
+    if (live) staleNotice(screen);
     if (saved.ruling && body && !screen.querySelector("#ruling")) {
       saved.ruling.querySelectorAll('input[name="version"]').forEach(function (v) {
         v.value = body.dataset.version;  // an override now applies to the table as it is
@@ -198,6 +199,17 @@
     if (!note) return;
     note.setAttribute("tabindex", "-1");
     if (focused) note.focus();
+  }
+
+  // A notice that another phone's entry took away what this phone had started ("… Undone: Cy plays 3♣")
+  // is about that entry: the next entry from another phone makes it stale, and it goes (the keyboard on
+  // it goes to the turn heading). Before, it stayed until this phone's own next entry.
+  function staleNotice(screen) {
+    var old = document.querySelector("#flash .pick-gone");
+    if (!old) return;
+    var had = document.activeElement === old;
+    old.remove();
+    if (had) refocus(screen, { tag: "H2" });
   }
 
   // Put saved fields back into the boxes of the screen that still have them; the fields whose box

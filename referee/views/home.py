@@ -187,8 +187,9 @@ def create_table(game: str):
                 and request.form.get("group") == request.form.get("group_offered")
                 and people.strangers_to(get_db(), group_id, state.players)):
             raise FormProblem(gettext(
-                "None of these players has played in %(group)s before: is this table for %(group)s? Choose its "
-                "group again (or “No group”), then start the table.", group=people.get_group(get_db(), group_id).name))
+                "None of these players has played in %(group)s before: is this table for %(group)s? If it is, tap "
+                "“Create the table” again; if not, choose “No group” or another group.",
+                group=people.get_group(get_db(), group_id).name))
     except (FormProblem, Ruling, EntryError, PeopleError) as err:
         message = (f"{err.rule}: {ruling_text(err.rule, err.message)}" if isinstance(err, Ruling)
                    else entry_problem_text(err.message) if isinstance(err, EntryError)

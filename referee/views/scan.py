@@ -190,8 +190,10 @@ def deck_photo(deck_id: str):
                                 owner=device_id(), place=f"teach:{deck.id}", keep_image=True, numbered=True)
     except (vision.UploadError, scans.Busy) as err:
         return _upload_error(err)
+    # nothing found: a close-up (its edges card margin) is one card to name; any other photo has none
+    close_up = not scan.reads and scan.image is not None and vision.frame_is_card(scan.image)
     return render_template("scan/_teach_result.html", deck=deck, faces=decks.FACES[deck.kind], scan=scan,
-                           name=decks.face_name)
+                           name=decks.face_name, close_up=close_up)
 
 
 @bp.post("/decks/<deck_id>/teach")

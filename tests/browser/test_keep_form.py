@@ -11,17 +11,23 @@ from .test_cabo_round import Phone
 pytestmark = pytest.mark.browser
 
 
+def first_turn(ana: Phone) -> None:
+    """A Rat-a-Tat Cat round's first entries, tapped on Ana's phone: a 5 turned up, then her turn (entry 2:
+    she draws, and puts the 8 drawn in her slot 2)."""
+    ana.link("Turn up the top card")
+    assert ana.button("5", "#pick") == 200
+    assert ana.button("Draw from the pile") == 200
+    ana.link("Slot 2")
+    assert ana.button("8", "#pick") == 200
+
+
 def test_a_correction_half_filled_in_survives_a_reload_and_is_forgotten_once_recorded(live_server, phone, database):
     match = store.create_match(database, "ratatat", ["Ana", "Ben"], {"rounds_n": 1})
     ana = Phone(phone(), "Ana")
     ana.page.goto(f"{live_server.url}/m/{match.id}")
     ana.page.locator("#seat-picker").get_by_role("button", name="Ana", exact=True).click()
     ana.page.locator("#seat-picker").wait_for(state="detached")
-    ana.link("Turn up the top card")
-    assert ana.button("5", "#pick") == 200
-    assert ana.button("Draw from the pile") == 200
-    ana.link("Slot 2")
-    assert ana.button("8", "#pick") == 200
+    first_turn(ana)
     page = ana.page
     page.goto(f"{live_server.url}/m/{match.id}/correct/2")
     nine = page.locator('#correct-form input[name="c_out"][value="9"]')

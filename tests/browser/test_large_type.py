@@ -114,3 +114,20 @@ def test_a_new_table_form_fits_320_px_in_large_type(live_server, browser, locale
     found = page.evaluate(OVERFLOW.replace("main *", "body *").replace("window.innerWidth", "document.documentElement.clientWidth"))
     assert found["page"] <= found["width"] and not found["spilling"], found
     context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "it-IT"])
+def test_the_skip_link_stays_out_of_sight_in_large_type_until_focused(live_server, browser, locale):
+    """Its words take several lines in large type at 320 px: it was pushed up by a fixed height and its last
+    line showed as a white box over the table's code."""
+    context = browser.new_context(viewport=NARROW, locale=locale)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/new/ratatat")
+    page.get_by_role("button", name=LARGE[locale]).click()
+    page.wait_for_selector("html.large")
+    page.evaluate("window.scrollTo(0, 0)")
+    skip = page.locator("a.skip")
+    assert skip.bounding_box()["y"] + skip.bounding_box()["height"] <= 0
+    skip.focus()
+    assert skip.bounding_box()["y"] >= 0
+    context.close()

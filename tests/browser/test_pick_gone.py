@@ -37,6 +37,11 @@ def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, da
     assert cy.page.evaluate("document.activeElement.classList.contains('pick-gone')")
     # Only the phone whose picker went is told.
     assert ana.page.locator("#pick").count() == 0 and ben.page.locator("#flash .pick-gone").count() == 0
+    # The next entry from another phone makes the notice stale: it goes, the keyboard to the turn heading.
+    ben.link("Place 2")
+    assert ben.card("4♣") == 200
+    cy.page.locator("#flash .pick-gone").wait_for(state="detached")
+    cy.page.wait_for_function("document.activeElement && document.activeElement.id === 'status'")
 
 
 def test_a_button_taken_away_by_another_phones_entry_leaves_the_keyboard_on_the_turn_heading(live_server, phone,

@@ -120,6 +120,17 @@ def test_one_scan_and_one_tap_reveal_a_player(live_server, phone, database, tmp_
     # a screen reader hears "unknown card", not "question mark", for the card not found
     expect(confirm).to_have_accessible_name("Reveal Ana: 5 Swap unknown card 4", timeout=20_000)
     expect(confirm.locator("[aria-hidden=true]")).to_have_text("?")
+    # ... and sees the "?" set apart from the cards beside it (a button lays its words out as a flex row,
+    # which dropped the spaces: "Swap?4")
+    gaps = confirm.evaluate("""b => {
+      const q = b.querySelector('[aria-hidden=true]'), box = q.getBoundingClientRect();
+      const edge = (node, last) => { const r = document.createRange(); r.selectNodeContents(node);
+        const rects = [...r.getClientRects()].filter(x => x.width > 0); return last ? rects.at(-1).right : rects[0].left; };
+      let after = q.nextSibling;
+      while (after && (!after.textContent.trim() || after.classList?.contains('visually-hidden'))) after = after.nextSibling;
+      return [box.left - edge(q.previousSibling, true), edge(after, false) - box.right];
+    }""")
+    assert min(gaps) >= 3, gaps
     page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2'])").click()
     expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 4")
     page.locator("#reveal-Ana label.chip:has(input[name=card3][value='2']) input").evaluate(

@@ -137,7 +137,7 @@ def test_a_table_of_strangers_left_in_the_group_the_form_chose_is_asked_about_on
     asked = client.post("/new/ratatat", data=data, headers=SAME_ORIGIN)
     page = asked.get_data(as_text=True)
     assert asked.status_code == 422
-    assert "None of these players has played in Club before: is this table for Club?" in page
+    assert "None of these players has played in Club before: is this table for Club? If it is, tap" in page
     assert 'name="group_offered" value=""' in page and f'<option value="{club.id}" selected>Club</option>' in page
     in_club = lambda: database.execute("SELECT count(*) FROM matches WHERE group_id = ?", (club.id,)).fetchone()[0]  # noqa: E731
     before = in_club()

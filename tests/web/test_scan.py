@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from referee import decks, scans, store, tables
+import vision
 from vision import synth
 
 from .cardphotos import FACES, face, row_photo
@@ -294,6 +295,17 @@ def test_bad_uploads_are_clear_4xx_and_nothing_is_kept(client, seated, database,
 def test_a_30_mb_upload_is_413(client, seated):
     response = upload(client, f"/m/{seated.id}/scan", b"\xff\xd8\xff" + b"\x00" * (30 * 1024 * 1024))
     assert response.status_code == 413
+    assert "a photo may be at most 15 MB" in response.get_data(as_text=True)
+    assert vision.MAX_BYTES == 15 * 2**20  # the limit those words give
+
+
+def test_a_photo_just_over_the_limit_is_said_at_its_own_size(client, seated):
+    """Only the first 15 MB and a byte are read: the photo is still said at its whole size (was 15.1 MB)."""
+    photo = cv2.imencode(".jpg", np.full((120, 160, 3), 200, np.uint8))[1].tobytes()
+    response = upload(client, f"/m/{seated.id}/scan", photo + b"\x00" * (15 * 2**20 + 2**19 - len(photo)),
+                      move="turn_up", field="card")
+    assert response.status_code == 413
+    assert "The photo is 15.5 MB; the limit is 15 MB." in response.get_data(as_text=True)
 
 
 def test_scan_needs_a_photo_and_a_purpose(client, seated):
@@ -649,3 +661,15 @@ def test_a_deck_is_deleted_after_asking_again(client, database):
             assert client.post(url + path, data=data, headers=HX).status_code == 404, (url, path)
     assert client.post(f"{other}/forget", data={"face": "3"}, headers={"Origin": "http://evil.example"}).status_code == 403
     assert decks.all_decks(database)[0].faces == {"3": 1}
+
+
+def test_a_teaching_photo_of_a_bare_table_says_no_card_and_offers_no_name(client):
+    """A photo of the table alone is no card to name (naming one was refused: "Found 0 card(s)"); a close-up
+    of one card filling the frame is offered a name."""
+    deck = client.post("/decks", data={"name": "Ours", "kind": "ratatat"}, headers=HX).headers["Location"]
+    table = synth.background("wood", (1200, 900), np.random.default_rng(3))
+    html = upload(client, f"{deck}/photo", cv2.imencode(".jpg", table)[1].tobytes()).get_data(as_text=True)
+    assert "No card found in the photo" in html and 'name="label0"' not in html
+    close_up = cv2.imencode(".jpg", face("7"))[1].tobytes()
+    html = upload(client, f"{deck}/photo", close_up).get_data(as_text=True)
+    assert 'name="label0"' in html and "No card found" not in html
