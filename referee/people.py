@@ -358,6 +358,16 @@ def _canonical(conn, profile_id: int) -> int | None:
     return row[0] if row else None
 
 
+def tablemates(db: Database, profile_id: int) -> set[int]:
+    """The people (canonical ids) who sat at a table with this person, the person among them: none of them
+    can be merged into this one (``merge`` refuses it)."""
+    rows = db.conn.execute(
+        "SELECT DISTINCT pb.canonical_id FROM profiles me JOIN profiles pa ON pa.canonical_id = me.canonical_id"
+        " JOIN match_seats a ON a.profile_id = pa.id JOIN match_seats b ON b.match_id = a.match_id"
+        " JOIN profiles pb ON pb.id = b.profile_id WHERE me.id = ?", (profile_id,)).fetchall()
+    return {row[0] for row in rows}
+
+
 def merge(db: Database, profile_id: int, into_id: int) -> int:
     """Merge ``profile_id`` into ``into_id`` (two profiles of one person); returns the merge event's id.
     Refused when they are the same person already, or sat at the same table (then they are two people)."""

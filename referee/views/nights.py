@@ -259,7 +259,7 @@ def _player_page(db, profile, problem: dict | None = None):
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=history, ended=_ended_of(db, history), games=GAMES, rules_words=rules_words,
-                           merged=people.merged_from(db, profile.id), others=people.profiles(db),
+                           merged=people.merged_from(db, profile.id), mergeable=_mergeable(db, profile),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id), problem=problem), 422 if problem else 200
 
@@ -280,6 +280,13 @@ def rename(profile_id: int):
         return _refused(profile, "rename", _("New name: %(message)s", message=err.message),
                         request.form.get("name", "")[:40])
     return redirect(url_for("nights.player", profile_id=profile_id), code=303)
+
+
+def _mergeable(db, profile) -> list:
+    """The profiles that may be merged into this person's: not this person already, nor anyone who sat at a
+    table with them (two people: the merge is refused)."""
+    mates = people.tablemates(db, profile.id) | {profile.canonical_id}
+    return [p for p in people.profiles(db) if p.canonical_id not in mates]
 
 
 def _refused(profile, form: str, words: str, typed: str = ""):

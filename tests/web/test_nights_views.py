@@ -91,6 +91,18 @@ def test_rename_merge_and_undo_through_the_forms(client, database, club):
     assert "“Annie” merged into “Anna”" in page and "merge of “Annie” into “Anna” undone" in page
 
 
+def test_the_merge_form_offers_only_those_who_may_be_the_same_person(client, database, club):
+    """Ben sat at Ana's table: he is another person, and merging him was refused after being offered first.
+    Only someone who never played with Ana is offered."""
+    ana, ben = people.find_profile(database, "Ana"), people.find_profile(database, "Ben")
+    annie = people.create_profile(database, "Annie")
+    page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    offered = page.split('id="merge-other"')[1].split("</select>")[0]
+    assert f'value="{annie.id}"' in offered and f'value="{ben.id}"' not in offered and f'value="{ana.id}"' not in offered
+    assert people.tablemates(database, ana.id) >= {ana.canonical_id, ben.canonical_id}
+    assert annie.canonical_id not in people.tablemates(database, ana.id)
+
+
 def test_a_refused_rename_is_said_at_its_form_on_the_players_page_with_the_name_typed(client, database, club):
     ana = people.find_profile(database, "Ana")
     response = client.post(f"/nights/p/{ana.id}/rename", data={"name": "ben"}, headers=SAME_ORIGIN)

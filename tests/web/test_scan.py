@@ -15,7 +15,7 @@ from referee import decks, scans, store, tables
 import vision
 from vision import synth
 
-from .cardphotos import FACES, face, row_photo
+from .cardphotos import FACES, face, row_photo, standard_row_photo
 
 HX = {"Origin": "http://localhost", "HX-Request": "true"}
 
@@ -673,3 +673,11 @@ def test_a_teaching_photo_of_a_bare_table_says_no_card_and_offers_no_name(client
     close_up = cv2.imencode(".jpg", face("7"))[1].tobytes()
     html = upload(client, f"{deck}/photo", close_up).get_data(as_text=True)
     assert 'name="label0"' in html and "No card found" not in html
+
+
+def test_a_reveal_photo_whose_cards_are_found_but_none_read_says_so_as_no_card_found(client, taught, seated):
+    """Cards of another deck lie in the row: outlined, none of them taught. The screen said "0 of the 4 cards
+    read; tap the slot marked “not found”", where a photo with nothing in it says "No card found"."""
+    html = upload(client, f"/m/{seated.id}/scan", standard_row_photo(["9S", "KD", "4C", "QH"], left=60, step=380),
+                  move="reveal", **{"for": "Ana"}).get_data(as_text=True)
+    assert "No card found in the photo: pick Ana" in html and "0 of the 4" not in html
