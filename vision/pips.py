@@ -94,20 +94,20 @@ def _fitted(q: np.ndarray, one_column: bool) -> tuple[int, np.ndarray] | None:
 
 
 def _empty_places(layout: np.ndarray) -> np.ndarray:
-    """Where some other rank puts a pip and this layout puts none (in the layout's box)."""
-    if np.all(layout[:, 0] == 0.5):  # one column: a 2's middle, or between a 3's pips; a span beyond
-        # either end (off a 2's card; a 3's third pip when two were found, one cut by the frame)
-        places = np.array([(0.5, 0.5)] if len(layout) == 2 else [(0.5, 0.25), (0.5, 0.75)])
-        return np.concatenate([places, [(0.5, -1.0), (0.5, 2.0)]])
-    else:
-        places = np.unique(np.concatenate([p for ps in LAYOUTS.values() for p in ps]), axis=0)
+    """Where some other rank puts a pip and this layout puts none, in the layout's box. Down one column: a
+    2's middle, or between a 3's pips, and a span beyond either end (off a 2's card; a 3's third pip
+    when two were found, one cut by the frame)."""
+    if np.all(layout[:, 0] == 0.5):
+        between = [(0.5, 0.5)] if len(layout) == 2 else [(0.5, 0.25), (0.5, 0.75)]
+        return np.array(between + [(0.5, -1.0), (0.5, 2.0)])
+    places = np.unique(np.concatenate([p for ps in LAYOUTS.values() for p in ps]), axis=0)
     d = np.linalg.norm(places[:, None] - layout[None], axis=2).min(1)
     return places[d > 0.12]
 
 
 def _agreement(masks: list[np.ndarray], turned: list[bool | None]) -> float:
     """How alike the pips are, each turned round where `turned` says (None: either way): the least
-    cosine of a pip's suit feature to the mean of the others'."""
+    cosine of a pip's suit feature to the pips' mean."""
     feats = [[glyphs.suit_feature(w) for w in ([m[::-1, ::-1]] if t else [m] if t is False else [m, m[::-1, ::-1]])]
              for m, t in zip(masks, turned)]
     upright = [f[0] for f, t in zip(feats, turned) if t is not None]
