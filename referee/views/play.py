@@ -801,7 +801,8 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
     seat changes made while those entries were made, and the page: start, stop and total."""
     stored = store.entries(db, match.id)
     whole = [item["entry"] for item in stored]
-    seen = log.game.redact(log.state, whole, seat)
+    also = plays_for(match.id, match.players)
+    seen = whole_for(log, whole, log.game.redact(log.state, whole, seat), also)
     photos = scans.kept_photos(db, match.id)
     decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") in ("resolve_flag", END_MOVE)
                   for item in stored)
@@ -810,7 +811,7 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
     # after how many rounds the table ended the match (a log opened from a snapshot replays from the deal, only
     # as far as this page's last entry)
     befores = states_before(db, match, log, stored[:stop]) if hasattr(log.game, "failed_play") or decided else {}
-    fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen))
+    fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen, also))
     rows = []
     for item, visible, fate in zip(stored[start:stop], seen[start:stop], fates[start:stop]):
         position = item["seq"] - 1
@@ -865,17 +866,18 @@ def _entry_fates(log, whole: list, seen: list) -> list[dict]:
     return rows
 
 
-def correct_refusal(log, whole: list, number: Any, seat: int | None) -> tuple[int, str] | None:
+def correct_refusal(log, whole: list, number: Any, seat: int | None,
+                    also: frozenset[int] = frozenset()) -> tuple[int, str] | None:
     """Why this phone may not correct stored entry ``number`` — (an HTTP status, the words) — or None when
     the history offers it a "Correct" for that entry (``_entry_fates``): a correction the history would
     not offer is refused whoever posts it, before the rules see it (an override, an undo or an undone
     entry is never replaced by a correction that sets aside what followed)."""
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < len(whole):
         return 404, gettext("There is no such entry.")
-    seen = as_owned(log, whole, seat, log.game.redact(log.state, whole, seat))
+    seen = as_owned(log, whole, seat, log.game.redact(log.state, whole, seat), also)
     if any(fate["correct_number"] == number for fate in _entry_fates(log, whole, seen)):
         return None
-    hidden = _hidden_from(log, whole, number, seat)
+    hidden = _hidden_from(log, whole, number, seat, also)
     if hidden:
         return 403, hidden
     entry = whole[number]
@@ -1080,7 +1082,7 @@ def correct_page(match_id: str, number: int):
     db, match, log = load(match_id)
     require_entrant(match_id, "correct an entry")
     history = [item["entry"] for item in store.entries(db, match_id)]
-    refusal = correct_refusal(log, history, number, phone_seat(match_id))
+    refusal = correct_refusal(log, history, number, phone_seat(match_id), plays_for(match.id, match.players))
     if refusal:
         abort(*refusal)
     return _correction_page(db, match, log, history, number)
@@ -1116,13 +1118,13 @@ def _sight_elsewhere(match, log, entry: dict) -> str | None:
     return match.players[owner]
 
 
-def _hidden_from(log, history: list, number: int, seat: int | None) -> str | None:
+def _hidden_from(log, history: list, number: int, seat: int | None, also: frozenset[int] = frozenset()) -> str | None:
     """Why this phone may not correct entry ``number`` (the last correction of it, when there is one), or
     None: an entry holding what only another seat saw (a first look, a peek) would show this phone
     "unknown" there, and a correction would put that over what the player noted."""
     last = _corrections_standing(history, log).get(number)
     shown = number if last is None else last
-    if not 0 <= shown < len(history) or as_owned(log, history, seat, history)[shown] == history[shown]:
+    if not 0 <= shown < len(history) or as_owned(log, history, seat, history, also)[shown] == history[shown]:
         return None  # (a correction of no entry is the engine's to refuse, GEN-13)
     inner = history[shown].get("entry") if last is not None else history[shown]
     owner = entry_seat(log.state, inner if isinstance(inner, dict) else history[shown])
@@ -1136,15 +1138,41 @@ def sees_whole(log, entries: list, seat: int | None, position: int) -> bool:
     return log.game.redact(log.state, entries, seat)[position] == entries[position]
 
 
-def as_owned(log, entries: list, seat: int | None, seen: list) -> list:
+def as_owned(log, entries: list, seat: int | None, seen: list, also: frozenset[int] = frozenset()) -> list:
     """``seen`` (the entries as ``seat`` sees them now) with every other seat's private sighting hidden
     still, however the round went: once the cards are revealed anyone may read a first look, but only
-    its player's phone may change it (GEN-6; ``hide_private``, for the games that have private sightings)."""
+    its player's phone may change it (GEN-6; ``hide_private``, for the games that have private sightings).
+    The entries of the seats in ``also`` (those the phone for everyone plays for: ``plays_for``) stay whole."""
+    seen = whole_for(log, entries, seen, also)
     hide = getattr(log.game, "hide_private", None)
     if hide is None:
         return seen
-    return [redact_entry(log.state, entry, seat, 0, hide) if shown == entry else shown
-            for entry, shown in zip(entries, seen)]
+    return [entry if _by_one_of(log, entry, also) else redact_entry(log.state, entry, seat, 0, hide)
+            if shown == entry else shown for entry, shown in zip(entries, seen)]
+
+
+def plays_for(match_id: str, players: tuple | list) -> frozenset[int]:
+    """The seats whose private entries this phone made and sees whole besides its own: for the phone for
+    everyone, the seats no phone holds or held (it notes their first looks and peeks in front of everyone
+    looking, CAB-2, RTC-6, and corrects them: no other phone may); for a player's phone, none."""
+    if phone_seat(match_id) is not None or not is_shared(match_id):
+        return frozenset()
+    return frozenset(i for i in range(len(players)) if not held_by_a_phone(match_id, i))
+
+
+def _by_one_of(log, entry: Any, seats: frozenset[int]) -> bool:
+    """Whether ``entry`` (or the entry an override or a correction holds) is by one of ``seats``."""
+    if not seats or not isinstance(entry, dict):
+        return False
+    inner = entry.get("entry") if entry.get("move") in ("override", "correct") else entry
+    return isinstance(inner, dict) and entry_seat(log.state, inner) in seats
+
+
+def whole_for(log, entries: list, seen: list, seats: frozenset[int]) -> list:
+    """``seen`` with the entries by ``seats`` whole (``plays_for``)."""
+    if not seats:
+        return seen
+    return [entry if _by_one_of(log, entry, seats) else shown for entry, shown in zip(entries, seen)]
 
 
 @bp.get("/photo/<int:photo_id>.jpg")
@@ -1297,7 +1325,8 @@ def post_entry(match_id: str):
             "Only %(name)s's phone can undo %(name)s's entry: ask them, or correct it from the history.", name=name))
     if entry.get("move") == "correct":  # only what the history offers to correct (correct_refusal)
         whole = [item["entry"] for item in store.entries(db, match_id)]
-        refusal = correct_refusal(log, whole, entry.get("target"), phone_seat(match_id))
+        refusal = correct_refusal(log, whole, entry.get("target"), phone_seat(match_id),
+                                  plays_for(match.id, match.players))
         if refusal:
             return render_screen(match, log, 403 if refusal[0] == 403 else 422, notice=refusal[1])
         refusal = private_write_refusal(log, whole, entry, match)
@@ -1383,7 +1412,7 @@ def _unreadable_correction(db, match, log, notice: str) -> Response | None:
             or not (target.isascii() and target.isdigit() and len(target) <= 9)):
         return None
     history = [item["entry"] for item in store.entries(db, match.id)]
-    if correct_refusal(log, history, int(target), phone_seat(match.id)):
+    if correct_refusal(log, history, int(target), phone_seat(match.id), plays_for(match.id, match.players)):
         return None
     reason = form.get("reason", "")[:300]
     with_reason = form.copy()
@@ -1443,7 +1472,8 @@ def _correction_still_fits(db, log, match_id: str, expected: int, entry: dict) -
                         for row in since):
         return False
     whole = [item["entry"] for item in store.entries(db, match_id)]
-    return correct_refusal(log, whole, entry.get("target"), phone_seat(match_id)) is None
+    return correct_refusal(log, whole, entry.get("target"), phone_seat(match_id),
+                           plays_for(match_id, log.state.players)) is None
 
 
 def _changes_nothing(log, whole: list, entry: dict) -> bool:

@@ -364,3 +364,27 @@ def test_GEN_4_a_note_added_to_a_finished_round_asks_before_it_sets_the_next_rou
     assert len(store.entries(database, match.id)) == before
     made = ana.post(f"/m/{match.id}/entry", data={**fields, "set_aside_ok": "1"}, headers=POST)
     assert made.status_code == 303 and len(store.entries(database, match.id)) == before + 1
+
+
+def test_GEN_6_the_shared_phone_corrects_the_first_look_it_noted_for_a_player_without_a_phone(app, database):
+    """Ben plays on the tablet, Nora on her own phone. The tablet noted Ben's first look: it alone may
+    correct it (before: "Only Ben's phone can correct this entry", and Ben has none); Nora's phone still may
+    not, nor read it."""
+    from tests.web.test_cabo_table import CAMBIO, CaboPhone
+
+    match = store.create_match(database, "cabo", ["Ben", "Nora"], CAMBIO)
+    tablet = CaboPhone(app, match.id, "shared")
+    nora = app.test_client()
+    assert sit(nora, match.id, "1").status_code == 303
+    tablet.ok(move="turn_up", card="5H")
+    tablet.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="KH", **{"for": "Ben"})
+    tablet.ok(move="draw", **{"for": "Ben"})
+    history = tablet.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert f"/m/{match.id}/correct/1" in history
+    assert tablet.client.get(f"/m/{match.id}/correct/1").status_code == 200
+    assert nora.get(f"/m/{match.id}/correct/1").status_code == 403
+    assert f"/m/{match.id}/correct/1" not in nora.get(f"/m/{match.id}/history").get_data(as_text=True)
+    fields = dict(move="correct", target_entry="1", c_move="initial_peek", c_for="Ben", c_slots="3,4",
+                  c_seen1="2C", c_seen2="KD", reason="it was the king of diamonds")
+    assert entry(tablet.client, match.id, **fields).status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["entry"]["seen"] == ["2C", "KD"]
