@@ -67,9 +67,14 @@ def load(match_id: str):
 
 
 def shown_token(match, seat: int | None, shared: bool) -> str:
-    """What a phone's screen was drawn for: the version and who the phone is. A doorbell answers
-    204 when nothing of it changed, and a fresh screen when the phone lost its seat."""
-    return f"{match.version}-{'s' if shared else seat if seat is not None else 'w'}"
+    """What a phone's screen was drawn for: the version and who the phone is — for the phone for everyone,
+    with the seats other phones hold (it offers entries for the others only: a player taking her own seat
+    takes her first look off it). A doorbell answers 204 when nothing of it changed, and a fresh screen
+    when the phone lost its seat, or a seat was taken beside the phone for everyone."""
+    if shared:
+        held = ".".join(str(i) for i in range(len(match.players)) if held_by_a_phone(match.id, i))
+        return f"{match.version}-s{':' + held if held else ''}"
+    return f"{match.version}-{seat if seat is not None else 'w'}"
 
 
 def _moves_for_shared(log, match) -> list[dict]:

@@ -63,3 +63,23 @@ def test_a_button_taken_away_by_another_phones_entry_leaves_the_keyboard_on_the_
                        headers=hx).status_code == 200
     ana.page.locator("#screen [data-version='2']").wait_for()
     ana.page.wait_for_function("document.activeElement && document.activeElement.id === 'status'")
+
+
+def test_a_player_taking_her_seat_takes_her_first_look_off_the_phone_for_everyone(live_server, phone, database):
+    """The tablet offers a first look for every player who plays on it; Nora then sits down with her own
+    phone. The doorbell rings at the same version: the tablet's screen was drawn for the same version and the
+    same "phone for everyone", so it was answered "nothing changed" and kept offering Nora's first look (a
+    tap refused, 403) until reloaded."""
+    from .test_cabo_round import CAMBIO
+
+    match = store.create_match(database, "cabo", ["Grandpa", "Ben", "Nora"], CAMBIO)
+    tablet = phone()
+    tablet.goto(f"{live_server.url}/m/{match.id}")
+    tablet.get_by_role("button", name="One phone for everyone").click()
+    tablet.locator("#seat-picker").wait_for(state="detached")
+    wait_for_subscribers(match.id, 1, timeout=20.0)
+    look = tablet.locator("#actions").get_by_text("Note Nora's first look")
+    assert look.count() == 1
+    seated(phone, live_server, match, "Nora")
+    look.wait_for(state="detached")
+    assert tablet.locator("#actions").get_by_text("Note Ben's first look").count() == 1
