@@ -112,3 +112,19 @@ def test_SH_T21_an_undone_face_down_flip_is_still_said_as_what_happened(app, dat
     tables.append(database, match.id, version, {"move": "undo", "seat": "Mom"}, None)
     row = _history_row(app.test_client(), match.id, len(moves) - 1)
     assert "turns over the face-down" in row and "(SH-19)" in row, row
+
+
+def test_CAB_T05_a_failed_matching_claim_says_the_cards_do_not_all_match(app):
+    """A keeps a 2 and claims her places 1 and 3 are both 6s; they show 6 and 9 (2nd edition: both stay face up
+    and the 2 is added). The history said only "Ana claims places 1, 3 match, showing 6, 9.", as if it held."""
+    from referee.games.cabo_moves import Match
+
+    failed, held, unsaid = Match(0, (1, 3), ("6H", "9S")), Match(0, (1, 3), ("6H", "6S")), Match(0, (1, 3), matched=False)
+    for language, words in (("en", "they do not all match (CAB-5)"), ("it", "non sono tutte uguali (CAB-5)")):
+        with app.test_request_context(headers={"Cookie": f"{i18n.COOKIE}={language}"}):
+            assert words in str(describe_move(cabo, failed, ("Ana", "Ben")))
+            assert words in str(describe_move(cabo, unsaid, ("Ana", "Ben")))
+            assert words not in str(describe_move(cabo, held, ("Ana", "Ben")))
+    with app.test_request_context():
+        assert str(describe_move(cabo, failed, ("Ana", "Ben"))) == (
+            "Ana claims places 1, 3 match, showing 6♥, 9♠: they do not all match (CAB-5).")
