@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from . import entry_parse
 from .base import Correct, EntryError, Override, ResolveFlag, Undo
-from .cabo_cards import card_words, label, sentence_card
+from .cabo_cards import card_words, label, rank, sentence_card
 from .cabo_rules import MAX_SLOTS
 from .cards import card_name
 
@@ -195,6 +195,14 @@ _READERS: dict[Any, entry_parse.Reader] = {
 }
 
 
+def all_match(move: Match) -> bool:
+    """Whether a matching claim held (CAB-5), as the rules decide it: every card shown of one rank, or, where a
+    card shown was not named, as the entry says (True when it does not say)."""
+    if move.cards and all(c is not None for c in move.cards):
+        return len({rank(c) for c in move.cards}) == 1
+    return move.matched is not False
+
+
 def parse_move(data: Any, players: tuple[str, ...], deck: Mapping[str, int], where: str = "entry"):
     """An entry's JSON form → a move value; raises :class:`EntryError` naming the field at fault, and
     nothing else, however hostile the entry (`entry_parse`)."""
@@ -277,7 +285,8 @@ def describe(move: Any, players: tuple[str, ...], failed: dict[str, Any] | None 
         case Match(slots=slots, cards=cards, out=out):
             shown = f", showing {', '.join(label(c) for c in cards)}" if cards else ""
             lost = f", and discards {card_words(out)}" if out is not None else ""  # a failed claim (CAB-5, 1st ed.)
-            return f"{who} claims places {', '.join(map(str, slots))} match{shown}{lost}."
+            failed = ": they do not all match (CAB-5)" if out is None and not all_match(move) else ""
+            return f"{who} claims places {', '.join(map(str, slots))} match{shown}{lost}{failed}."
         case Discard(card=card):
             return f"{who} discards {card_words(card)}."
         case UsePower(card=card):

@@ -88,9 +88,15 @@ def entry(move: Any, players: tuple[str, ...], failed: dict | None = None) -> st
         case m.Match(slots=slots, out=out) if out is not None:
             return _("%(name)s claims places %(places)s match, and discards %(card)s.", name=who,
                      places=", ".join(map(str, slots)), card=card(out))
+        case m.Match(slots=slots, cards=codes) if codes and not m.all_match(move):
+            return _("%(name)s claims places %(places)s match, showing %(cards)s: they do not all match (CAB-5).",
+                     name=who, places=", ".join(map(str, slots)), cards=cards(codes))
         case m.Match(slots=slots, cards=codes) if codes:
             return _("%(name)s claims places %(places)s match, showing %(cards)s.", name=who,
                      places=", ".join(map(str, slots)), cards=cards(codes))
+        case m.Match(slots=slots) if not m.all_match(move):
+            return _("%(name)s claims places %(places)s match: they do not all match (CAB-5).", name=who,
+                     places=", ".join(map(str, slots)))
         case m.Match(slots=slots):
             return _("%(name)s claims places %(places)s match.", name=who, places=", ".join(map(str, slots)))
         case m.Discard(card=c):
