@@ -360,10 +360,10 @@ PANEL_OFF_CENTRE = 0.1  # ... and centred on it, within this share of its height
 
 
 def _panel_of(outline: np.ndarray, card: np.ndarray) -> bool:
-    """True when `outline` lies in the middle of the card outlined by `card` (an index hit's) and is
-    much smaller: a panel of that card's face (the frame round a 4's pips, read as an ace at its
-    corners), not a card. A card lying on another and partly covered shows a smaller outline too,
-    but seldom just in its middle."""
+    """True when `outline` lies in the middle of the card outlined by `card` (an index hit's, or a
+    close-up's whole photo) and is much smaller: a panel of that card's face (the frame round a 4's
+    pips, read as an ace at its corners), not a card. A card lying on another and partly covered
+    shows a smaller outline too, but seldom just in its middle."""
     area = cv2.contourArea(np.float32(outline))
     height = max(np.linalg.norm(card[0] - card[3]), np.linalg.norm(card[0] - card[1]))
     off = np.linalg.norm(np.mean(outline, axis=0) - np.mean(card, axis=0))

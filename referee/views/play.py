@@ -1148,10 +1148,9 @@ def as_owned(log, entries: list, seat: int | None, seen: list, also: frozenset[i
     still, however the round went: once the cards are revealed anyone may read a first look, but only
     its player's phone may change it (GEN-6; ``hide_private``, for the games that have private sightings).
     The entries of the seats in ``also`` (those the phone for everyone plays for: ``plays_for``) stay whole."""
-    seen = whole_for(log, entries, seen, also)
     hide = getattr(log.game, "hide_private", None)
     if hide is None:
-        return seen
+        return whole_for(log, entries, seen, also)
     return [entry if _by_one_of(log, entry, also) else redact_entry(log.state, entry, seat, 0, hide)
             if shown == entry else shown for entry, shown in zip(entries, seen)]
 
