@@ -39,6 +39,9 @@ CLOSE_UP_SCALES = (0.75, 1.4, 1.8)  # corners read again, this much narrower or 
 CLOSE_UP_ACCEPT = 0.85  # ... answered from such a scale only this sure: a second guess at where the index
 # lies (chosen on mixed-designs' tuning part: the ten close-ups it answered were 0.89-1.0 sure when
 # right, and the one wrong, a club read as a spade at both corners, 0.83)
+MIRROR_GAP = 0.08  # a gap in the ink this share of the corner's width parts an index from what lies left of it
+MIRROR_LINE = 0.03  # ink down a column of the corner at most this share of its height is a line across it
+MIRROR_LEAD = 0.07  # paper framed left of an index read at the top-right corner (as the reader was taught)
 NO_INDEX, JOKER = index_net.CLASSES.index("NONE"), index_net.CLASSES.index("JOKER")
 
 
@@ -156,6 +159,11 @@ def corner_reads_many(cards: list[np.ndarray | OutlinedCard], scale: float = 1.0
     patches = []
     for card in cards:
         patches += _corner_patches(card, scale)
+    return _reads_of(patches, len(cards))
+
+
+def _reads_of(patches: list[np.ndarray], count: int) -> list[list[CornerRead]]:
+    """Each card's CornerReads from its two corner patches (patches 2i and 2i + 1), read in one batch."""
     classes, suits = index_net.read_patches(patches)
     # A card readable at one corner only has no second corner to check its read against: that
     # corner is read by the search reader too (taught indices of the usual size only, see
@@ -163,7 +171,7 @@ def corner_reads_many(cards: list[np.ndarray | OutlinedCard], scale: float = 1.0
     # photos: busy-train 3 wrong answers → 2 (a trading card's picture read as a joker at one
     # corner is no longer answered), none right lost; mixed-designs 1 right more.
     seen = classes[:, NO_INDEX] < 0.5
-    lone = [k for i in range(len(cards)) for k in (2 * i, 2 * i + 1) if seen[k] and not seen[k ^ 1]]
+    lone = [k for i in range(count) for k in (2 * i, 2 * i + 1) if seen[k] and not seen[k ^ 1]]
     if lone:
         strict_classes, strict_suits = index_net.read_patches([patches[k] for k in lone], search=True)
         classes, suits = classes.copy(), suits.copy()
@@ -171,7 +179,7 @@ def corner_reads_many(cards: list[np.ndarray | OutlinedCard], scale: float = 1.0
             c, s = np.sqrt(classes[k] * cp), np.sqrt(suits[k] * sp)
             classes[k], suits[k] = c / c.sum(), s / s.sum()
     out = []
-    for i in range(len(cards)):
+    for i in range(count):
         reads = []
         for cp, sp in zip(classes[2 * i:2 * i + 2], suits[2 * i:2 * i + 2]):
             if cp[NO_INDEX] >= 0.5:
@@ -340,7 +348,40 @@ def close_up_candidates(card: np.ndarray) -> list[tuple[str, float]]:
     for reads in (corner_reads_many([card], scale)[0] for scale in CLOSE_UP_SCALES):
         if len(reads) == 2 and int(np.argmax(reads[0].rank_probs)) == int(np.argmax(reads[1].rank_probs)):
             found.append(card_candidates(card, True, reads))
-    return agreed_scales(found)
+    return agreed_scales(found) or mirrored_candidates(card)
+
+
+def _mirrored_patch(card: np.ndarray) -> np.ndarray | None:
+    """The top-right corner of a rectified card framed as the index reader frames a top-left one:
+    from just left of the ink nearest the card's right edge (the index's left side: the last gap
+    in the ink going leftward), the card's paper carried on past its right edge. None when the corner holds no such ink."""
+    w, h = (round(v * s / base) for v, s, base in zip(index_net.INDEX_BOX, card.shape[1::-1], (CARD_W, CARD_H)))
+    corner = card[:h, card.shape[1] - w:]
+    mask = _ink_mask(corner)
+    if mask is None:
+        return None
+    inked = np.flatnonzero(mask.sum(axis=0) > MIRROR_LINE * h)  # a line along the card's top edge is no index
+    runs = np.split(inked, np.flatnonzero(np.diff(inked) > MIRROR_GAP * w) + 1) if len(inked) else []
+    runs = [r for r in runs if len(r) > MIRROR_GAP * w]  # a line down the corner (the card's edge, a
+    # frame round its picture) is no index, and read alone it looks like a joker's stacked letters
+    if not runs:
+        return None
+    x0 = max(0, int(runs[-1][0]) - round(MIRROR_LEAD * w))
+    paper = [int(v) for v in cv2.mean(corner, mask=1 - mask)[:3]]
+    patch = cv2.copyMakeBorder(corner[:, x0:], 0, 0, 0, x0, cv2.BORDER_CONSTANT, value=paper)
+    return cv2.resize(patch, index_net.INPUT_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def mirrored_candidates(card: np.ndarray) -> list[tuple[str, float]]:
+    """Candidates for a close-up whose indices are printed top right and, turned round, bottom
+    left (some designs mirror the usual corners): both such corners must be read as one rank."""
+    patches = [_mirrored_patch(c) for c in (card, cv2.rotate(card, cv2.ROTATE_180))]
+    if any(p is None for p in patches):
+        return []
+    reads = _reads_of(patches, 1)[0]
+    if len(reads) < 2 or int(np.argmax(reads[0].rank_probs)) != int(np.argmax(reads[1].rank_probs)):
+        return []
+    return agreed_scales([card_candidates(card, True, reads)])
 
 
 def agreed_scales(found: list[list[tuple[str, float]]]) -> list[tuple[str, float]]:

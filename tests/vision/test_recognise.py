@@ -12,6 +12,7 @@ import vision
 from vision import pips, standard, synth
 from vision.evaluate import scene_samples
 from vision.recognise import decide
+from vision.rectify import CARD_H, CARD_W
 
 
 def test_every_card_in_a_table_photo_is_identified(table_scene, quad_iou):
@@ -55,6 +56,47 @@ def test_a_close_up_with_a_jumbo_index_is_read_at_the_index_s_own_size(rank, sui
     monkeypatch.setattr(standard, "CLOSE_UP_SCALES", ())  # read only where a usual index lies
     monkeypatch.setattr(pips, "read_pips", lambda card: None)  # (a number card's pips would say it too)
     assert rank + suit not in [r.label for r in vision.recognise(close_up)]
+
+
+def mirrored_design(card: np.ndarray, bottom: bool = True, inset: float = 0.04) -> np.ndarray:
+    """A drawn card with its indices printed top right and, turned round, bottom left (as some
+    designs print them), `inset` of the card's width from its side; without `bottom`, the
+    bottom-left one left off."""
+    h, w = card.shape[:2]
+    bw, bh, inset = int(w * 0.2), int(h * 0.3), int(w * inset)  # the index alone (a face's frame starts at 0.22)
+    out = card.copy()
+    top = card[:bh, :bw]
+    cols = np.flatnonzero((top.min(axis=2) < 200).any(axis=0))
+    index = top[:, cols[0]:cols[-1] + 1]
+    out[:bh, :bw] = 248
+    out[-bh:, -bw:] = 248
+    out[:bh, w - inset - index.shape[1]:w - inset] = index
+    if bottom:
+        out[-bh:, inset:inset + index.shape[1]] = index[::-1, ::-1]
+    return out
+
+
+@pytest.mark.parametrize("rank,suit", [("Q", "D"), ("K", "C"), ("7", "S"), ("10", "H")])
+def test_a_close_up_with_its_indices_top_right_and_bottom_left_is_read(rank, suit, monkeypatch):
+    monkeypatch.setattr(pips, "read_pips", lambda card: None)  # (a number card's pips would say it too)
+    card = synth.render_standard_card(rank, suit)
+    close_up = cv2.resize(mirrored_design(card), (224, 224))
+    assert [r.label for r in vision.recognise(close_up)] == [rank + suit]
+    rectified = cv2.resize(close_up, (CARD_W, CARD_H))
+    assert standard.close_up_candidates(rectified)[0][0] == rank + suit
+    one_corner = cv2.resize(mirrored_design(card, bottom=False), (CARD_W, CARD_H))
+    assert standard.mirrored_candidates(one_corner) == []  # both such corners must say it
+    monkeypatch.setattr(standard, "mirrored_candidates", lambda card: [])
+    assert standard.close_up_candidates(rectified) == []  # read nowhere else at the corners
+
+
+def test_a_printed_border_beside_top_right_indices_is_not_taken_for_one():
+    """A thin line down the card's edge, right of the index: a patch cut at it reads as a joker's
+    stacked letters (drawn so, both corners read JOKER, sure)."""
+    card = mirrored_design(synth.render_standard_card("K", "C"), inset=0.09)
+    h, w = card.shape[:2]
+    cv2.rectangle(card, (int(w * 0.03), int(h * 0.02)), (int(w * 0.97), int(h * 0.98)), (160, 90, 30), 2)
+    assert standard.mirrored_candidates(cv2.resize(card, (CARD_W, CARD_H)))[0][0] == "KC"
 
 
 @pytest.mark.parametrize("found,answer", [

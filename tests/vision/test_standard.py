@@ -134,3 +134,4 @@ def test_a_black_suit_read_at_the_corners_is_not_answered_over_red_pips(monkeypa
     monkeypatch.setattr(standard, "corner_reads", lambda c: [_corner("8", 0.999, "S", 0.995)] * 2)
     label, conf = card_candidates(flat(card[:-1], card[-1]))[0]
     assert (label if conf >= ACCEPT else None) == answered
+
