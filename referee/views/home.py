@@ -230,6 +230,9 @@ def play_again(match_id: str):
         from .nights import phone_now
 
         link_match(db, rematch, match_group(db, match.id)[0], phone_now())  # the same group, tonight's night
+        from .. import live
+
+        live.publish(match_id, live.SeatsChanged(match.version))  # every other phone is offered the new game
     seat = phone_seat(match_id)
     if seat is not None and holder_of(rematch.id, seat) is not None:
         pass  # another phone sat there first in the new match: this one picks, and taking it over asks

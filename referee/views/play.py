@@ -69,12 +69,14 @@ def load(match_id: str):
 def shown_token(match, seat: int | None, shared: bool) -> str:
     """What a phone's screen was drawn for: the version and who the phone is — for the phone for everyone,
     with the seats other phones hold (it offers entries for the others only: a player taking her own seat
-    takes her first look off it). A doorbell answers 204 when nothing of it changed, and a fresh screen
-    when the phone lost its seat, or a seat was taken beside the phone for everyone."""
+    takes her first look off it), and whether the next game has started (its screen offers to go there). A
+    doorbell answers 204 when nothing of it changed, and a fresh screen when the phone lost its seat, a seat
+    was taken beside the phone for everyone, or another phone started the next game."""
+    again = "-n" if store.find_rematch(get_db(), match.id) else ""
     if shared:
         held = ".".join(str(i) for i in range(len(match.players)) if held_by_a_phone(match.id, i))
-        return f"{match.version}-s{':' + held if held else ''}"
-    return f"{match.version}-{seat if seat is not None else 'w'}"
+        return f"{match.version}-s{':' + held if held else ''}{again}"
+    return f"{match.version}-{seat if seat is not None else 'w'}{again}"
 
 
 def _moves_for_shared(log, match) -> list[dict]:
@@ -239,6 +241,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "end_url": table_url("play.end_page", match_id=match.id) if (seat is not None or shared) and not view.get("over")
         else "",
         "play_again_url": _url_or_empty("home.play_again", match_id=match.id) if view.get("over") else "",
+        "next_game_started": bool(view.get("over") and store.find_rematch(get_db(), match.id)),
         "standings_url": _standings_url(match.id) if view.get("over") else "",
         "earlier": earlier,
         "tally_across": running_tally(earlier, view),
@@ -248,8 +251,9 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
 
 def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bool:
     """Whether this phone may undo what an undo would take back now (``log.undo_target()``): the shared
-    phone anything; a seated phone the table's own entries, its seat's, and any entry or correction it
-    made itself (``made_here``), but not another player's turn in the middle, which that player's screen
+    phone anything; a seated phone the table's own entries, its seat's, any entry or correction it
+    made itself (``made_here``), and the match's ending (GEN-5: the table's decision, which a child's
+    tap must not make alone); but not another player's turn in the middle, which that player's screen
     would lose without a word: they undo it, or it is corrected from the history."""
     if log.undo_target() is None or (seat is None and not shared):
         return False
@@ -257,6 +261,8 @@ def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bo
         return True
     if log.head.correction is not None:
         return False  # another phone's correction: that phone takes it back, or it is corrected again
+    if isinstance(log.head.move, EndMatch):
+        return True
     owner = getattr(log.head.move, "seat", None)
     return owner is None or owner == seat
 
@@ -518,12 +524,18 @@ def _involved(ruling: Ruling | None, log, match, refused: dict | None = None) ->
     stored = {row["seq"] - 1: row["entry"] for row in store.entries(
         get_db(), match.id, after=min(positions), upto=max(positions) + 1)} if positions else {}
     count = match.version  # the entry just refused would have been this one
+    standing = _standing_moves(log, set(stored))
     out = []
     for position in ruling.entries:
         if position is None:
             continue
         if position in stored:
             words = entry_words(log, stored[position])
+            if position in standing and standing[position] != _parsed(log, stored[position]):
+                # corrected since: said as it stands, which is what the ruling read (the entry as first
+                # made would contradict the reason given)
+                said = move_words(log.game, standing[position], log.state.players)
+                words = gettext("%(entry)s (as corrected).", entry=said[:-1] if said.endswith(".") else said)
         elif position == count:  # never stored: no number of the history is its
             said = entry_words(log, refused) if isinstance(refused, dict) else ""
             out.append({"number": None, "words": gettext("The entry just refused: %(entry)s", entry=said) if said
@@ -533,6 +545,24 @@ def _involved(ruling: Ruling | None, log, match, refused: dict | None = None) ->
             continue
         out.append({"number": position, "words": words})
     return out
+
+
+def _standing_moves(log, positions: set[int]) -> dict[int, Any]:
+    """The move each of ``positions`` stands as in the log now (a correction replaces an entry's move);
+    entries undone, set aside or behind a snapshot are not listed."""
+    out, node = {}, log.head
+    while node.parent is not None and len(out) < len(positions):
+        if node.position in positions:
+            out[node.position] = node.move
+        node = node.parent
+    return out
+
+
+def _parsed(log, entry: dict) -> Any:
+    try:
+        return log.game.parse_move(entry, log.state.players, log.state.rules)
+    except EntryError:
+        return None
 
 
 def render_screen(match, log, status: int = 200, **extra) -> Response:

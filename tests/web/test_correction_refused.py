@@ -132,3 +132,25 @@ def test_a_correction_of_an_entry_never_made_says_there_is_no_such_entry(app, da
         said = answer.get_data(as_text=True)
         assert answer.status_code == 404 and "There is no such entry." in said and "nobody" not in said
     assert entry_count(database, match.id) == before
+
+
+def test_a_refusal_quotes_an_entry_corrected_since_as_it_stands(app, database):
+    """Dad's face-up cards were corrected from 4♠ 9♦ A♠ to 4♣ 9♦ A♠; Ana's then naming the 4♣ is refused
+    (GEN-3) and points at his entry: said as corrected (it quoted the 4♠, against the reason given)."""
+    from referee import tables
+
+    match = store.create_match(database, "shithead", ["Dad", "Ana"], {})
+    players = ("Dad", "Ana")
+    for version, entry in enumerate([
+            {"move": "faceup", "seat": "Dad", "cards": ["4S", "9D", "AS"]},
+            {"move": "correct", "target": 0, "reason": "the 4 is a club",
+             "entry": {"move": "faceup", "seat": "Dad", "cards": ["4C", "9D", "AS"]}}]):
+        store.append(database, match.id, version, entry, None, tables.feed, replay_fn=tables.replay,
+                     notify=lambda *a: None)
+    ana = Phone(app, match.id, "1")
+    response = ana.post_cards(["4C", "5H", "6S"], move="faceup")
+    assert response.status_code == 422
+    page = html.unescape(response.get_data(as_text=True))
+    assert "GEN-3" in page and "4♣" in page
+    involved = re.search(r'<ul class="involved">(.*?)</ul>', page, re.S).group(1)
+    assert "Dad's face-up cards: 4♣ 9♦ A♠ (as corrected)." in involved and "4♠" not in involved

@@ -119,15 +119,18 @@ def test_the_page_that_asks_is_sent_on_to_the_table_once_its_htmx_post_ended_the
     assert _stored(database, match.id)[-1] == {"move": "end_match", "seat": "Ana"}
 
 
-def test_an_undo_takes_it_back_and_the_match_goes_on(app, database):
+@pytest.mark.parametrize("undone_by", ["Ana", "Ben"])
+def test_an_undo_takes_it_back_and_the_match_goes_on(app, database, undone_by):
     match = _rtc(database)
     ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
     assert _end(ana).status_code == 303
     page = text(ana.client.get(f"/m/{match.id}"))
     assert "Undo: Ana ended the match early by agreement after 1 round." in page
-    refused = ben.post(move="undo")  # another player's phone: as for any of Ana's entries
-    assert refused.status_code == 403
-    response = ana.post(move="undo")
+    watcher = Phone(app, match.id, None)
+    assert watcher.post(move="undo").status_code == 403  # a phone watching takes no part in the decision
+    assert "Undo: Ana ended the match" in text(ben.client.get(f"/m/{match.id}"))
+    response = (ana if undone_by == "Ana" else ben).post(move="undo")  # ending is the table's decision (GEN-5):
+    # any seated phone takes it back, not only the phone that tapped it
     assert response.status_code == 200 and "Match ended early" not in text(response)
     assert _stored(database, match.id)[-1]["move"] == "undo"  # a new entry: the end stays in the log
     history = text(ana.client.get(f"/m/{match.id}/history"))
@@ -296,7 +299,7 @@ def test_the_exports_hold_it_and_an_import_replays_it(app, database):
 @pytest.mark.parametrize("game, players", GAMES, ids=[g for g, _ in GAMES])
 def test_ended_before_any_round_every_phone_shows_no_result_and_only_the_undo(app, database, game, players):
     """No round (or game) completed: every phone's table still loads and says there is no result; the only
-    entry left to make is the undo of the end, on the phone that ended it."""
+    entry left to make is the undo of the end, on every seated phone (the table's decision, GEN-5)."""
     match = store.create_match(database, game, players)
     ana, ben = Phone(app, match.id, "0"), Phone(app, match.id, "1")
     assert _end(ana).status_code == 303
@@ -307,7 +310,8 @@ def test_ended_before_any_round_every_phone_shows_no_result_and_only_the_undo(ap
     page = text(ana.client.get(f"/m/{match.id}"))
     assert set(re.findall(r'name="move" value="(\w+)"', page)) == {"undo"}
     assert "move=" not in "".join(re.findall(r'href="([^"]*pick[^"]*)"', page))  # no picker to open either
-    assert not re.findall(r'name="move" value="(\w+)"', text(ben.client.get(f"/m/{match.id}")))
+    assert set(re.findall(r'name="move" value="(\w+)"', text(ben.client.get(f"/m/{match.id}")))) == {"undo"}
+    assert not re.findall(r'name="move" value="(\w+)"', text(Phone(app, match.id, None).client.get(f"/m/{match.id}")))
 
 
 def test_a_dispute_open_when_the_match_is_ended_is_shown_left_open_with_nothing_to_decide(app, database):

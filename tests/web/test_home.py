@@ -188,6 +188,34 @@ def test_play_again_starts_the_same_table_and_keeps_each_phone_in_its_seat(app, 
         assert new_id in session["watching"] and new_id not in session.get("seats", {})
 
 
+def test_the_other_phones_are_told_the_next_game_has_started_and_go_there(app, database, monkeypatch):
+    """A family plays again from Mum's phone: the others, still on "Match over", are rung at once and
+    shown that the next game has started (before, they stayed on the old table even after reloading)."""
+    from referee import live
+
+    old = finished_match(database)
+    ann, bo = app.test_client(), app.test_client()
+    take(ann, old.id, "0")
+    take(bo, old.id, "1")
+    shown = f"{old.version}-1"
+    assert bo.get(f"/m/{old.id}/screen?shown={shown}").status_code == 204  # nothing new yet
+    page = bo.get(f"/m/{old.id}").get_data(as_text=True)
+    assert "Play again: same players, same rules" in page and "next game has started" not in page
+    rung = []
+    monkeypatch.setattr(live, "publish", lambda match_id, version: rung.append((match_id, version)))
+    new_id = again(ann, old.id)
+    assert [(m, type(v)) for m, v in rung] == [(old.id, live.SeatsChanged)]  # rung even at the same version
+    screen = bo.get(f"/m/{old.id}/screen?shown={shown}")
+    assert screen.status_code == 200
+    text = screen.get_data(as_text=True)
+    assert "The next game has started, with the same players and rules." in text and "Go to the next game" in text
+    assert again(bo, old.id) == new_id  # the button takes Bo to the same game, in his seat
+    with bo.session_transaction() as session:
+        assert session["seats"][new_id] == 1
+    again(ann, old.id)
+    assert len(rung) == 1  # the game already started: no one is rung again
+
+
 def test_play_again_does_not_take_a_seat_another_phone_holds_in_the_new_match(app, database):
     old = finished_match(database)
     ann, newcomer = app.test_client(), app.test_client()

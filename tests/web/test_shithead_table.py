@@ -156,6 +156,7 @@ def test_every_picker_and_the_correction_page_render(table, database):
                                                                        "out": "AH"}
     page = ana.client.get(f"{ana.url}/correct/0").get_data(as_text=True)
     assert 'name="c_card3" value="AH" required checked' in page
+    assert "Not played" not in page  # face-up cards are laid out, not played: none is left out
 
 
 def test_a_play_corrected_to_another_rank_and_one_more_card(table, database):
