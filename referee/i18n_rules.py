@@ -337,12 +337,14 @@ def game_words(game: str | None) -> Any:
     return words.for_game(game)
 
 
-def describe_move(game: Any, move: Any, players: tuple[str, ...], failed: Any = None) -> str | Markup:
+def describe_move(game: Any, move: Any, players: tuple[str, ...], failed: Any = None,
+                  outcome: Any = None) -> str | Markup:
     """An entry in words for the undo button and the history, in the phone's language (said again from
     the move's fields by the game's words module), or as its engine says it. ``failed``: what became of
-    a play that could not go (a game's ``failed_play``), said instead of the play as entered."""
+    a play that could not go (a game's ``failed_play``), said instead of the play as entered; ``outcome``:
+    what an entry came to beyond its own fields (a game's ``entry_outcome``), said after it."""
     module = game_words(getattr(game, "TEMPLATES", ""))
-    extra = {} if failed is None else {"failed": failed}
+    extra = {**({} if failed is None else {"failed": failed}), **({} if outcome is None else {"outcome": outcome})}
     if lang() == "en" or module is None:
         english = game.describe(move, players, **extra)
         said = english if lang() == "en" else engine_words(english)

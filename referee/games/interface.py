@@ -9,7 +9,9 @@ card nobody entered). A game's screens live in ``templates/games/<TEMPLATES>/``:
 table as one seat sees it), ``pick.html`` (the second step of an entry), ``correct.html`` (the fields of a
 past entry to correct).
 
-Optional: ``failed_play(state, move)`` (what became of an entry that could not go, for its words) and
+Optional: ``failed_play(state, move)`` (what became of an entry that could not go, for its words),
+``entry_outcome(state, move)`` (what an entry came to beyond its own fields, said after them: a wild card's
+rank, a pile completed) and
 ``cards_moved(events)`` (the seats whose face-down cards another player's entry moved: a swap, a snap;
 their phones say so until they play again).
 """

@@ -63,7 +63,7 @@ from typing import Any, Mapping
 
 from . import rulebook as _rulebook
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
-from .spite_malice_apply import apply, deal, new_match, standing  # noqa: F401
+from .spite_malice_apply import apply, deal, entry_outcome, new_match, standing  # noqa: F401
 from .spite_malice_forms import entry_from_form, entry_to_form  # noqa: F401
 from .spite_malice_moves import (Build, Discard, Draw, Start, Top, describe, move_to_dict,  # noqa: F401
                                  parse_move as _parse_move)

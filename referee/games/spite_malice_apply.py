@@ -13,7 +13,7 @@ from .cards import card_name, sentence_start
 from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
 from .spite_malice_rules import (HAND, MAX_PLAYERS, MIN_PLAYERS, QUEEN, VARIANTS, build_problem, copies_of_ranks,
                                  deck, deck_size, decks_for, fits, rank_of, ranks_of, said, same_card, side_problem,
-                                 start_value)
+                                 rank_name, start_value)
 from .spite_malice_table import card_label
 from .spite_malice_state import (Draft, GameResult, Seat, Stack, State, at_place, cards_face_up, pile_entry, reseat,
                                  with_place)
@@ -56,6 +56,28 @@ def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, 
     ctx.run(move)
     ctx.s.version = state.version + 1
     return ctx.s.freeze(), ctx.events
+
+
+def entry_outcome(state: State, move: Any) -> dict[str, Any] | None:
+    """What a build made from ``state`` came to where its card alone does not say it, for its words in the
+    history: ``counts_as``, the rank a wild card or a card let stand (GEN-5) took on its pile (SM-12, SM-21),
+    and ``completed``, the pile it completed (SM-14, SM-V13). None for any other entry, or a build that came
+    to nothing more than its card."""
+    built = move.entry if isinstance(move, Override) else move
+    if type(built) is not Build:
+        return None
+    try:
+        _, events = apply(state, move)
+    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
+        return None
+    build = next((e for e in events if e.get("kind") == "build"), None)
+    if build is None:
+        return None
+    counted = rank_name(build["rank"])
+    card = build.get("card")
+    counts_as = None if card not in (None, "unknown") and rank_of(card) == counted else counted
+    completed = build["pile"] if any(e.get("kind") == "complete" for e in events) else None
+    return {"counts_as": counts_as, "completed": completed} if counts_as or completed else None
 
 
 def standing(state: State) -> list[tuple[str, str]]:

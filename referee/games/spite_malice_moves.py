@@ -153,8 +153,17 @@ def source_words(source: str, whose: str = "") -> str:
     return f"from building pile {k}"
 
 
-def describe(move: Any, players: tuple[str, ...]) -> str:
-    """One line in plain words, for the table's history (each card as the screen names it: "K♥", "5")."""
+def describe(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
+    """One line in plain words, for the table's history (each card as the screen names it: "K♥", "5"); with
+    what a build came to (``spite_malice_apply.entry_outcome``), the rank it counted as and the pile it
+    completed."""
+    if outcome:
+        said = describe(move, players)
+        if outcome.get("counts_as"):
+            said += f" It counts as {outcome['counts_as']}."
+        if outcome.get("completed"):
+            said += f" Pile {outcome['completed']} is complete."
+        return said
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
     match move:
         case Top(card=card):

@@ -92,6 +92,11 @@ RULE_BOOK: tuple[Section, ...] = (
 #: SM-13, SM-18 and SM-43 name the table's limits and target (SM-V2, SM-V3, SM-V12, SM-V8); SM-41 says a stock
 #: run out is a draw where the table plays so (SM-V6).
 HOUSE_RULE_WORDS: HouseRuleWords = {
+    ("SM-2", (("players", "3-4"),)): "Three standard decks are shuffled together, for three or four players: 156 "
+                                     "cards. Suits do not matter; kings are wild.",
+    ("SM-K7", (("players", "3-4"),)): "There are only 12 cards of each rank (and 12 kings) in three decks: the table "
+                                      "cannot see a thirteenth among the piles, side stacks and pay-off tops. Cards "
+                                      "shuffled back into the stock may turn up again.",
     ("SM-12", (("king_can_start_stack", False),)): "Building piles go up from ace to queen, one rank at a time; "
                                                    "a new pile starts with an ace. A king is wild: it counts as "
                                                    "the rank the pile needs, but at this table it may not start "

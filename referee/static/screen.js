@@ -365,7 +365,8 @@
   // from (as a photo refused is said). Nothing on the screen changes, so what they chose is still there, and
   // the same button can be tapped again: its form holds the same one-time key, so an entry that did reach
   // the referee after all is never saved twice (and a later tap is told its earlier entry was saved). The
-  // message goes once a later entry is saved, or when the live connection comes back after it was lost.
+  // message goes once the referee answers again: a later entry saved, the live connection back after it was
+  // lost, or any other answer of its own.
   function unreachableWords(name, english) {
     var flash = document.getElementById("flash");
     return (flash && flash.dataset[name]) || english;
@@ -426,6 +427,16 @@
     d.shouldSwap = false;
     xhr.refereeSaid = true;
     unreachable(d.requestConfig && d.requestConfig.elt || d.elt);
+  });
+
+  // Any answer of the referee's own (a screen fetched when the phone came back online, a picker opened) shows
+  // it is reachable again: the message would otherwise stay until the next entry is saved, saying nothing
+  // can be saved while everything can.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 200 && xhr.status < 500 && xhr.getResponseHeader("Content-Security-Policy") !== null) {
+      reachable();
+    }
   });
 
   var liveLost = false;

@@ -456,9 +456,10 @@ def move_words(game, move, players, before: Any = None) -> str:
         decided = decision_words(move, players, before)
         if decided:
             return decided
-    failed_play = getattr(game, "failed_play", None)
+    failed_play, entry_outcome = getattr(game, "failed_play", None), getattr(game, "entry_outcome", None)
     failed = failed_play(before, move) if before is not None and failed_play is not None else None
-    return describe_move(game, move, players, failed)
+    outcome = entry_outcome(before, move) if before is not None and entry_outcome is not None else None
+    return describe_move(game, move, players, failed, outcome)
 
 
 def decision_words(move: ResolveFlag, players, before: Any) -> str:
@@ -525,13 +526,19 @@ def _involved(ruling: Ruling | None, log, match, refused: dict | None = None) ->
         get_db(), match.id, after=min(positions), upto=max(positions) + 1)} if positions else {}
     count = match.version  # the entry just refused would have been this one
     standing = _standing_moves(log, set(stored))
+    proposed = refused.get("entry") if isinstance(refused, dict) and refused.get("move") == "correct" else None
     out = []
     for position in ruling.entries:
         if position is None:
             continue
         if position in stored:
             words = entry_words(log, stored[position])
-            if position in standing and standing[position] != _parsed(log, stored[position]):
+            if isinstance(proposed, dict) and refused.get("target") == position:
+                # the entry a correction just refused would have made: what the ruling read (as it stands,
+                # the entry contradicts nothing)
+                said = entry_words(log, proposed)
+                words = gettext("%(entry)s (the correction just refused).", entry=said[:-1] if said.endswith(".") else said)
+            elif position in standing and standing[position] != _parsed(log, stored[position]):
                 # corrected since: said as it stands, which is what the ruling read (the entry as first
                 # made would contradict the reason given)
                 said = move_words(log.game, standing[position], log.state.players)
@@ -842,10 +849,11 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
     decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") in ("resolve_flag", END_MOVE)
                   for item in stored)
     start, stop = history_page(len(stored), at)
-    # the state each entry was applied to: what became of a play (SH-18), which dispute a decision decided, and
-    # after how many rounds the table ended the match (a log opened from a snapshot replays from the deal, only
-    # as far as this page's last entry)
-    befores = states_before(db, match, log, stored[:stop]) if hasattr(log.game, "failed_play") or decided else {}
+    # the state each entry was applied to: what became of a play (SH-18) or a build (SM-12, SM-14), which dispute
+    # a decision decided, and after how many rounds the table ended the match (a log opened from a snapshot
+    # replays from the deal, only as far as this page's last entry)
+    told = hasattr(log.game, "failed_play") or hasattr(log.game, "entry_outcome")
+    befores = states_before(db, match, log, stored[:stop]) if told or decided else {}
     fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen, also))
     rows = []
     for item, visible, fate in zip(stored[start:stop], seen[start:stop], fates[start:stop]):

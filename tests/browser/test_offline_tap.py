@@ -89,6 +89,27 @@ def test_a_tap_while_the_server_is_down_is_said_and_keeps_what_was_chosen(laptop
     assert entries[0]["entry"]["seen"] == ["3H", "9D"]
 
 
+def test_the_message_goes_when_the_phone_is_back_on_the_wi_fi(laptop, phone, database):
+    """The phone off the Wi-Fi for a moment: the tap made then is said not saved; back online, the screen is
+    asked for and the referee answers, so the message goes (it stayed until a later entry was saved, telling
+    the table nothing could be saved while everything could)."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    ana = seated(phone, laptop, match, "Ana")
+    wait_for_subscribers(match.id, 1)
+    note = ana.locator("details.peek-note")
+    note.locator("summary").click()
+    note.locator("select[name=seen1]").select_option("QH")
+    ana.context.set_offline(True)
+    note.get_by_role("button", name="Save my look").click()
+    flash = ana.locator("#flash")
+    expect(flash).to_have_text(UNREACHABLE)
+    with ana.expect_response(lambda r: "/screen" in r.url):
+        ana.context.set_offline(False)
+    expect(flash).to_have_text("")
+    expect(note.locator("select[name=seen1]")).to_have_value("QH")  # what was chosen stays, to tap again
+    assert store.entries(database, match.id) == []
+
+
 def test_a_tap_that_fails_on_the_network_can_be_tapped_again_and_is_saved_once(laptop, phone, database):
     match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
     ana = seated(phone, laptop, match, "Ana")

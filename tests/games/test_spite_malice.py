@@ -132,6 +132,23 @@ def test_SM_T08_a_king_on_a_jack_completes_the_pile():
     invariants(held)
 
 
+def test_SM_T08_what_a_build_came_to_is_said_after_it():
+    """The history says a wild card's rank and the pile it completed (``entry_outcome``): a king on a jack is
+    the queen that completes pile 2; a six on a king standing for a five is just a six."""
+    pile = "AH 2S 3D 4C 5H 6S 7D 8C 9H 10S JD"
+    s = table(center=("AS", pile))
+    king = B(ANN, 2, "hand", "KC")
+    assert sm.entry_outcome(s, king) == {"counts_as": "Q", "completed": 2}
+    assert sm.describe(king, NAMES[:2], sm.entry_outcome(s, king)) == \
+        "Ann builds K♣ from the hand on pile 2. It counts as Q. Pile 2 is complete."
+    assert sm.entry_outcome(s, B(ANN, 1, "hand", "KH")) == {"counts_as": "2", "completed": None}
+    assert sm.entry_outcome(s, B(ANN, 1, "hand", "2D")) is None  # a 2 on an ace is what it says
+    assert sm.entry_outcome(s, B(ANN, 1, "hand", "5D")) is None  # refused (SM-12): said as entered
+    wrong = Override(B(ANN, 1, "hand", "5D"), "SM-12", "we agreed")
+    assert sm.entry_outcome(s, wrong) == {"counts_as": "2", "completed": None}  # let stand: the pile's 2
+    assert sm.entry_outcome(s, sm.Top(ANN, "4H")) is None
+
+
 def test_SM_T09_a_pay_off_card_never_goes_to_a_side_stack():
     r = refused(table(), D(ANN, 1, "9H", "payoff"))
     assert r.rule == "SM-19" and not r.overridable

@@ -72,6 +72,10 @@ def test_a_refused_correction_is_said_on_the_correction_page_with_the_form_as_ty
     assert 'value="9"' in stack_field(page) and 'max="4"' in stack_field(page)
     assert re.search(r'<input name="reason"[^>]*value="it went on a new stack"', page)
     assert "It says:" in page and "7" in page  # what the entry says now is still shown
+    # the entry the ruling points at is said as the correction would have made it (it quoted the entry as
+    # it stands, which breaks no rule)
+    involved = re.sub(r"<[^>]+>", "", re.search(r'<ul class="involved">(.*?)</ul>', page, re.S).group(1))
+    assert involved == "Entry 2: Ann discards 8 onto side stack 9 (the correction just refused)."
     # corrected as it should have been, it stands
     response = correct(ann, c_card="8", c_stack="2", reason="it went on a new stack")
     assert response.status_code == 303 and entry_count(database, match.id) == before + 1

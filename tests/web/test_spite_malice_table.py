@@ -41,6 +41,9 @@ def test_the_higher_pay_off_top_starts_and_builds_go_by_source_then_pile(table, 
     match, ann, bob = table
     screen = text(tops(ann, bob, "A", "4"))  # an ace is low: Bob's 4 is higher (SM-7)
     assert "Bob's turn" in screen
+    # a hand's label and its count kept on one line (at 320 px in Hebrew, "hand" ended one line, "5" began the next)
+    page = raw_text(ann.client.get(f"/m/{match.id}"))
+    assert '<span class="nowrap">hand&nbsp;<strong>5</strong></span>' in page
     screen = bob.screen()
     assert "Your turn, Bob" in screen and 'aria-label="Hand A"' in screen
     picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
@@ -137,6 +140,29 @@ def test_a_build_that_fits_no_pile_is_entered_refused_and_let_stand(table, datab
     assert "A card went on a pile" not in html.unescape(ann.screen())  # only the player in turn is offered it
     pile = html.unescape(ann.screen()).split('data-pile="1"')[1].split("</li>")[0]
     assert "counts as 2" in pile and "needs 3" in pile  # the 7 let stand is the pile's 2 (SM-12)
+    # the history says so too (it said only that the 7 was built), as it says a king's rank
+    assert "builds 7 from the hand on pile 1. It counts as 2." in text(bob.client.get(f"{bob.url}/history"))
+    assert bob.post(move="build", source="hand", card="K", pile="1").status_code == 200
+    assert "builds K from the hand on pile 1. It counts as 3." in text(bob.client.get(f"{bob.url}/history"))
+
+
+def test_SM_19_a_pay_off_card_put_on_a_side_stack_is_entered_and_refused(table, database):
+    """The Italian guide's wording invites it (SM-A2): Bob ends his turn with his pay-off top on a side stack.
+    The discard picker had only the hand, so the table could not ask; now it says where the card came from,
+    and the referee refuses it under SM-19, outright (the card goes back: no side stack can hold it)."""
+    match, ann, bob = table
+    tops(ann, bob, "A", "4")
+    picker = html.unescape(bob.pick(move="discard", seat="Bob"))
+    assert "Not from the hand?" in picker
+    assert 'name="source" value="hand" required checked' in picker and 'name="source" value="payoff"' in picker
+    before = entry_count(database, match.id)
+    refused = bob.post(move="discard", source="payoff", card="4", stack="1")
+    said = text(refused)
+    assert refused.status_code == 422 and "Refused (SM-19)" in said
+    assert "A pay-off card goes only onto a building pile, never onto a side stack." in said
+    assert 'name="move" value="override"' not in said and entry_count(database, match.id) == before
+    assert bob.post(move="discard", source="hand", card="9", stack="1").status_code == 200  # the hand, as ever
+    assert store.entries(database, match.id)[-1]["entry"]["source"] == "hand"
 
 
 def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
@@ -153,6 +179,9 @@ def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, datab
         assert response.status_code == 200, text(response)[:300]
     building = text(response).split('id="building"', 1)[1].split("</ul>", 1)[0]
     assert "None" not in building and "?" not in building, building
+    history = text(bob.client.get(f"{bob.url}/history"))  # the completion is kept (it was said for a moment only)
+    assert "Bob builds Q from the hand on pile 1. Pile 1 is complete." in history
+    assert "builds J from the hand on pile 1." in history and "builds J from the hand on pile 1. It" not in history
     picker = bob.pick(move="build", seat="Bob", source="hand", card="A")
     assert "(on ?)" not in picker and "Start a new pile" in picker
 

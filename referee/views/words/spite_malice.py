@@ -14,8 +14,16 @@ TITLE = _l("Spite & Malice")  # as the players of each language call it
 
 
 
-def entry(move: Any, players: tuple[str, ...]) -> str:
-    """A Spite & Malice entry said from its fields."""
+def entry(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
+    """A Spite & Malice entry said from its fields; with what a build came to (``entry_outcome``), the rank
+    it counted as and the pile it completed."""
+    if outcome:
+        said = entry(move, players)
+        if outcome.get("counts_as"):
+            said = _("%(entry)s It counts as %(rank)s.", entry=said, rank=outcome["counts_as"])
+        if outcome.get("completed"):
+            said = _("%(entry)s Pile %(num)s is complete.", entry=said, num=outcome["completed"])
+        return said
     shared = common(move, players, entry)
     if shared is not None:
         return shared
