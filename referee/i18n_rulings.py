@@ -333,6 +333,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("The match is over: no more entries can be played.")),
     _same(N_("%(rule)s does not refuse this entry, so there is nothing to override."), rule="[A-Z]+-[A-Z0-9]+"),
     _same(N_("That dispute is no longer open: it was decided already.")),
+    _same(N_("There is no such dispute now: an entry it was about may have been corrected.")),
     _same(N_("That dispute reads differently now (an entry it points at was corrected): decide it again.")),
     _same(N_("Turn up the top card of the draw pile to start the discard pile first.")),
     _same(N_("%(name)s called and gets no more turns; the round is over, reveal the cards.")),

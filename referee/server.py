@@ -153,7 +153,11 @@ class RefereeASGI:
         loop and the thread each way, where a2wsgi makes one per chunk)."""
         body = bytearray()
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), BODY_STALL_SECONDS)
+            except asyncio.TimeoutError:  # a small body that stopped coming holds a connection for ever
+                await _plain_answer(send, 408, "The request stopped coming: send it again.")
+                return
             if message["type"] == "http.disconnect":
                 return
             body += message.get("body", b"")

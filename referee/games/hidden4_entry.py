@@ -89,7 +89,9 @@ class Entry:
         the flag). Either way the entry that raised it stands, so a revealed card counts as revealed:
         there is no other value to count. Deciding the last flag that holds a round scores it."""
         flags = self.state.flags
-        if move.flag >= len(flags) or flags[move.flag].status != "open":
+        if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
+            self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
+        if flags[move.flag].status != "open":
             self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
         if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
             self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "

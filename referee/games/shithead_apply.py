@@ -148,7 +148,9 @@ class _Entry:
 
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
         flags = self.s.flags
-        if move.flag >= len(flags) or flags[move.flag].status != "open":
+        if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
+            self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
+        if flags[move.flag].status != "open":
             self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
         if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
             self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "

@@ -99,7 +99,8 @@ def _number(low: int, high: int) -> entry_parse.Reader:
     def read(value: Any, where: str, reading: entry_parse.Reading) -> int | None:
         if value is None and not reading.required:
             return None
-        if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 3:
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and len(value.strip()) <= 3:
+            # (ASCII only: "²" and "٣" are digits to str.isdigit, and int() refuses the first)
             value = int(value.strip())
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise EntryError(where, f"is a whole number from {low} to {high}, not {show(value)}")

@@ -849,17 +849,18 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
     decided = any(isinstance(item["entry"], dict) and item["entry"].get("move") in ("resolve_flag", END_MOVE)
                   for item in stored)
     start, stop = history_page(len(stored), at)
-    # the state each entry was applied to: what became of a play (SH-18) or a build (SM-12, SM-14), which dispute
-    # a decision decided, and after how many rounds the table ended the match (a log opened from a snapshot
-    # replays from the deal, only as far as this page's last entry)
-    told = hasattr(log.game, "failed_play") or hasattr(log.game, "entry_outcome")
-    befores = states_before(db, match, log, stored[:stop]) if told or decided else {}
+    # the state each entry was applied to: the round it was made in (the history is headed round by round),
+    # what became of a play (SH-18) or a build (SM-12, SM-14), which dispute a decision decided, and after how
+    # many rounds the table ended the match (a log opened from a snapshot replays from the deal, only as far
+    # as this page's last entry)
+    befores = states_before(db, match, log, stored[:stop])
     fates = _entry_fates(log, whole, as_owned(log, whole, seat, seen, also))
     rows = []
     for item, visible, fate in zip(stored[start:stop], seen[start:stop], fates[start:stop]):
         position = item["seq"] - 1
         words = entry_words(log, item["entry"], befores.get(position))
         rows.append({**item, **fate, "words": words, "plain": _plain(words), "kind": "entry",  # plain: in an attribute
+                     "round": _round_of(befores.get(position)),
                      "photos": photos.get(item["seq"], []) if visible == item["entry"] else []})
     # the seat changes made after the last entry of the page before, up to this page's last entry
     after = stored[start - 1]["created_at"] if start else None
@@ -869,6 +870,12 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
             rows.append(claim)
     rows.sort(key=lambda r: (r["created_at"], r.get("position", -1)))
     return rows, {"start": start, "stop": stop, "total": len(stored)}
+
+
+def _round_of(before: Any) -> int | None:
+    """The round (or game) an entry made from state ``before`` belongs to: one more than those finished."""
+    finished = getattr(before, "history", None) if before is not None else None
+    return len(finished) + 1 if isinstance(finished, (tuple, list)) else None
 
 
 def _entry_fates(log, whole: list, seen: list) -> list[dict]:
@@ -920,10 +927,11 @@ def correct_refusal(log, whole: list, number: Any, seat: int | None,
     seen = as_owned(log, whole, seat, log.game.redact(log.state, whole, seat), also)
     if any(fate["correct_number"] == number for fate in _entry_fates(log, whole, seen)):
         return None
-    hidden = _hidden_from(log, whole, number, seat, also)
+    entry = whole[number]
+    hidden = None if isinstance(entry, dict) and entry.get("move") == "override" else \
+        _hidden_from(log, whole, number, seat, also)  # (an override is never corrected, whoever's it is)
     if hidden:
         return 403, hidden
-    entry = whole[number]
     if isinstance(entry, dict) and entry.get("move") == END_MOVE:
         return 422, gettext("Entry %(number)s ended the match: it cannot be corrected, but an undo takes it back.",
                             number=number)
@@ -1102,7 +1110,7 @@ def history(match_id: str):
     db, match, log = load(match_id)
     ctx = screen_context(match, log)
     rows, page = _history_rows(db, match, log, phone_seat(match_id), request.args.get("at", type=int))
-    ctx.update(rows=rows, page=page)
+    ctx.update(rows=rows, page=page, game_rounds=round_noun(match.game) == "game")
     return render_template("table/history.html", **ctx)
 
 
@@ -1189,8 +1197,44 @@ def as_owned(log, entries: list, seat: int | None, seen: list, also: frozenset[i
     hide = getattr(log.game, "hide_private", None)
     if hide is None:
         return whole_for(log, entries, seen, also)
-    return [entry if _by_one_of(log, entry, also) else redact_entry(log.state, entry, seat, 0, hide)
-            if shown == entry else shown for entry, shown in zip(entries, seen)]
+    # Another seat's sighting this seat may not read now is that seat's alone whether or not a card was
+    # noted in it: were one left "unknown" offered a "Correct" (or a correction let through) and one noted
+    # not, the other phones would learn which it was. So each entry is also redacted as if every sighting
+    # in it were noted, and one that redaction would hide is kept from this phone as a noted one is.
+    probed = [_noted_everywhere(entry) for entry in entries]
+    probed_seen = log.game.redact(log.state, probed, seat)
+    out = []
+    for entry, shown, probe, probe_seen in zip(entries, seen, probed, probed_seen):
+        if _by_one_of(log, entry, also):
+            out.append(entry)
+        elif shown != entry:
+            out.append(shown)
+        else:
+            hidden = redact_entry(log.state, entry, seat, 0, hide)
+            out.append(hidden if hidden != entry else {**entry, "private": True} if probe_seen != probe else entry)
+    return out
+
+
+_PROBED = ("card", "seen", "target_seen")  # the fields a private sighting is noted in (``hide_private``)
+_NOTED = "?"  # a sighting noted, in place of whatever was (a card, or nothing)
+
+
+def _noted_everywhere(entry: Any) -> Any:
+    """``entry`` with every sighting field holding a card noted (``_NOTED``), one a slot where slots are
+    named (a first look left unknown is stored without them), nested entries too."""
+    if not isinstance(entry, dict):
+        return entry
+    out = dict(entry)
+    if isinstance(entry.get("entry"), dict):
+        out["entry"] = _noted_everywhere(entry["entry"])
+    for key in _PROBED:
+        value = entry.get(key)
+        if isinstance(value, list):
+            out[key] = [_NOTED if v in (None, "unknown") else v for v in value]
+        elif value in (None, "unknown"):
+            slots = entry.get("slots")
+            out[key] = [_NOTED] * len(slots) if key == "seen" and isinstance(slots, list) else _NOTED
+    return out
 
 
 def plays_for(match_id: str, players: tuple | list) -> frozenset[int]:

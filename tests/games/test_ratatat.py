@@ -726,6 +726,21 @@ def test_GEN_13_correcting_the_reveal_releases_the_round():
     assert not log.state.flags and step.later == ()
 
 
+def test_GEN_13_a_decision_on_a_dispute_a_correction_took_away_says_so():
+    """The table dismissed the dispute of Ana's 7 (she took the 2, RTC-20), then corrected her reveal to the
+    2: the dispute is no more, and the decision set aside says so (it said the dispute "was decided already",
+    as if the table had broken a rule)."""
+    moves = [TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA), Draw(BEN), Discard(BEN),
+             Reveal(ANA, ("1", "0", "7", "3")), Reveal(BEN, ("4", "4", "5", "2")),
+             ResolveFlag(0, "override", "she says it was a 7", BEN)]
+    log, steps = replay(R, match(2, rounds_n=1), moves)
+    assert all(s.accepted for s in steps) and log.state.over
+    log, step = log.feed(Correct(6, Reveal(ANA, ("1", "0", "2", "3")), "it was the 2", BEN), 9)
+    assert log.state.over and not log.state.flags
+    assert [(d["entry"], d["rule"]) for d in step.later] == [(8, "GEN-5")]
+    assert "There is no such dispute now: an entry it was about may have been corrected." in step.later[0]["message"]
+
+
 def test_new_match_normalises_names_and_refuses_names_the_table_cannot_tell_apart():
     assert R.new_match([" Ana ", "Ben"]).players == ("Ana", "Ben")
     for players in (["Ana", "ana\u200d"], ["Ana", "A na"], ["Ana", "Ben\x1b[31m"], ["Ana", ""], "AnaBen"):

@@ -566,7 +566,11 @@ def test_entries_round_trip_through_json_and_forms():
                 {"move": "build", "seat": "Ann", "pile": 1, "source": "deck"},
                 {"move": "discard", "seat": "Ann", "stack": "x"}, {"move": "top", "seat": "Zed"},
                 {"move": "top", "seat": "Ann", "card": "ZZ"}, {"move": "draw", "seat": "Ann", "count": 99},
-                {"move": "build", "seat": "Ann", "pile": 1, "colour": "red"}, {"move": "dance"}, []):
+                {"move": "build", "seat": "Ann", "pile": 1, "colour": "red"}, {"move": "dance"}, [],
+                # digits to str.isdigit that int() refuses or reads as another number: a ValueError, logged
+                # as an engine failure, before (the field was not named)
+                {"move": "draw", "seat": "Ann", "count": "\u00b2"}, {"move": "build", "seat": "Ann", "pile": "\u0663"},
+                {"move": "discard", "seat": "Ann", "card": "5", "stack": "\uff11"}):
         with pytest.raises(EntryError):
             sm.parse_move(bad, players)
     for bad in ({"move": "x" * 30}, {"move": "build", "for": "Zed"}, {"move": "build", "pile": "²"}):

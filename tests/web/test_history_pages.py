@@ -76,3 +76,36 @@ def test_a_link_to_an_earlier_entry_opens_its_page(app, long_match):
     assert 'id="e3"' in page
     for href in re.findall(r'<a href="([^"]*#e(\d+))">(?:undid|corrected at)', page):
         assert href[0].startswith("#e") or "?at=" in href[0]
+
+
+def test_the_history_is_headed_round_by_round(app, database, long_match):
+    """Each round's entries under its heading ("Round 2"), on every page: a family asking what happened in
+    round 2 no longer counts entries (the history was one flat list)."""
+    match, count = long_match
+    phone = Phone(app, match.id, "0")
+    page = phone.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    marks = [(m.start(), int(m.group(1))) for m in re.finditer(r'<li class="round-mark"><h2>Round (\d+)</h2>', page)]
+    entries = [(m.start(), int(m.group(1))) for m in re.finditer(r'<li class="(?:stands|gone)" id="e(\d+)"', page)]
+    assert marks and marks[0][0] < entries[0][0]  # the page opens with its first entry's round
+    rounds = [r for _, r in marks]
+    assert rounds == list(range(rounds[0], rounds[0] + len(rounds))) and len(rounds) >= 2
+    # every entry under the round it was made in: one more than the rounds finished before it
+    finished, heading = {}, None
+    log = tables.start(store.get_match(database, match.id))
+    for position, row in enumerate(store.entries(database, match.id)):
+        finished[position] = len(log.state.history) + 1
+        log = tables.replay_one(log, row["entry"], position)
+    for at, number in entries:
+        heading = max((r for start, r in marks if start < at), default=None)
+        assert heading == finished[number], number
+    first = phone.client.get(f"/m/{match.id}/history?at=0").get_data(as_text=True)
+    assert re.search(r'<li class="round-mark"><h2>Round 1</h2></li>\s*<li class="stands" id="e0"', first)
+
+
+def test_a_game_of_games_is_headed_game_by_game(app, database):
+    match = store.create_match(database, "shithead", ["Ana", "Ben"], {})
+    phone = Phone(app, match.id, "0")
+    store.append(database, match.id, 0, {"move": "faceup", "seat": "Ana", "cards": ["4S", "9D", "AS"]}, None,
+                 tables.feed, replay_fn=tables.replay)
+    page = phone.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert '<li class="round-mark"><h2>Game 1</h2></li>' in page and "Round 1" not in page

@@ -492,8 +492,8 @@ MOVES = ["turn_up", "draw", "take_discard", "replace", "discard", "power", "peek
 
 
 def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
-    """Random forms from a seated phone: every answer is 200/400/403/409/422 (403: an undo of another seat's
-    entry), and the log only grows by entries that were accepted."""
+    """Random forms from a seated phone: every answer is 200/400/403/404/409/422 (403: an undo of another seat's
+    entry; 404: a correction of an entry not made yet), and the log only grows by entries that were accepted."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
@@ -510,7 +510,9 @@ def test_hostile_forms_get_a_clear_answer_never_a_500(app, database):
         before = entry_count(database, match.id)
         version = phone.version() - (1 if stale else 0)
         response = phone.post(version=version, **{**fields, "move": move})
-        assert response.status_code in (200, 400, 403, 409, 422), (move, fields, response.status_code)
+        assert response.status_code in (200, 400, 403, 404, 409, 422), (move, fields, response.status_code)
+        if response.status_code == 404:  # a correction of an entry never made (an entry's number to come)
+            assert move == "correct" and "There is no such entry." in response.get_data(as_text=True)
         grew = entry_count(database, match.id) - before
         assert grew == (1 if response.status_code == 200 else 0)
 
@@ -661,6 +663,20 @@ def test_correcting_another_players_peek_does_not_show_what_they_saw(table):
     assert 'value="9"' not in text(page) and 'value="2"' not in text(page)
     own = ana.client.get(f"{ana.url}/correct/1").get_data(as_text=True)
     assert 'value="9" required checked' in own
+
+
+@pytest.mark.parametrize("seen", [("9", "2"), ("unknown", "unknown")], ids=["noted", "left-unknown"])
+def test_whether_a_first_look_was_noted_is_not_told_by_the_correct_link(table, seen):
+    """Ana's first look, noted or left "unknown": Ben's phone sees "unknown" either way, and is offered no
+    "Correct" and refused the page alike (the link showed only where nothing was noted, which told Ben
+    whether Ana noted her cards)."""
+    match, ana, ben, _ = table
+    ana.post(move="turn_up", card="5")
+    ana.post(move="initial_peek", slots="1,4", seen1=seen[0], seen2=seen[1])
+    assert f"/m/{match.id}/correct/1" not in text(ben.client.get(f"{ben.url}/history"))
+    page = ben.client.get(f"{ben.url}/correct/1")
+    assert page.status_code == 403 and "Only Ana&#39;s phone can correct this entry" in text(page)
+    assert f"/m/{match.id}/correct/1" in text(ana.client.get(f"{ana.url}/history"))  # her own phone may
 
 
 def test_another_seat_cannot_overwrite_a_private_note_by_correcting_it(table, database):
@@ -1223,7 +1239,7 @@ def test_GEN_13_a_correction_is_taken_only_for_an_entry_the_history_offers_to_co
     stored = len(store.entries(database, match.id))
     history = text(ana.client.get(f"{ana.url}/history"))
     offered = {int(n) for n in re.findall(rf'/m/{match.id}/correct/(\d+)"', history)}
-    assert offered == {0, 2, 5, 7}
+    assert offered == {0, 2, 7}  # not Cy's draw (5): what he drew is his alone to note, noted or not
     for number in range(stored + 1):
         page = ana.client.get(f"{ana.url}/correct/{number}")
         if number in offered:
@@ -1236,7 +1252,9 @@ def test_GEN_13_a_correction_is_taken_only_for_an_entry_the_history_offers_to_co
             assert 400 <= refused.status_code < 500, (number, refused.status_code)
             said = html.unescape(text(refused))
             assert ("cannot be corrected" in said or "not an entry that stands" in said
-                    or (number == stored and "There is no such entry" in said)), (number, said[-600:])
+                    or (number == stored and "There is no such entry" in said)
+                    # Cy's draws, noted or not: his alone to correct, whether they stand or not
+                    or (number in (3, 5) and "Only Cy's phone can correct this entry" in said)), (number, said[-600:])
             assert "Let it stand" not in said, number
             assert len(store.entries(database, match.id)) == stored, number
     # the override at #1 above all: it stays, and nothing after it is set aside

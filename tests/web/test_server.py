@@ -310,6 +310,60 @@ def test_slow_uploads_hold_no_worker_thread_and_a_stalled_one_is_given_up(app, d
         background.stop()
 
 
+def _closed_within(sock: socket.socket, seconds: float) -> bytes:
+    """What the server sent before closing the connection, waited for at most ``seconds``."""
+    sock.settimeout(seconds)
+    said = b""
+    while True:
+        chunk = sock.recv(4096)  # socket.timeout (a test failure) when the server keeps it open
+        if not chunk:
+            return said
+        said += chunk
+
+
+def test_connections_that_never_finish_their_request_are_closed_and_hold_no_place(app, database, monkeypatch):
+    """A client on the Wi-Fi opening connections that send nothing, half a request head, or half a small
+    body held them for ever: enough of them filled the connection limit and every phone got 503. Each is now
+    closed (the head after HEAD_SECONDS, a small body after BODY_STALL_SECONDS with a 408), and the places
+    they held serve phones again."""
+    from referee import one_write, server
+
+    monkeypatch.setattr(one_write, "HEAD_SECONDS", 1.0)
+    monkeypatch.setattr(server, "BODY_STALL_SECONDS", 1.0)
+    match = store.create_match(database, "ratatat", ["Ann", "Bo"])
+    background = Background(app, "127.0.0.1", threads=2, connection_limit=10)
+    held = []
+    try:
+        port = background.port
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(5)]
+        half_head = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+        for sock in half_head:
+            sock.sendall(f"GET /m/{match.id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-a: ".encode())
+        half_body = socket.create_connection(("127.0.0.1", port), timeout=10)
+        half_body.sendall((f"POST /m/{match.id}/seat HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                           f"Origin: http://127.0.0.1:{port}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                           "Content-Length: 100\r\n\r\nseat=").encode())
+        held = silent + half_head + [half_body]
+        status, _, _ = _ask(port, "GET", "/healthz")
+        assert status == 503  # every one of the ten places held
+        for sock in silent + half_head:
+            assert _closed_within(sock, 10) == b""
+        assert _closed_within(half_body, 10).startswith(b"HTTP/1.1 408")
+        status, _, body = _ask(port, "GET", f"/m/{match.id}")
+        assert status == 200 and b"Ann" in body  # the places are free again
+        # a kept-alive connection whose next request's head stops coming is closed too
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/healthz")
+        assert conn.getresponse().read() is not None
+        conn.sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: ")
+        assert _closed_within(conn.sock, 10) == b""
+        conn.close()
+    finally:
+        for sock in held:
+            sock.close()
+        background.stop()
+
+
 def _post(port: int, path: str) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("POST", path, body=b"", headers={"Origin": f"http://127.0.0.1:{port}"})

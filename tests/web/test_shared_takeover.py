@@ -101,8 +101,9 @@ def test_GEN_6_the_shared_phone_shows_none_of_the_notes_a_player_made_on_her_own
 
 
 def test_GEN_6_a_phone_cannot_write_what_another_seat_saw_by_a_correction(app, database, table):
-    """Ann peeks at her slot 2 without noting the card. Bob's phone may correct the entry (nothing in it is
-    private), but not fill in what Ann saw: only her phone may (403, nothing stored)."""
+    """Ann peeks at her slot 2 without noting the card. Bob's phone may not fill in what Ann saw: only her
+    phone may (403, nothing stored). Nor may it correct the entry at all, as when she noted a card: were the
+    one allowed and not the other, his phone would learn whether she noted one."""
     match, ann, bob = table
     assert entry(ann, match.id, move="draw").status_code == 200
     assert entry(ann, match.id, move="power", card="PEEK").status_code == 200
@@ -112,7 +113,7 @@ def test_GEN_6_a_phone_cannot_write_what_another_seat_saw_by_a_correction(app, d
     refused = entry(bob, match.id, move="correct", target_entry=str(peek), c_move="peek", c_for="Ann", c_slot="2",
                     c_seen="0", reason="she said")
     assert refused.status_code == 403
-    assert "Only Ann&#39;s phone can enter what Ann saw" in refused.get_data(as_text=True)
+    assert "Only Ann&#39;s phone can correct this entry" in refused.get_data(as_text=True)
     assert len(store.entries(database, match.id)) == before
     mine = entry(ann, match.id, move="correct", target_entry=str(peek), c_move="peek", c_for="Ann", c_slot="2",
                  c_seen="0", reason="I saw a 0")
