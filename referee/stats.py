@@ -567,7 +567,9 @@ def _ids_of(db: Database, profile: int) -> list[int]:
 
 
 def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
-    """The person's matches (merges followed), newest first: game, night, place, won, tied, players."""
+    """The person's matches (merges followed), newest first: by night (a match started later for an earlier
+    evening, or an evening imported later, is listed with its evening), then start; game, night, place,
+    won, tied, players."""
     ids = _ids_of(db, profile)
     marks = ",".join("?" * len(ids))
     rows = db.conn.execute(
@@ -575,7 +577,9 @@ def history(db: Database, profile: int, limit: int | None = 50) -> list[dict]:
         " ss.total, m.rules FROM match_seats st JOIN matches m ON m.id = st.match_id"
         " LEFT JOIN nights n ON n.id = m.night_id"
         " LEFT JOIN seat_summaries ss ON ss.match_id = m.id AND ss.seat = st.seat"
-        f" WHERE st.profile_id IN ({marks}) ORDER BY m.created_at DESC, m.rowid DESC" + (" LIMIT ?" if limit else ""),
+        f" WHERE st.profile_id IN ({marks})"
+        " ORDER BY coalesce(n.day, substr(m.created_at, 1, 10)) DESC, m.created_at DESC, m.rowid DESC"
+        + (" LIMIT ?" if limit else ""),
         [*ids, limit] if limit else ids)
     keys = ("id", "game", "created_at", "players", "group_id", "day", "over", "place", "won", "tied", "total", "rules")
     out = []

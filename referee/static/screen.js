@@ -418,6 +418,18 @@
     xhr.addEventListener("loadend", function () {
       if (xhr.status === 0 && !xhr.refereeSaid && !xhr.refereeAborted) unreachable(elt);
     });
+    // The button tapped is disabled while its request runs (hx-disabled-elt), which sends the keyboard's
+    // focus to the page itself: when nothing came back to put on the screen, focus returns to the button,
+    // to tap again, rather than to the top of the page.
+    var tapped = document.activeElement;
+    if (!tapped || tapped === document.body) return;
+    xhr.addEventListener("loadend", function () {
+      if (xhr.status !== 0 && !xhr.refereeSaid) return;  // an answer was put on the screen: it places focus
+      setTimeout(function () {
+        var lost = !document.activeElement || document.activeElement === document.body;
+        if (lost && tapped.isConnected && !tapped.disabled) tapped.focus();
+      }, 0);
+    });
   });
 
   // Registered before the draft is taken (below): a page that is not the referee's is no redraw.

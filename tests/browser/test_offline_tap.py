@@ -110,6 +110,26 @@ def test_the_message_goes_when_the_phone_is_back_on_the_wi_fi(laptop, phone, dat
     assert store.entries(database, match.id) == []
 
 
+def test_a_key_press_that_fails_on_the_network_leaves_focus_on_its_button(laptop, phone, database):
+    """From the keyboard on the phone for everyone: the button pressed is disabled while its request runs,
+    which sent focus to the page itself, and a tap that never reached the referee left it there (a keyboard
+    or screen-reader user had to find the button again from the top). Focus is back on it, to press again."""
+    match = store.create_match(database, "ratatat", ["Ann", "Bob"], {"rounds_n": 2})
+    Phone(laptop.app, match.id, "shared").post(move="turn_up", card="5", **{"for": "Ann"})
+    page = phone()
+    page.goto(f"{laptop.url}/m/{match.id}")
+    page.locator("#seat-picker").get_by_role("button", name="One phone for everyone").click()
+    page.locator("#seat-picker").wait_for(state="detached")
+    page.wait_for_load_state("load")
+    page.route("**/entry", lambda route: route.abort("internetdisconnected"))
+    draw = page.get_by_role("button", name="Draw from the pile")
+    draw.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#flash")).to_have_text(UNREACHABLE)
+    expect(draw).to_be_focused()
+    assert store.entries(database, match.id)[-1]["entry"]["move"] == "turn_up"
+
+
 def test_a_tap_that_fails_on_the_network_can_be_tapped_again_and_is_saved_once(laptop, phone, database):
     match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
     ana = seated(phone, laptop, match, "Ana")

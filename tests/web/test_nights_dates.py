@@ -82,3 +82,17 @@ def test_the_night_of_a_table_is_the_evening_where_the_phone_is(client, database
 @pytest.mark.parametrize("zone", ["Not/AZone", "../../etc/passwd", "", "x" * 300, "Europe/Rome\u0000", "UTC+5"])
 def test_a_zone_that_is_no_zone_is_the_servers_own(zone):
     assert nights.phone_now(zone) is None
+
+
+def test_a_players_history_lists_matches_by_their_night_not_by_when_they_were_made(client, database):
+    """An evening's match entered later (an import of last Saturday, a table started from a phone in another
+    time zone) is listed with its evening: it was "latest" above the matches of a later night."""
+    club = people.find_or_create_group(database, "Club")
+    later_night = play(database, TIED_ROUND, club.id, moment=datetime(2026, 12, 5, 20, 0).astimezone())
+    _started(database, later_night, datetime(2026, 12, 5, 20, 0).astimezone())
+    earlier_night = play(database, TIED_ROUND, club.id, moment=datetime(2026, 11, 28, 20, 0).astimezone())
+    _started(database, earlier_night, datetime(2026, 12, 6, 10, 0).astimezone())  # made afterwards
+    ana = people.find_profile(database, "Ana")
+    player = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    history = player.split('<table class="history">', 1)[1].split("</table>", 1)[0]
+    assert history.index("<td>2026-12-05</td>") < history.index("<td>2026-11-28</td>")

@@ -21,9 +21,9 @@ def _standings(page: str) -> dict[str, dict[str, str]]:
     table = re.search(r'<table class="standings".*?</table>', page, re.S)[0]
     headings = [_text(h) for h in re.findall(r'<th scope="col"[^>]*>(.*?)</th>', table, re.S)]
     rows = {}
-    for row in re.findall(r"<tr[^>]*><td class=\"rank\">.*?</tr>", table, re.S):
+    for row in re.findall(r"<tr[^>]*>(?:<td class=\"rank\">|<th scope=\"row\").*?</tr>", table, re.S):
         cells = [_text(c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
-        rows[cells[1]] = dict(zip(headings, cells))
+        rows[cells[headings.index("Player")]] = dict(zip(headings, cells))  # (a person's own page: no rank)
     return rows
 
 

@@ -47,6 +47,10 @@ def test_player_page_history_and_form_chart(client, club, database):
     page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
     assert "Ana" in page and 'id="form"' in page and "won (shared)" in page
     assert client.get("/nights/p/999999").status_code == 404
+    # her own standings rows carry no "#": one row each, it always said 1, whatever her place in the group
+    assert '<table class="standings"' in page and 'class="rank"' not in page
+    group = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
+    assert '<th scope="col" class="rank">#</th>' in group  # the group's tables rank everyone
 
 
 def test_head_to_head_page(client, club, database):

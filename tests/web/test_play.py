@@ -1421,3 +1421,13 @@ def test_GEN_6_after_the_round_only_the_player_may_correct_their_first_look(tabl
                        c_seen1="9", c_seen2="9", reason="tidy")
     assert refused.status_code == 403 and "Only Ana&#39;s phone can correct this entry" in text(refused)
     assert entry_count(database, match.id) == before
+
+
+def test_the_match_table_says_its_columns_to_a_screen_reader(table):
+    """Each total is read with its column's name ("Total"), not as a bare number beside a name."""
+    match, ana, _, _ = table
+    page = text(ana.client.get(f"/m/{match.id}"))
+    standings = re.search(r'<section class="card standings" id="standings".*?</table>', page, re.S).group(0)
+    assert re.search(r'<thead class="unseen"><tr><th scope="col"><span class="visually-hidden">Player</span></th>'
+                     r'<th scope="col"><span class="visually-hidden">Total</span></th></tr></thead>', standings)
+    assert '<th scope="row"><bdi>Ana</bdi>' in standings
