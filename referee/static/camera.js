@@ -241,6 +241,11 @@
     });
     var values = names.map(function (name) { return fieldValue(form, name); }).reverse();
     names.forEach(function (name, i) { setField(form, name, values[i]); });
+    // each place's note ("not read", "the photo says ...") for the row as it now lies: drawn for both orders
+    form.querySelectorAll(".place-note").forEach(function (note) { note.hidden = !note.hidden; });
+    form.querySelectorAll(".card-pick, .reveal-slot").forEach(function (place) {
+      place.classList.toggle("not-found", !!place.querySelector(".place-note.missing:not([hidden])"));
+    });
     // the note "placed from the photo's right" no longer holds once turned round (and holds again after)
     var box = form.closest(".scan-reveal"), note = box && box.querySelector(".scan-row-turned");
     if (note) { note.hidden = !note.hidden; }

@@ -315,10 +315,15 @@ def test_a_rat_a_tat_cat_row_is_turned_round_and_back(live_server, phone, databa
     ben = seated(phone, live_server, match, "Ben")
     block, confirm = ben_scans_anas_row(ben, tmp_path)
     turn = block.get_by_role("button", name="Photo taken from across the table? Reverse the order")
+    slot3 = block.locator("fieldset.reveal-slot").nth(2).locator("legend")
+    expect(slot3).to_have_text("Slot 3", use_inner_text=True)  # the 2 read there is the 2 the table knows she took
     turn.click()
     expect(confirm).to_have_text("Reveal Ana: 4 2 Swap 5")
     expect(ben.locator("#announcer")).to_have_text("Reveal Ana: 4 2 Swap 5")  # said to a screen reader
+    # the note beside each slot follows the row (it stayed where it was, about the card read there before)
+    expect(slot3).to_have_text("Slot 3 the photo says Swap; known as 2", use_inner_text=True)
     turn.click()
+    expect(slot3).to_have_text("Slot 3", use_inner_text=True)
     block.locator("label.chip:has(input[name=card4][value='3'])").click()
     expect(confirm).to_have_text("Reveal Ana: 5 Swap 2 3")
     turn.click()

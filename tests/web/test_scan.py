@@ -113,6 +113,8 @@ def reveal_scan(client, match, labels, seed=4):
 def test_GEN_4_a_read_that_differs_from_the_phone_s_own_note_is_marked_before_the_reveal(client, taught, database):
     """Ana peeked at her slot 1 (a 9, only she knows it): her own photo read of 3 there is shown beside
     her note, on her phone only, before it turns into a dispute at the reveal."""
+    from .test_cabo_table import shown
+
     match = store.create_match(database, "ratatat", ["Ana", "Ben"])
     moves = [{"move": "turn_up", "card": "2"}, {"seat": "Ana", "move": "initial_peek", "slots": [1, 4],
                                                 "seen": ["9", "0"]},
@@ -123,8 +125,13 @@ def test_GEN_4_a_read_that_differs_from_the_phone_s_own_note_is_marked_before_th
         store.append(database, match.id, i, entry, None, tables.feed, replay_fn=tables.replay)
     client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers=HX)
     html = reveal_scan(client, match, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
-    assert "the photo says 3; you noted 9" in html.split("<legend>Slot 1")[1].split("</legend>")[0]
-    assert "you noted" not in html.split("<legend>Slot 4")[1].split("</legend>")[0]  # 0, as noted
+    slot1, slot4 = (html.split(f"<legend>Slot {i}")[1].split("</legend>")[0] for i in (1, 4))
+    assert "the photo says 3; you noted 9" in shown(slot1)
+    assert "you noted" not in shown(slot4)  # 0, as noted
+    # drawn hidden, as the row would read reversed (a photo from across the table): 0 where she noted 9, and
+    # 3 where she noted 0
+    assert "the photo says 0; you noted 9" in slot1.split("data-reversed")[1]
+    assert "the photo says 3; you noted 0" in slot4.split("data-reversed")[1]
     client.post(f"/m/{match.id}/seat", data={"seat": "1"}, headers=HX)  # Ben's phone: Ana's note is hers
     bens = reveal_scan(client, match, ["3", "PEEK", "9", "0"]).get_data(as_text=True)
     assert "<legend>Slot 1" in bens and "you noted" not in bens
