@@ -203,6 +203,17 @@ class Outcome:
     shared: bool = field(default=False)
 
 
+def event_of(apply: Any, state: Any, move: Any, kind: str) -> dict[str, Any] | None:
+    """The first event of ``kind`` that ``move`` makes applied to ``state`` (``apply``: a game's), or None:
+    none made, or the move refused there or not this state's entry. For the words an entry is said in
+    afterwards (what became of it), which must never fail."""
+    try:
+        _, events = apply(state, move)
+    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
+        return None
+    return next((e for e in events if e.get("kind") == kind), None)
+
+
 def seat_index(value: Any, players: tuple[str, ...], where: str) -> int:
     """A seat given by name or by 0-based index."""
     if isinstance(value, bool):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from .base import EntryError, Ruling, normalise_players, resolve_rules, seat_index
+from .base import EntryError, Ruling, event_of, normalise_players, resolve_rules, seat_index
 from .cabo_cards import DECK_PLAYERS, DECKS, POWER_WORDS, card_words, label, power, rank, sentence_card
 from .cabo_moves import (Call, Discard, Draw, Give, InitialPeek, LookSwap, Match, Peek, Replace, Reshuffle,
                          Reveal, Snap, Swap, TakeDiscard, TurnUp, UsePower)
@@ -83,11 +83,7 @@ def failed_play(state: State, move: Any) -> dict[str, Any] | None:
     a snap as what happened, not as a snap."""
     if type(move) is not Snap:
         return None
-    try:
-        _, events = apply(state, move)
-    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
-        return None
-    return next((e for e in events if e.get("kind") == "wrong_snap"), None)
+    return event_of(apply, state, move, "wrong_snap")
 
 
 def _with(token: Token, *, face_up: bool | None = None, origin: str | None = None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, normalise_players, resolve_rules,
+from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, event_of, normalise_players, resolve_rules,
                    flag_about, seat_index)
 from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared,
                              pile_entries, possible, run_length, set_rank, zone)
@@ -62,11 +62,7 @@ def failed_play(state: State, move: Any) -> dict[str, Any] | None:
     which says such a play as what happened, not as a play."""
     if type(move) is not Play or state.phase != "play" or state.seats[move.seat].count:
         return None  # a play from the hand is refused when it does not fit, never failed
-    try:
-        _, events = apply(state, move)
-    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
-        return None
-    return next((e for e in events if e.get("kind") == "fail"), None)
+    return event_of(apply, state, move, "fail")
 
 
 def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, list[dict[str, Any]]]:

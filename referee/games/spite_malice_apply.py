@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .base import (EntryError, Override, ResolveFlag, Ruling, flag_about, normalise_players, resolve_rules,
+from .base import (EntryError, Override, ResolveFlag, Ruling, event_of, flag_about, normalise_players, resolve_rules,
                    seat_index)
 from .cards import card_name, sentence_start
 from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
@@ -66,17 +66,13 @@ def entry_outcome(state: State, move: Any) -> dict[str, Any] | None:
     built = move.entry if isinstance(move, Override) else move
     if type(built) is not Build:
         return None
-    try:
-        _, events = apply(state, move)
-    except Exception:  # noqa: BLE001 - refused, or not this state's entry: said as entered
-        return None
-    build = next((e for e in events if e.get("kind") == "build"), None)
+    build = event_of(apply, state, move, "build")
     if build is None:
         return None
     counted = rank_name(build["rank"])
     card = build.get("card")
     counts_as = None if card not in (None, "unknown") and rank_of(card) == counted else counted
-    completed = build["pile"] if any(e.get("kind") == "complete" for e in events) else None
+    completed = build["pile"] if build["rank"] >= QUEEN else None  # it leaves the table (SM-14, SM-V13)
     return {"counts_as": counts_as, "completed": completed} if counts_as or completed else None
 
 

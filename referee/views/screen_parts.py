@@ -82,9 +82,20 @@ def dom_id(name: str) -> str:
     return "".join(c if c.isascii() and c.isalnum() else f"-{ord(c):x}-" for c in str(name))
 
 
+def and_list(items) -> str:
+    """Names or numbers joined by the phone's "and": "Ana and Ben", "3 ו־4" (Hebrew's "and" is a prefix,
+    set apart by a maqaf before a name or a digit; a plain ``join`` wrote "3 ו4")."""
+    from flask_babel import gettext
+
+    from ..i18n_rulings import and_joined
+
+    return and_joined([str(item) for item in items], gettext(" and "))
+
+
 def init_app(app) -> None:
     app.jinja_env.filters["numberformat"] = number
     app.jinja_env.filters["dom_id"] = dom_id
+    app.jinja_env.filters["and_list"] = and_list
     app.jinja_env.globals.update(chips=chips, card_face=card_face, card_word=card_word, face=standard_face,
                                  table_url=table_url, private_notes=private_notes, unknown_card=unknown_card)
 

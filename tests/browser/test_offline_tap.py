@@ -56,12 +56,18 @@ def entry_posted(page):
     return page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/entry"))
 
 
-def test_a_tap_while_the_server_is_down_is_said_and_keeps_what_was_chosen(laptop, phone, database):
+def first_look_open(phone, laptop, database):
+    """Ana's phone at a Cambio table, her first look's note open: (the match, her page, the note)."""
     match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
     ana = seated(phone, laptop, match, "Ana")
     wait_for_subscribers(match.id, 1)
     note = ana.locator("details.peek-note")
     note.locator("summary").click()
+    return match, ana, note
+
+
+def test_a_tap_while_the_server_is_down_is_said_and_keeps_what_was_chosen(laptop, phone, database):
+    match, ana, note = first_look_open(phone, laptop, database)
     note.locator("select[name=seen1]").select_option("3H")
     note.locator("select[name=seen2]").select_option("9D")
     save = note.get_by_role("button", name="Save my look")
@@ -93,11 +99,7 @@ def test_the_message_goes_when_the_phone_is_back_on_the_wi_fi(laptop, phone, dat
     """The phone off the Wi-Fi for a moment: the tap made then is said not saved; back online, the screen is
     asked for and the referee answers, so the message goes (it stayed until a later entry was saved, telling
     the table nothing could be saved while everything could)."""
-    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
-    ana = seated(phone, laptop, match, "Ana")
-    wait_for_subscribers(match.id, 1)
-    note = ana.locator("details.peek-note")
-    note.locator("summary").click()
+    match, ana, note = first_look_open(phone, laptop, database)
     note.locator("select[name=seen1]").select_option("QH")
     ana.context.set_offline(True)
     note.get_by_role("button", name="Save my look").click()

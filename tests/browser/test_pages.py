@@ -197,7 +197,8 @@ def test_history_transcript_and_404_pages(live_server, phone, database):
     assert page.locator("#actions").count() == 0
     page.get_by_role("link", name="History").click()
     page.wait_for_url(f"**/m/{match.id}/history")
-    entries = page.locator("ol.history > li")
+    assert page.locator("ol.history > li.round-mark").inner_text() == "Round 1"  # the entries under their round
+    entries = page.locator("ol.history > li:not(.round-mark)")
     assert entries.count() == 1  # the one entry of the log: the 3 turned up, numbered as rulings cite it
     assert entries.locator(".num").inner_text() == "#0"
     assert entries.locator(".words").inner_text() == "A 3 is turned up on the discard pile."

@@ -3,6 +3,7 @@ a match round by round, renames and merges, the new-table form's group and profi
 fields answered 4xx with a message."""
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -103,6 +104,9 @@ def test_the_merge_form_offers_only_those_who_may_be_the_same_person(client, dat
     page = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
     offered = page.split('id="merge-other"')[1].split("</select>")[0]
     assert f'value="{annie.id}"' in offered and f'value="{ben.id}"' not in offered and f'value="{ana.id}"' not in offered
+    # which name is kept is said before the merge (from a misspelt name's page, it folded the right one in)
+    form = html.unescape(page.split('id="merge-form"')[1].split("</form>")[0])
+    assert "The name kept is Ana; to keep the other name, merge from that person's page." in form
     assert people.tablemates(database, ana.id) >= {ana.canonical_id, ben.canonical_id}
     assert annie.canonical_id not in people.tablemates(database, ana.id)
 

@@ -137,3 +137,15 @@ def test_every_question_mark_on_a_table_screen_is_named_unknown_card(app, databa
         bare = re.findall(r'>\?<', html.replace('<span aria-hidden="true">?</span>', ""))
         assert html.count(UNKNOWN_CARD) or game == "spite_malice", game
         assert bare == [], (game, [m.start() for m in re.finditer(r'>\?<', html)])
+
+
+@pytest.mark.parametrize("lang, items, said", [
+    ("en", [3, 4], "3 and 4"), ("en", ["Ana", "Ben", "Cy"], "Ana and Ben and Cy"),
+    ("it", [3, 4], "3 e 4"),
+    ("he", [3, 4], "3 ו־4"),  # Hebrew's "and" is a prefix: a maqaf before a digit (it wrote "3 ו4")
+    ("he", ["Ana", "Ben"], "Ana ו־Ben"), ("he", ["אנה", "בן"], "אנה ובן")])
+def test_a_list_is_joined_by_the_phones_and(app, lang, items, said):
+    from flask import render_template_string
+
+    with in_language(app, lang):
+        assert render_template_string("{{ items|and_list }}", items=items) == said
