@@ -26,6 +26,9 @@ PICK_MOVES = ("play", "faceup", "swap", "start", "interrupt", "add", "play_any")
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
 #: one made at a version another seat's such entry has moved on is still applied (server).
 SIMULTANEOUS = ("faceup",)
+#: Entries that claim something of the whole table (who holds the lowest card and starts, SH-4): any seated
+#: phone may take one back, not only the phone that made it (a wrong claim is the table's to undo).
+CLAIMS = ("start",)
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

@@ -72,8 +72,8 @@ from .spite_malice_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: F401
 from .spite_malice_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                                  WORDS as SWITCH_WORDS)
 from .spite_malice_state import NAME, TITLE, State, state_from_dict, state_to_dict, zone_counts  # noqa: F401
-from .spite_malice_table import (DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, TEMPLATES, card_label,  # noqa: F401
-                                 cards, redact, result, scan_spec)
+from .spite_malice_table import (CLAIMS, DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, TEMPLATES,  # noqa: F401
+                                 card_label, cards, redact, result, scan_spec)
 from .spite_malice_view import free_place, legal_moves, may_act, still_possible, to_act, view  # noqa: F401
 
 

@@ -23,6 +23,9 @@ PICK_MOVES = ("top", "build", "discard", "build_any")  # build_any: a build that
 #: Entries every player may make at the same moment, each for their own seat (the reveal, a first look):
 #: one made at a version another seat's such entry has moved on is still applied (server).
 SIMULTANEOUS = ("top",)
+#: Entries that claim something of the whole table (who starts when the tops cannot say, SM-7): any seated
+#: phone may take one back, not only the phone that made it.
+CLAIMS = ("start",)
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

@@ -252,8 +252,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
 def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bool:
     """Whether this phone may undo what an undo would take back now (``log.undo_target()``): the shared
     phone anything; a seated phone the table's own entries, its seat's, any entry or correction it
-    made itself (``made_here``), and the match's ending (GEN-5: the table's decision, which a child's
-    tap must not make alone); but not another player's turn in the middle, which that player's screen
+    made itself (``made_here``), the match's ending (GEN-5: the table's decision, which a child's tap
+    must not make alone) and a claim of the whole table's (``_a_claim``: who starts); but not another player's turn in the middle, which that player's screen
     would lose without a word: they undo it, or it is corrected from the history."""
     if log.undo_target() is None or (seat is None and not shared):
         return False
@@ -261,10 +261,17 @@ def may_undo(log, seat: int | None, shared: bool, made_here: bool = False) -> bo
         return True
     if log.head.correction is not None:
         return False  # another phone's correction: that phone takes it back, or it is corrected again
-    if isinstance(log.head.move, EndMatch):
+    if isinstance(log.head.move, EndMatch) or _a_claim(log):
         return True
     owner = getattr(log.head.move, "seat", None)
     return owner is None or owner == seat
+
+
+def _a_claim(log) -> bool:
+    """Whether the entry an undo would take back claims something of the whole table (a game's ``CLAIMS``:
+    who holds the lowest card and starts), which any seated phone may take back."""
+    claims = getattr(log.game, "CLAIMS", ())
+    return bool(claims) and log.game.move_to_dict(log.head.move, log.state.players).get("move") in claims
 
 
 _undo_devices: dict[tuple, str | None] = {}

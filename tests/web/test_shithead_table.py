@@ -277,6 +277,24 @@ def test_the_starters_picker_offers_natural_cards_not_yet_face_up(table):
         assert f'value="{card}"' not in picker, card
 
 
+def test_SH_4_a_wrong_claim_to_start_is_taken_back_from_any_seated_phone(table, database):
+    """Ben claims the lowest card (an 8♠) while Ana holds the 4♣: the undo was only on Ben's phone, and Ana's
+    one way back was a correction from the history with a reason. Who starts is the whole table's matter:
+    Ana's phone takes it back; a turn in the middle stays its player's to undo."""
+    match, ana, ben, cy = table
+    for phone, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        assert phone.post_cards(FACEUP[name], move="faceup").status_code == 200
+    assert ben.post(move="start", card="8S").status_code == 200
+    assert 'name="move" value="undo"' in ana.screen()
+    response = ana.post(move="undo")
+    assert response.status_code == 200, text(response)[:300]
+    assert [e["entry"]["move"] for e in store.entries(database, match.id)][-2:] == ["start", "undo"]
+    assert ana.post(move="start", card="4C").status_code == 200
+    assert ana.post_cards(["4C"], move="play", rank="4").status_code == 200
+    assert 'name="move" value="undo"' not in ben.screen()  # Ana's play: hers to undo
+    assert ben.post(move="undo").status_code == 403
+
+
 def test_SH_41_only_the_player_who_drew_is_offered_to_add_the_card(table, database):
     """SH-41: after Ana's 4, only Ana's phone (or the shared phone) offers "I drew another 4: add it"; Ben's
     phone offers nothing that would be entered as Ben's."""
