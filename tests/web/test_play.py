@@ -666,7 +666,7 @@ def test_correcting_another_players_peek_does_not_show_what_they_saw(table):
 
 
 @pytest.mark.parametrize("seen", [("9", "2"), ("unknown", "unknown")], ids=["noted", "left-unknown"])
-def test_whether_a_first_look_was_noted_is_not_told_by_the_correct_link(table, seen):
+def test_GEN_6_whether_a_first_look_was_noted_is_not_told_by_the_correct_link(table, seen):
     """Ana's first look, noted or left "unknown": Ben's phone sees "unknown" either way, and is offered no
     "Correct" and refused the page alike (the link showed only where nothing was noted, which told Ben
     whether Ana noted her cards)."""
