@@ -1,6 +1,6 @@
 """What people type and what the screens say, on a phone (Chromium at 390x844, the real server): a reason of
 300 characters without a space (a pasted link) and a 40-letter name wrap instead of widening the page; the
-Spite & Malice pickers keep their words whole; a lone Undo has no divider above it; the Hebrew standings'
+Spite & Malice pickers keep their words whole; a rule ID is never cut at its hyphen; a lone Undo has no divider above it; the Hebrew standings'
 headings break between words at 320 px."""
 from __future__ import annotations
 
@@ -141,3 +141,14 @@ def test_the_hebrew_standings_headings_break_between_words_at_320_px(live_server
     for i in range(headings.count()):
         assert headings.nth(i).evaluate(BROKEN_WORDS) == [], headings.nth(i).inner_text()
     assert page.evaluate(WIDTH) <= 320
+
+
+def test_a_rule_id_is_never_cut_at_its_hyphen(live_server, phone):
+    """Squeezed to three letters wide, the rule book's "SM-12" stays on one line (it was cut as "SM-" / "12")."""
+    page = phone("en-US")
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(f"{live_server.url}/rules/spite_malice")
+    rule = page.locator("dt.rule-id", has_text="SM-12").first
+    assert rule.inner_text() == "SM-12"
+    assert rule.evaluate("(el) => { el.style.width = '3ch'; return el.getBoundingClientRect().height < "
+                         "1.5 * parseFloat(getComputedStyle(el).lineHeight); }")
