@@ -69,7 +69,11 @@ def transcript_of(db: Database, match: store.Match) -> dict[str, Any]:
     if match.game in GAMES:
         log = store.state_at(db, match, tables.replay, tables.feed)
         entries = log.game.redact(log.state, entries, None)
-    doc = {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id, "date": match.created_at[:10],
+    # its day is the night it belongs to (a match started at 1 am, or in UTC the next day, is the evening's)
+    night_id = nights.match_group(db, match.id)[1]
+    day = db.conn.execute("SELECT day FROM nights WHERE id = ?", (night_id,)).fetchone() if night_id else None
+    doc = {"format": TRANSCRIPT_FORMAT, "game": match.game, "match": match.id,
+           "date": nights.night_of_match(day[0] if day else None, match.created_at),
            "players": list(match.players), "rules": dict(match.rules), "entries": entries}
     # who dealt the first game, as its screen said: the game's default dealer, or a rematch's loser (SH-53),
     # whose entries replay only from that deal

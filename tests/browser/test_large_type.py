@@ -131,3 +131,39 @@ def test_the_skip_link_stays_out_of_sight_in_large_type_until_focused(live_serve
     skip.focus()
     assert skip.bounding_box()["y"] >= 0
     context.close()
+
+
+def test_GEN_4_a_decided_dispute_fits_320_px_in_hebrew_large_type(live_server, phone, database):
+    """The dispute decided at the reveal, on a 320 px Hebrew phone in large type: its heading ("Flagged
+    (GEN-4)", translated) wraps between its words instead of widening the page past the screen (it was kept
+    on one line with the rule ID, and the page grew to 378 px)."""
+    import json
+    from pathlib import Path
+
+    example = json.loads((Path(__file__).resolve().parents[2] / "docs" / "examples" / "flag-at-reveal.json").read_text())
+    match = store.create_match(database, "ratatat", example["players"], example.get("rules") or {})
+    for version, entry in enumerate(example["entries"]):
+        tables.append(database, match.id, version, entry, None)
+    page = seated(phone, live_server, match, "Ben", "he-IL").page
+    page.set_viewport_size(NARROW)
+    page.get_by_role("button", name=LARGE["he-IL"]).click()
+    page.wait_for_selector("html.large")
+    heading = page.locator("#decided a.rule-id").first
+    assert "GEN-4" in heading.inner_text()
+    fits(page, "the dispute decided")
+
+
+def test_large_type_is_larger_than_the_phone_s_own_large_text(live_server, browser):
+    """A phone whose text is already set large (32 px): "Large type" makes it larger still, never smaller (it
+    was a fixed 22 px)."""
+    context = browser.new_context(viewport=NARROW, locale="en-US")
+    page = context.new_page()
+    context.new_cdp_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 32}})
+    page.goto(f"{live_server.url}/new/ratatat")
+    size = "() => parseFloat(getComputedStyle(document.body).fontSize)"
+    before = page.evaluate(size)
+    assert before >= 32
+    page.get_by_role("button", name=LARGE["en-US"]).click()
+    page.wait_for_selector("html.large")
+    assert page.evaluate(size) > before
+    context.close()

@@ -380,3 +380,22 @@ def test_a_file_too_long_to_import_in_seconds_is_refused_before_any_replay(clien
     assert response.status_code == 422 and "60000" in response.get_data(as_text=True)
     assert "export fewer nights" not in response.get_data(as_text=True)  # said in Italian
     assert database.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+
+
+def test_a_transcript_is_dated_by_its_night_and_comes_back_in_on_that_night(database, tmp_path):
+    """A match of Monday's night (its start kept in UTC, perhaps the next calendar day: after midnight, or
+    another time zone) goes out dated by that night, and a transcript brought into another database lands
+    on that night, not on the UTC date of its start."""
+    g = people.find_or_create_group(database, "Club")
+    match = play(database, example("flag-at-reveal"), g.id, MON)
+    assert match.created_at[:10] != "2026-11-30"  # started now; its night says Monday
+    doc = json.loads(json.dumps(exports.transcript_of(database, match)))
+    assert doc["date"] == "2026-11-30"
+    other = dbmod.connect(tmp_path / "other.sqlite")
+    dbmod.migrate(tmp_path / "other.sqlite")
+    try:
+        exports.import_data(other, doc, "Club")
+        club = people.find_or_create_group(other, "Club")
+        assert [n.day for n in nights.group_nights(other, club.id)] == ["2026-11-30"]
+    finally:
+        other.conn.close()
