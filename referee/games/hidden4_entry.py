@@ -126,10 +126,12 @@ class Entry:
         copies = self.state.deck[value]
         where = self.public_sightings(value)
         seen = len(where) + extra
+        here = sum(1 for e in where if e == self.eid)  # earlier cards of this very entry (a reveal's)
+        said = f" ({here} of them in this entry)" if here else ""
         # the ruling points at the entries where the copies known were seen (GEN-13), not only at this one
         self.check(seen < copies, "GEN-3",
                    f"The deck has only {copies} × {self.card_text(value)}, and {seen} {'is' if seen == 1 else 'are'} "
-                   "already known on the table: "
+                   f"already known on the table{said}: "
                    "this sighting would be one too many (a misread or a wrong card?).",
                    tuple(sorted({e for e in where if e is not None and e != self.eid})))
 

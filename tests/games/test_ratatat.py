@@ -255,6 +255,20 @@ def test_GEN_3_names_a_power_card_as_printed():
     assert ruling.rule == "GEN-3" and "The deck has only 3 × Swap, and 3 are already known" in ruling.message
 
 
+
+def test_GEN_3_a_reveal_says_how_many_of_the_known_copies_it_showed_itself():
+    """Two 0s known (in the discard pile), then a reveal of four 0s: the third is one too many, and the
+    refusal says that two of the four known are this reveal's own (it said "4 are already known" where
+    the table knew 2)."""
+    state = play(match(2), TurnUp("5"))
+    state = play(state, Draw(ANA), Replace(ANA, 1, "0"), Draw(BEN), Replace(BEN, 1, "0"))
+    state = play(state, Draw(ANA), Discard(ANA, "6"), Call(ANA), Draw(BEN), Discard(BEN, "7"))
+    ruling = refused(state, Reveal(ANA, ("0", "0", "0", "0")))
+    assert ruling.rule == "GEN-3"
+    assert "and 4 are already known on the table (2 of them in this entry): this sighting would be one too many" \
+        in ruling.message
+
+
 E3_ROWS = [
     ((10, 10, 14), {"all_lowest": "Cy Dee", "all_lowest_except_caller": "Dee", "no_winner": "",
                     "caller_wins_ties": "Cy"}),

@@ -378,3 +378,10 @@ def test_a_power_card_in_a_gen_3_ruling_is_said_as_the_table_calls_it():
     said = i18n_rulings.say("The deck has only 3 × Swap, and 3 are already known on the table: this sighting would be "
                             "one too many (a misread or a wrong card?).", it.gettext, it.ngettext)
     assert said.startswith("Il mazzo ha solo 3 × Scambia, e 3 sono già note")
+
+
+def test_a_gen_3_ruling_on_a_reveal_says_how_many_known_copies_it_showed_itself():
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = i18n_rulings.say("The deck has only 4 × 0, and 4 are already known on the table (2 of them in this entry): "
+                            "this sighting would be one too many (a misread or a wrong card?).", it.gettext, it.ngettext)
+    assert said.startswith("Il mazzo ha solo 4 × 0, e 4 sono già note sul tavolo (2 in questa registrazione)")
