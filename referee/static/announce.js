@@ -3,7 +3,7 @@
 // The table screen is replaced whole (htmx) when any phone enters something, and a live region that is
 // itself replaced is not reliably read out. So one region that is never replaced (#announcer, in every
 // page) is told, after each redraw, another phone's entry (as the history says it), the new turn heading,
-// the match's outcome, a call, an open snap, a ruling and the scores when they changed.
+// the match's outcome, a call, an open snap, a dispute to decide, a ruling and the scores when they changed.
 // It never touches the screen itself, so nothing a player is typing is disturbed.
 (function () {
   "use strict";
@@ -24,11 +24,14 @@
       ruling: text(root, "#ruling p"),
       banner: text(root, "#final-turns"),
       snap: text(root, "#snap-open"),  // a snap is a race: every player hears it is open, and a wrong one
+      // the table is asked to decide (GEN-5): how many disputes are open, and what the newest is about
+      disputes: [text(root, "#disputes h2"), text(root, "#disputes .flag:last-of-type p[id$='-what']")]
+        .filter(Boolean).join(": "),
       result: text(root, "#last-round h2, #last-game h2"),
     };
     var said = [];
     var focused = document.activeElement;
-    ["last", "status", "outcome", "banner", "snap", "ruling", "result"].forEach(function (key) {
+    ["last", "status", "outcome", "banner", "snap", "disputes", "ruling", "result"].forEach(function (key) {
       // the ruling the keyboard was just moved to is read out by the move (screen.js): not twice
       if (key === "ruling" && focused && focused.closest && focused.closest("#ruling")) return;
       if (now[key] && now[key] !== last[key]) said.push(now[key]);
