@@ -21,7 +21,7 @@ ENTRIES = [{"move": "turn_up", "card": "4C"}, {"seat": "Ana", "move": "call"},
            {"seat": "Ben", "move": "reveal", "cards": ["AS", "3S", "9S", "10C"]},
            {"seat": "Cy", "move": "reveal", "cards": ["6D", "10D", "4H", "JOKER"]}]
 
-ROWS = """() => [...document.querySelectorAll('#last-round table.scores tr')].map(tr => {
+ROWS = """() => [...document.querySelectorAll('#last-round table.scores tbody tr')].map(tr => {
   const faces = [...tr.querySelectorAll('.face')].map(f => {
     const r = f.getBoundingClientRect(), text = document.createRange();
     text.selectNodeContents(f);
@@ -55,7 +55,7 @@ def test_a_row_of_four_cards_stays_on_one_line_at_320_to_360_px(live_server, pho
     for width in (320, 340, 360):
         page.set_viewport_size({"width": width, "height": 740})
         page.reload()
-        page.locator("#last-round table.scores tr").first.wait_for(state="attached")
+        page.locator("#last-round table.scores tbody tr").first.wait_for(state="attached")
         rows = page.evaluate(ROWS)
         assert len(rows) == 3
         for row in rows:
@@ -109,7 +109,7 @@ def test_in_large_type_a_square_that_cannot_share_a_line_is_two_by_two(live_serv
     for width in (320, 360):
         page.set_viewport_size({"width": width, "height": 740})
         page.reload()
-        page.locator("#last-round table.scores tr").first.wait_for(state="attached")
+        page.locator("#last-round table.scores tbody tr").first.wait_for(state="attached")
         assert page.evaluate("document.documentElement.classList.contains('large')")
         for row in page.evaluate(ROWS):
             faces = row["faces"]

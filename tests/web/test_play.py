@@ -210,7 +210,12 @@ def test_correcting_a_scored_reveal_redraws_the_rounds_result(app, database):
                           (ben, {"move": "reveal", "card1": "4", "card2": "4", "card3": "5", "card4": "1"})]:
         assert phone.post(**fields).status_code == 200, text(phone.post(**fields))
     last = ben.client.get(f"/m/{match.id}/screen", headers=HX).get_data(as_text=True)
-    assert "<td class=\"num\">14</td>" in last.split('id="last-round"', 1)[1].split("</section>", 1)[0]
+    result = last.split('id="last-round"', 1)[1].split("</section>", 1)[0]
+    assert "<td class=\"num\">14</td>" in result
+    # a screen reader hears what each column is, and who won, in words (the star is drawn by the style sheet)
+    heads = result.split("<thead", 1)[1].split("</thead>", 1)[0]
+    assert [h in heads for h in (">Player<", ">Cards<", ">Points<")] == [True] * 3
+    assert '<bdi>Ana</bdi><span class="visually-hidden"> (won)</span>' in result and "Ben</bdi><span" not in result
     reveal = store.entries(database, match.id)[-1]["seq"] - 1
     assert ana.post(move="correct", target_entry=str(reveal), c_move="reveal", c_for="Ben", c_card1="4",
                     c_card2="4", c_card3="5", c_card4="9", reason="a 9, not a 1").status_code == 200
