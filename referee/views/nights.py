@@ -20,16 +20,22 @@ from ..i18n_rules import game_title, preset_name, switch_label, switch_value, ti
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
 MAX_KEY = 2000  # characters of a house-rules filter
+TIE_POLICY = "tie_policy"  # the switch every score sheet names, even at its default (GEN-11)
 
 
-def rules_words(game: str, key: str) -> str | Markup:
+def rules_words(game: str, key: str, ties: bool = False) -> str | Markup:
     """The house rules of a ``rules_key`` in the phone's language, as a person says them
     (``stats.rules_parts``): the ready-made rule set they build on, by the name the new-table form gives
     it ("Common rules (pagat), one game"), then each switch off it, its name and its value as the rules
     pages say them ("Pay-off pile: 5 cards"); none off the defaults: the name of the rules the game plays
-    by default ("The publisher's rules")."""
+    by default ("The publisher's rules"). With ``ties``, as a score sheet says them: the tie policy too,
+    even when the rules keep its default (GEN-11).
+    """
     try:
         base, switches = stats.rules_parts(game, key)
+        tie = next((v for v in GAMES[game].VARIANTS if v.key == TIE_POLICY), None) if ties else None
+        if tie is not None and all(v is not tie for v, _ in switches):  # GEN-11: a score sheet always says it
+            switches = [*switches, (tie, json.loads(key).get(tie.key, tie.default))]
     except (KeyError, ValueError, AttributeError, TypeError):
         return key
     said = [preset_name(game, base)] if base is not None else []
@@ -377,7 +383,7 @@ def match(match_id: str):
                            continued=_int_arg("continued"),
                            group_name=people.get_group(db, group_id).name if group_id else None,
                            night=nights.get_night(db, night_id) if night_id else None,
-                           rules=rules_words(m.game, stats.rules_key(m.rules)))
+                           rules=rules_words(m.game, stats.rules_key(m.rules), ties=True))
 
 
 # --- Export and import ----------------------------------------------------------------------------

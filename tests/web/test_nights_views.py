@@ -26,6 +26,8 @@ def test_standings_page_shows_each_rule_set_apart_with_a_chart_and_its_table(cli
     page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
     assert page.count('<table class="standings"') == 2  # rounds_n 1, and the default rules
     assert "Number of rounds: 1 round" in page and "The publisher&#39;s rules" in page
+    said = re.findall(r"House rules: [^<]*", page)  # each rule set's tie policy, though both keep the default (GEN-11)
+    assert len(said) == 2 and all("; Ties in a round: " in words for words in said), said
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' in page and "<title id=\"wins-by-night-title\">" in page
     assert '<table class="chart-data">' in page
     assert "<script" not in page.split("<main", 1)[1]
@@ -72,6 +74,8 @@ def test_match_page_running_totals(client, database, club):
     match_id = database.execute("SELECT id FROM matches WHERE rules = '{}'").fetchone()[0]
     page = client.get(f"/nights/m/{match_id}").get_data(as_text=True)
     assert 'id="running-totals"' in page and "<td>3</td><td>24</td><td>27</td><td>30</td>" in page
+    # GEN-11: a score sheet always says how ties are decided, even by the default rule
+    assert "House rules: The publisher&#39;s rules; Ties in a round: " in page
     assert client.get("/nights/m/nosuchid").status_code == 404
 
 
@@ -323,6 +327,8 @@ def test_house_rules_on_the_nights_screens_are_said_in_the_phones_language(clien
     assert "חוקי היצרן" in page and "Number of rounds" not in page
     page = client.get(f"/nights/g/{club.id}").get_data(as_text=True)
     assert "Number of rounds: 1 round" in page and "The publisher&#39;s rules" in page
+    said = re.findall(r"House rules: [^<]*", page)  # each rule set's tie policy, though both keep the default (GEN-11)
+    assert len(said) == 2 and all("; Ties in a round: " in words for words in said), said
 
 
 def test_standings_figures_are_written_as_the_phones_language_writes_numbers(client, club):
