@@ -123,12 +123,14 @@ def _cell(value: Any) -> Any:
 
 
 CSV_COLUMNS = ("group", "night", "match", "game", "house_rules", "match_over", "round", "player", "profile",
-               "score", "round_result", "finishing_place", "total", "match_result")
+               "score", "round_result", "finishing_place", "total", "match_result", "ended_early")
+SHARED_WIN = "won (shared)"  # a round or a match won by more than one player: a win for each, as the pages say
 
 
 def export_csv(db: Database, group_id: int) -> str:
     """One row per player per round of every match of the group (rounds as the game's result gives them:
-    scored rounds, Shithead's games, Spite & Malice's games)."""
+    scored rounds, Shithead's games, Spite & Malice's games); a match the table ended before its own end
+    is marked ``ended_early``."""
     from . import stats  # (stats imports this module's neighbours: imported when used)
 
     group = people.get_group(db, group_id)
@@ -162,19 +164,19 @@ def export_csv(db: Database, group_id: int) -> str:
             order = rnd.get("order") or []
             for seat, name in enumerate(match.players):
                 if name in winners:
-                    verdict = "won" if len(winners) == 1 else "tied"
+                    verdict = "won" if len(winners) == 1 else SHARED_WIN
                 elif rnd.get("shithead") == name:
                     verdict = "shithead"
                 else:
                     verdict = ""
                 place = order.index(name) + 1 if name in order else (len(order) + 1 if rnd.get("shithead") == name
                                                                       else "")
-                won = "" if name not in match_winners else "won" if len(match_winners) == 1 else "tied"
+                won = "" if name not in match_winners else "won" if len(match_winners) == 1 else SHARED_WIN
                 writer.writerow([_cell(v) for v in (
                     group.name, days.get(night_id, ""), match.id, match.game, rules, int(bool(res.get("over"))),
                     rnd.get("number", ""), name, profile_names.get(seat, name),
                     (rnd.get("scores") or {}).get(name, ""), verdict, place,
-                    series[seat][number] if series else "", won)])
+                    series[seat][number] if series else "", won, int(bool(res.get("ended_early"))))])
     return out.getvalue()
 
 

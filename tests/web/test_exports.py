@@ -73,7 +73,19 @@ def test_csv_has_one_row_per_player_per_round(history, database):
     assert [r["score"] for r in ana] == ["7", "12", "5"] and ana[0]["round_result"] == "won"
     annie = [r for r in rows if r["player"] == "Annie"]
     assert annie and all(r["profile"] == "Ana" for r in annie)  # merged: the person's name
-    assert {r["round_result"] for r in rows if r["match"] and r["player"] in ("Ana", "Ben")} >= {"won", "tied"}
+    # a round shared is a win for each, said as every page says it (it said "tied")
+    assert {r["round_result"] for r in rows if r["match"] and r["player"] in ("Ana", "Ben")} >= {"won", "won (shared)"}
+    assert "tied" not in {r["round_result"] for r in rows} | {r["match_result"] for r in rows}
+    assert {r["ended_early"] for r in rows} == {"0"}
+
+
+def test_the_csv_marks_a_match_the_table_ended_early(database):
+    g = people.find_or_create_group(database, "Club")
+    ended = play(database, example("ended-early"), g.id)
+    play(database, example("three-rounds"), g.id)
+    rows = list(csv.DictReader(io.StringIO(exports.export_csv(database, g.id))))
+    marks = {(r["match"] == ended.id, r["ended_early"]) for r in rows}
+    assert marks == {(True, "1"), (False, "0")}
 
 
 def test_a_csv_export_brought_back_is_said_to_be_one(history, database):
