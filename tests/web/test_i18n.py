@@ -347,3 +347,22 @@ def test_a_long_accept_language_is_read_by_its_start_and_kept_short(client):
         page = client.get("/", headers={"Accept-Language": f"it;q=0.9, x{i}-" + "y" * 200_000}).get_data(as_text=True)
         assert 'lang="it"' in page
     assert max(len(header) for header in i18n._accepted) <= i18n.ACCEPTED_LENGTH
+
+
+def test_power_cards_are_named_as_words_a_reader_expects():
+    """Hebrew says one power card as "one" (not "power card no. 1") and a power card replaced "by the card"
+    (no prefix glued to a card's name); Italian says "Usa Pesca 2" as it says "Usa Sbircia", one way."""
+    from babel.support import Translations
+
+    from referee.i18n import TRANSLATIONS
+
+    he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
+    one = he.ngettext("%(num)s power card, to be replaced by a draw at the reveal",
+                      "%(num)s power cards, to be replaced by a draw at the reveal", 1) % {"num": 1}
+    assert one.startswith("קלף פקודה אחד") and "1" not in one
+    replaced = he.gettext("%(name)s's slot %(slot)s power card is replaced by %(card)s.")
+    assert (replaced % {"name": "Ana", "slot": 2, "card": "משוך 2"}).endswith("מוחלף בקלף משוך 2.")
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = [it.gettext("Use %(card)s") % {"card": "Pesca 2"},
+            it.gettext("Use the Draw 2, draw and note the card (only you will see it)")]
+    assert all(s.startswith("Usa Pesca 2") for s in said), said
