@@ -22,7 +22,6 @@ from .hidden4_entry import Entry, dealt_card_now
 from .ratatat_state import next_seat
 
 POWER_STEPS = ("peek", "spy", "swap", "look_swap")
-_KNOWN_TO_BE = "This card was known to be "  # how the family's GEN-4 starts (``hidden4_entry.Entry.observe``)
 
 # --- Setting up --------------------------------------------------------------------------------
 
@@ -111,22 +110,6 @@ class _Entry(Entry):
     def card_text(self, value: str) -> str:
         return label(value)  # "Q♥", not its code "QH"
 
-    def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
-        """The family's ``observe`` (GEN-3, GEN-4, GEN-6), its GEN-4 saying whose place the card lies in,
-        as the end-of-round GEN-4 flags do (``flag``)."""
-        self._where = where
-        try:
-            return super().observe(token, value, where)
-        finally:
-            self._where = None
-
-    def flag(self, rule: str, message: str, entries: tuple[int, ...]) -> None:
-        where = self._where
-        if rule == "GEN-4" and where is not None and message.startswith(_KNOWN_TO_BE):
-            message = f"The card in {self.name(where[0])}'s place {where[1]} was known to be " + \
-                message[len(_KNOWN_TO_BE):]
-        super().flag(rule, message, entries)
-
     def __init__(self, state: State, eid: int):
         self.state: StateDraft = draft(state)
         self.r: RoundDraft | None = self.state.round
@@ -134,7 +117,6 @@ class _Entry(Entry):
         self.events: list[dict[str, Any]] = []
         self.waive: frozenset[str] = frozenset()
         self.waived: dict[str, tuple[str, tuple[int, ...]]] = {}
-        self._where: tuple[int, int] | None = None  # the place of the card ``observe`` is looking at
 
     @property
     def rules(self) -> Mapping[str, Any]:
@@ -354,6 +336,7 @@ class _Entry(Entry):
             t = held[place - 1] if place <= len(held) else None
             if t is None or t.origin != "deal":
                 continue  # that card has left the layouts since (discarded, matched or snapped away)
+            self.check_note(t, value)
             held[place - 1] = _with(t, notes=t.notes + ((move.seat, value, self.eid),))
         r.peeked = r.peeked | {move.seat}
         self.events.append({"kind": "initial_peek", "seat": move.seat})
@@ -368,6 +351,8 @@ class _Entry(Entry):
                                   "a new draw pile first (enter a reshuffle).")
         if move.shown:
             self.check_supply(move.card)
+        else:
+            self.check_note(None, move.card)
         public = move.shown and move.card is not None
         token = Token(move.card if move.shown else None, self.eid if public else None,
                       ((move.seat, move.card, self.eid),) if move.card and not move.shown else (),
@@ -544,6 +529,7 @@ class _Entry(Entry):
             self.refuse("CAB-7", f"{self.name(target)} has no cards this round.")
         t = self.card_at(target, move.slot, "CAB-7")
         if move.seen is not None:
+            self.check_note(t, move.seen)
             r.rows[target][move.slot - 1] = _with(t, notes=t.notes + ((move.seat, move.seen, self.eid),))
         self.events.append({"kind": "peeked", "seat": move.seat, "target": target, "slot": move.slot})
         self.end_turn(move.seat)
@@ -595,8 +581,10 @@ class _Entry(Entry):
                                                                "swap the caller's cards.")
         rows = r.rows
         if move.seen is not None:
+            self.check_note(mine, move.seen)
             rows[move.seat][move.slot - 1] = _with(mine, notes=mine.notes + ((move.seat, move.seen, self.eid),))
         if move.target_seen is not None:
+            self.check_note(theirs, move.target_seen)
             rows[move.target][move.target_slot - 1] = _with(
                 theirs, notes=theirs.notes + ((move.seat, move.target_seen, self.eid),))
         if move.swap:

@@ -13,6 +13,7 @@ entry. The draft's round has ``discard``, ``rows`` (a place may be empty: None),
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling, flag_about
@@ -24,6 +25,7 @@ class Entry:
 
     TITLE = ""
     OVER_RULE = ""
+    PLACE = "place"  # what the game calls a card's position in a row, as a dispute names it ("Ana's place 3")
     state: Any
     r: Any
     eid: int
@@ -93,7 +95,9 @@ class Entry:
             self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
         if flags[move.flag].status != "open":
             self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
-        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
+        said = flags[move.flag]
+        if move.about and move.about not in (flag_about(said.rule, said.message),
+                                             flag_about(said.rule, _first_said(said.message))):
             self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
                                  "decide it again.")
         status = "accepted" if move.decision == "accept" else "overridden"
@@ -135,6 +139,21 @@ class Entry:
                    "this sighting would be one too many (a misread or a wrong card?).",
                    tuple(sorted({e for e in where if e is not None and e != self.eid})))
 
+    def check_note(self, token: Token | None, value: str | None) -> None:
+        """GEN-3 for what a player notes privately of a card the table does not know (``token``; None: a card
+        just drawn): it cannot be a card every copy of which is already known elsewhere on the table. Only
+        the noting player's own entry is refused, with what the whole table knows (GEN-6: a note never
+        refuses another player's entry); the table may let it stand (GEN-5)."""
+        if value is None or (token is not None and token.value is not None):
+            return
+        copies = self.state.deck[value]
+        sightings = self.public_sightings(value)
+        seen = len(sightings)
+        self.check(seen < copies, "GEN-3",
+                   f"The deck has only {copies} × {self.card_text(value)}, and {seen} {'is' if seen == 1 else 'are'} "
+                   "already known on the table: the card you saw cannot be one of them (a misread or a wrong card?).",
+                   tuple(sorted({e for e in sightings if e is not None and e != self.eid})))
+
     def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
         """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)
         and keep the private notes it contradicts for the end-of-round check (GEN-6), with ``where`` the
@@ -144,8 +163,14 @@ class Entry:
         if token.value is not None:
             if token.value != value:
                 self.check_supply(value)  # GEN-3 first: the new value must still fit the deck
-                self.flag("GEN-4", f"This card was known to be {self.card_text(token.value)} (entry {token.seen}) "
-                                   f"but shows {self.card_text(value)} now (entry {self.eid}).",
+                who, slot = (self.name(where[0]), where[1]) if where is not None else ("", 0)  # whose card, if in a row
+                self.flag("GEN-4", f"This card was known to be {self.card_text(token.value)} (entry {token.seen}) but "
+                                   f"shows {self.card_text(value)} now (entry {self.eid})." if where is None else
+                                   f"The card in {who}'s slot {slot} was known to be {self.card_text(token.value)} "
+                                   f"(entry {token.seen}) but shows {self.card_text(value)} now (entry {self.eid})."
+                                   if self.PLACE == "slot" else
+                                   f"The card in {who}'s place {slot} was known to be {self.card_text(token.value)} "
+                                   f"(entry {token.seen}) but shows {self.card_text(value)} now (entry {self.eid}).",
                           (token.seen, self.eid))
             else:
                 return token
@@ -160,6 +185,15 @@ class Entry:
 
     def maybe_score(self) -> None:  # pragma: no cover - every game provides it
         raise NotImplementedError
+
+
+_WHOSE_SLOT = re.compile(r"The card in .+'s slot \d+ was known to be ")
+
+
+def _first_said(message: str) -> str:
+    """A Rat-a-Tat Cat dispute as it was worded before it said whose slot the card lies in ("This card was
+    known to be 5 ..."): a decision recorded then names it so, and still decides it."""
+    return _WHOSE_SLOT.sub("This card was known to be ", message, count=1)
 
 
 def dealt_card_now(swaps: tuple[tuple[int, int, int, int], ...], seat: int, slot: int) -> tuple[int, int]:

@@ -214,7 +214,25 @@ def test_RTC_T16_reveal_contradicting_public_knowledge_is_flagged():
     flag = [e for e in events if e["kind"] == "flag"][0]
     assert flag["rule"] == "GEN-4"
     assert flag["entries"] == [0, 20], "names the turn-up that made the card public and the reveal"
+    # and says whose card it is (it said "This card was known to be 2", naming no one)
+    assert flag["message"] == "The card in Ana's slot 3 was known to be 2 (entry 0) but shows 7 now (entry 20)."
     assert state.round.rows[ANA][2].value == "7"
+
+
+def test_GEN_5_a_decision_recorded_when_disputes_named_no_slot_still_decides_it():
+    """A stored decision names its dispute by its words then ("This card was known to be 2 ..."): it still
+    decides the dispute now said with whose slot it is, and a decision naming other words is refused."""
+    from referee.games.base import flag_about
+
+    state = play(match(2), TurnUp("2"), TakeDiscard(ANA), Replace(ANA, 3, "6"), Call(ANA))
+    state = play(plain_turn(state, BEN), Reveal(ANA, ("1", "1", "7", "1")))
+    (flag,) = state.flags
+    first = "This card was known to be 2 (entry 0) but shows 7 now (entry 6)."
+    assert flag.message == "The card in Ana's slot 3 " + first[len("This card "):]
+    decided = play(state, ResolveFlag(flag.id, "accept", "", BEN, about=flag_about("GEN-4", first)))
+    assert decided.flags[0].status == "accepted"
+    other = first.replace("shows 7", "shows 8")
+    assert refused(state, ResolveFlag(flag.id, "accept", "", BEN, about=flag_about("GEN-4", other))).rule == "GEN-5"
 
 
 def test_RTC_T16_one_card_one_mismatch_one_flag_even_when_it_was_also_noted_privately():
@@ -254,6 +272,22 @@ def test_GEN_3_names_a_power_card_as_printed():
     ruling = refused(state, Replace(BEN, 2, "SWAP"))
     assert ruling.rule == "GEN-3" and "The deck has only 3 × Swap, and 3 are already known" in ruling.message
 
+
+
+def test_GEN_3_a_note_of_a_card_every_copy_of_which_is_on_the_table_is_refused_to_its_player():
+    """Three Swaps (all the deck has) lie face up on the discard pile: Ben's private note of a drawn Swap is
+    refused to him (GEN-3, overridable: the table may let it stand), saying what the whole table knows and
+    nothing of anyone's notes (GEN-6). A note of another card stands."""
+    state = play(match(2), TurnUp("5"))
+    for seat, slot in ((ANA, 1), (BEN, 1), (ANA, 2)):
+        state = play(state, Draw(seat), Replace(seat, slot, "SWAP"))
+    ruling = refused(state, Draw(BEN, "SWAP"))
+    assert ruling.rule == "GEN-3" and ruling.overridable
+    assert ruling.message == ("The deck has only 3 × Swap, and 3 are already known on the table: the card you saw "
+                              "cannot be one of them (a misread or a wrong card?).")
+    assert ruling.entries == (7, 2, 4, 6)
+    state = play(state, Draw(BEN, "7"))  # a card the table has not seen all of: noted
+    assert state.round.pending.noted_by(BEN) == "7"
 
 
 def test_GEN_3_a_reveal_says_how_many_of_the_known_copies_it_showed_itself():

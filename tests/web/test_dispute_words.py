@@ -9,7 +9,7 @@ import pytest
 
 from .test_play import ana_revealed_against_the_known_2, text
 
-DISPUTE = "This card was known to be 2 (entry 0) but shows 7 now (entry 6)."
+DISPUTE = "The card in Ana's slot 3 was known to be 2 (entry 0) but shows 7 now (entry 6)."
 
 
 def _disputed(app, database, language: str | None = None):
@@ -59,5 +59,5 @@ def test_a_phone_told_that_a_decision_came_first_is_told_which_dispute(app, data
     answer = ana.post(version=stale, move="resolve_flag", flag="0", decision="override")
     assert answer.status_code == 409
     notice = html.unescape(re.search(r'<div class="notice" role="status">([^<]*)', text(answer)).group(1))
-    assert notice.startswith("Someone else entered something first: Ben accepts the dispute (GEN-4): This card")
+    assert notice.startswith(f"Someone else entered something first: Ben accepts the dispute (GEN-4): {DISPUTE}")
     assert "(flag" not in notice
