@@ -72,6 +72,31 @@ def night_of_match(day: str | None, created_at: str) -> str:
     return evening_of(moment.astimezone())
 
 
+LEFT_AFTER = timedelta(hours=12)  # a match not over that nobody has entered anything in for this long was left
+
+
+def left_unfinished(db: Database, match_ids: list[str], moment: datetime | None = None) -> set[str]:
+    """Which of ``match_ids`` (matches not over) nobody has entered anything in for ``LEFT_AFTER``, counted
+    from their last entry (or their start): left unfinished, no longer "still being played"."""
+    if not match_ids:
+        return set()
+    moment = moment or datetime.now(timezone.utc)
+    marks = ",".join("?" * len(match_ids))
+    rows = db.conn.execute(f"SELECT m.id, coalesce(max(e.created_at), m.created_at) FROM matches m LEFT JOIN entries e"
+                           f" ON e.match_id = m.id WHERE m.id IN ({marks}) GROUP BY m.id", list(match_ids))
+    out = set()
+    for match_id, stamp in rows:
+        try:
+            last = datetime.fromisoformat(str(stamp))
+        except ValueError:
+            continue
+        if last.tzinfo is None:
+            last = last.replace(tzinfo=timezone.utc)
+        if moment - last >= LEFT_AFTER:
+            out.add(match_id)
+    return out
+
+
 def moment_utc(stamp: str | None) -> str | None:
     """A stored timestamp as the moment it names, in ISO 8601 UTC ("2026-12-05T02:59:57Z": a ``<time
     datetime>`` the phone writes again in its own time zone); a stamp without a zone was kept in UTC

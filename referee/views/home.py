@@ -49,8 +49,8 @@ def _home(status: int = 200, **problem):
 
 
 def _finished(db, match) -> str | None:
-    """How far a recent table's match is: "finished", "ended early" (the table ended it), "playing"; None
-    when its log could not be read. A family tells the tables still being played from the others."""
+    """How far a recent table's match is: "finished", "ended early" (the table ended it), "playing", "left"
+    (nothing entered for ``nights.LEFT_AFTER``: left unfinished); None when its log could not be read. A family tells the tables still being played from the others."""
     from .. import store, tables
 
     try:
@@ -58,7 +58,13 @@ def _finished(db, match) -> str | None:
         result = log.game.result(log.state)
     except Exception:  # noqa: BLE001 - a table whose log does not replay is still listed, without a status
         return None
-    return "ended early" if result.get("ended_early") else "finished" if result.get("over") else "playing"
+    if result.get("ended_early"):
+        return "ended early"
+    if result.get("over"):
+        return "finished"
+    from ..nights import left_unfinished
+
+    return "left" if left_unfinished(db, [match.id]) else "playing"
 
 
 @bp.get("/healthz")

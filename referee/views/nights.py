@@ -229,6 +229,9 @@ def _night_matches(db, night_id: int) -> list[dict]:
                                   (match.id, match.version)).fetchone()
         out.append({"match": match, "over": bool(summary and summary[0]) or match.id in ended,
                     "ended": ended.get(match.id)})
+    left = nights.left_unfinished(db, [item["match"].id for item in out if not item["over"]])
+    for item in out:
+        item["left"] = item["match"].id in left  # "(left unfinished)", not "(still being played)"
     return out
 
 
@@ -265,6 +268,7 @@ def _player_page(db, profile, problem: dict | None = None):
                  "headings": [_("Night"), _("Matches"), _("Won")], "rows": [list(r) for r in form]}
     return render_template("nights/player.html", profile=profile, tables=tables, chart=chart,
                            history=history, ended=_ended_of(db, history), games=GAMES, rules_words=rules_words,
+                           left=nights.left_unfinished(db, [h["id"] for h in history if not h["over"]]),
                            merged=people.merged_from(db, profile.id), mergeable=_mergeable(db, profile),
                            events=people.profile_events(db, profile.id),
                            last_rename=people.last_rename(db, profile.id), problem=problem), 422 if problem else 200

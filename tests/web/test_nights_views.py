@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from referee import people, stats
+from referee import people, stats, store
 from tests.conftest import SAME_ORIGIN
 from tests.web.nights_helpers import TIED_ROUND, example, play, renamed
 
@@ -343,3 +343,21 @@ def test_standings_figures_are_written_as_the_phones_language_writes_numbers(cli
     client.set_cookie(i18n.COOKIE, "it")
     italian = averages(client.get(f"/nights/g/{club.id}").get_data(as_text=True))
     assert italian == [figure.replace(".", ",") for figure in english]
+
+
+def test_a_match_nobody_has_entered_anything_in_for_half_a_day_was_left_unfinished(client, database, club,
+                                                                                     monkeypatch):
+    """A table abandoned mid-match is no longer said to be "still being played" on the night's page and the
+    players' pages once nothing was entered in it for 12 hours; one entered in just now still is."""
+    with monkeypatch.context() as clock:  # its entries made long ago, on tonight's night
+        clock.setattr(store, "now", lambda: "2026-01-01T20:00:00.000+00:00")
+        left = play(database, example("three-rounds"), club.id, upto=5)
+    playing = play(database, example("three-rounds"), club.id, upto=3)
+    night = database.execute("SELECT id FROM nights WHERE group_id = ?", (club.id,)).fetchone()[0]
+    page = client.get(f"/nights/g/{club.id}", query_string={"night": night}).get_data(as_text=True)
+    said = {m: re.search(rf'href="/nights/m/{m}">.*?</li>', page, re.S).group(0) for m in (left.id, playing.id)}
+    assert "(left unfinished)" in said[left.id] and "(still being played)" not in said[left.id]
+    assert "(still being played)" in said[playing.id]
+    ana = people.find_profile(database, "Ana")
+    mine = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
+    assert mine.count("left unfinished") == 1 and mine.count("still being played") == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from referee import store
 
 ORIGIN = {"Origin": "http://localhost"}
@@ -146,3 +148,11 @@ def test_home_says_which_recent_tables_are_finished(client, database):
     assert "finished" in item(done) and "still being played" not in item(done)
     assert "still being played" in item(playing) and "finished" not in item(playing)
     assert "ended early" in item(early) and "still being played" not in item(early)
+    # nothing entered for a day: the table was left, not still being played
+    with pytest.MonkeyPatch.context() as clock:
+        clock.setattr(store, "now", lambda: "2026-01-01T20:00:00.000+00:00")
+        left = store.create_match(database, data["game"], data["players"], data["rules"])
+        tables.append(database, left.id, 0, data["entries"][0], None)
+    html = client.get("/").get_data(as_text=True)
+    assert "left unfinished" in item(left) and "still being played" not in item(left)
+    assert "left unfinished" not in item(done) + item(playing)
