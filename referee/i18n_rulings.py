@@ -333,12 +333,6 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
          "this entry): this sighting would be one too many (a misread or a wrong card?).",
          "The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table (%(here)s of them in "
          "this entry): this sighting would be one too many (a misread or a wrong card?).", "seen")),
-    (r"The deck has only (?P<copies>\d+) × (?P<card>.+), and (?P<seen>\d+) (?:is|are) already known on the table: "
-     r"the card you saw cannot be one of them \(a misread or a wrong card\?\)\.",
-     Nn_("The deck has only %(copies)s × %(card)s, and %(seen)s is already known on the table: the card you saw "
-         "cannot be one of them (a misread or a wrong card?).",
-         "The deck has only %(copies)s × %(card)s, and %(seen)s are already known on the table: the card you saw "
-         "cannot be one of them (a misread or a wrong card?).", "seen")),
     _same(N_("This card was known to be %(card)s (entry %(entry)s) but shows %(card2)s now (entry %(now)s).")),
     _same(N_("The card in %(owner)s's place %(place)s was known to be %(card)s (entry %(entry)s) but shows %(card2)s now "
              "(entry %(now)s)."), owner=".+"),

@@ -336,7 +336,6 @@ class _Entry(Entry):
             t = held[place - 1] if place <= len(held) else None
             if t is None or t.origin != "deal":
                 continue  # that card has left the layouts since (discarded, matched or snapped away)
-            self.check_note(t, value)
             held[place - 1] = _with(t, notes=t.notes + ((move.seat, value, self.eid),))
         r.peeked = r.peeked | {move.seat}
         self.events.append({"kind": "initial_peek", "seat": move.seat})
@@ -351,8 +350,6 @@ class _Entry(Entry):
                                   "a new draw pile first (enter a reshuffle).")
         if move.shown:
             self.check_supply(move.card)
-        else:
-            self.check_note(None, move.card)
         public = move.shown and move.card is not None
         token = Token(move.card if move.shown else None, self.eid if public else None,
                       ((move.seat, move.card, self.eid),) if move.card and not move.shown else (),
@@ -529,7 +526,6 @@ class _Entry(Entry):
             self.refuse("CAB-7", f"{self.name(target)} has no cards this round.")
         t = self.card_at(target, move.slot, "CAB-7")
         if move.seen is not None:
-            self.check_note(t, move.seen)
             r.rows[target][move.slot - 1] = _with(t, notes=t.notes + ((move.seat, move.seen, self.eid),))
         self.events.append({"kind": "peeked", "seat": move.seat, "target": target, "slot": move.slot})
         self.end_turn(move.seat)
@@ -581,10 +577,8 @@ class _Entry(Entry):
                                                                "swap the caller's cards.")
         rows = r.rows
         if move.seen is not None:
-            self.check_note(mine, move.seen)
             rows[move.seat][move.slot - 1] = _with(mine, notes=mine.notes + ((move.seat, move.seen, self.eid),))
         if move.target_seen is not None:
-            self.check_note(theirs, move.target_seen)
             rows[move.target][move.target_slot - 1] = _with(
                 theirs, notes=theirs.notes + ((move.seat, move.target_seen, self.eid),))
         if move.swap:

@@ -139,21 +139,6 @@ class Entry:
                    "this sighting would be one too many (a misread or a wrong card?).",
                    tuple(sorted({e for e in where if e is not None and e != self.eid})))
 
-    def check_note(self, token: Token | None, value: str | None) -> None:
-        """GEN-3 for what a player notes privately of a card the table does not know (``token``; None: a card
-        just drawn): it cannot be a card every copy of which is already known elsewhere on the table. Only
-        the noting player's own entry is refused, with what the whole table knows (GEN-6: a note never
-        refuses another player's entry); the table may let it stand (GEN-5)."""
-        if value is None or (token is not None and token.value is not None):
-            return
-        copies = self.state.deck[value]
-        sightings = self.public_sightings(value)
-        seen = len(sightings)
-        self.check(seen < copies, "GEN-3",
-                   f"The deck has only {copies} × {self.card_text(value)}, and {seen} {'is' if seen == 1 else 'are'} "
-                   "already known on the table: the card you saw cannot be one of them (a misread or a wrong card?).",
-                   tuple(sorted({e for e in sightings if e is not None and e != self.eid})))
-
     def observe(self, token: Token, value: str | None, where: tuple[int, int] | None = None) -> Token:
         """``token`` is seen face up showing ``value`` now: check it against what was known (GEN-4)
         and keep the private notes it contradicts for the end-of-round check (GEN-6), with ``where`` the

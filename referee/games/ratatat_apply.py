@@ -230,7 +230,6 @@ class _Turn(Entry):
             token = r.rows[seat][place - 1]
             if token.origin != "deal":
                 continue  # that card has left the rows since (replaced, face up on the discard pile)
-            self.check_note(token, value)
             r.rows[seat][place - 1] = Token(token.value, token.seen, token.notes + ((move.seat, value, self.eid),),
                                             token.origin, token.origin_entry, token.face_up)
         r.peeked = r.peeked | {move.seat}
@@ -252,8 +251,6 @@ class _Turn(Entry):
         public = move.shown or rules["seed_reveal_then_choose"]
         if public:
             self.check_supply(move.card)
-        else:
-            self.check_note(None, move.card)
         token = Token(move.card if public else None, self.eid if public and move.card else None,
                       ((move.seat, move.card, self.eid),) if move.card and not public else (),
                       "draw", self.eid)
@@ -376,7 +373,6 @@ class _Turn(Entry):
         if move.seen is not None:
             row = r.rows[target]
             t = row[move.slot - 1]
-            self.check_note(t, move.seen)
             row[move.slot - 1] = Token(t.value, t.seen, t.notes + ((move.seat, move.seen, self.eid),),
                                        t.origin, t.origin_entry, t.face_up)
         self.events.append({"kind": "peeked", "seat": move.seat, "target": target, "slot": move.slot})

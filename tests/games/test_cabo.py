@@ -463,18 +463,6 @@ def test_CAB_K1_layouts_shrink_and_grow_but_the_cards_add_up():
     assert C.zone_counts(state)["layout:Ben"] == 6 and deck_total(state) == 52
 
 
-def test_GEN_3_a_note_of_a_card_every_copy_of_which_is_on_the_table_is_refused_to_its_player():
-    """Both 13s are face up on the discard pile: Cy's first look noting a 13, and Ben's private draw noted as
-    one, are refused to them (GEN-3, overridable), naming where the table saw the two; a 12 noted stands."""
-    state = play(match(3), TurnUp("13"), Draw(ANA, "13", True), Discard(ANA))
-    for move in (InitialPeek(CY, (1, 2), ("13", None)), Draw(BEN, "13")):
-        ruling = refused(state, move)
-        assert ruling.rule == "GEN-3" and ruling.overridable and ruling.entries[1:] == (0, 1)
-        assert "and 2 are already known on the table: the card you saw cannot be one of them" in ruling.message
-    state = play(state, InitialPeek(CY, (1, 2), ("12", None)))
-    assert state.round.rows[CY][0].noted_by(CY) == "12"
-
-
 def test_CAB_K4_a_snap_race_is_decided_by_the_log_and_a_snap_can_be_undone():
     state = cambio_discarded_5()
     log = Log.start(C, state)

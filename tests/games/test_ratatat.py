@@ -274,22 +274,6 @@ def test_GEN_3_names_a_power_card_as_printed():
 
 
 
-def test_GEN_3_a_note_of_a_card_every_copy_of_which_is_on_the_table_is_refused_to_its_player():
-    """Three Swaps (all the deck has) lie face up on the discard pile: Ben's private note of a drawn Swap is
-    refused to him (GEN-3, overridable: the table may let it stand), saying what the whole table knows and
-    nothing of anyone's notes (GEN-6). A note of another card stands."""
-    state = play(match(2), TurnUp("5"))
-    for seat, slot in ((ANA, 1), (BEN, 1), (ANA, 2)):
-        state = play(state, Draw(seat), Replace(seat, slot, "SWAP"))
-    ruling = refused(state, Draw(BEN, "SWAP"))
-    assert ruling.rule == "GEN-3" and ruling.overridable
-    assert ruling.message == ("The deck has only 3 × Swap, and 3 are already known on the table: the card you saw "
-                              "cannot be one of them (a misread or a wrong card?).")
-    assert ruling.entries == (7, 2, 4, 6)
-    state = play(state, Draw(BEN, "7"))  # a card the table has not seen all of: noted
-    assert state.round.pending.noted_by(BEN) == "7"
-
-
 def test_GEN_3_a_reveal_says_how_many_of_the_known_copies_it_showed_itself():
     """Two 0s known (in the discard pile), then a reveal of four 0s: the third is one too many, and the
     refusal says that two of the four known are this reveal's own (it said "4 are already known" where
