@@ -330,9 +330,10 @@ def _with_index_hits(image: np.ndarray, reads: list[CardRead], allowed: list[str
                for r, _ in sure]
     outlines = [r.outline for r, _ in sure]  # marks in the slack around them are read (see _belongs)
     found = find_indices(image, float(np.median(heights)) if heights else None, outlines)
-    if FIND_INDICES_LEARNT:  # indices the mark pairing passed over (its places used up by a busy card's pips)
-        found = found + _suppress(index_finder.find(image, outlines, found))
     named = [(_grow(r.outline, OUTLINE_SLACK), label, r.outline) for r, label in sure]
+    if FIND_INDICES_LEARNT:  # indices the mark pairing passed over (its places used up by a busy card's pips)
+        standing = [h for h in found if not any(_belongs(h, g, lab, outline) for g, lab, outline in named)]
+        found = found + _suppress(index_finder.find(image, outlines, standing))
     hits = merge_pairs([h for h in found if not any(_belongs(h, g, lab, outline) for g, lab, outline in named)
                         and not any(lab == h.label and (_covers(g, h.outline()) or _covers(h.outline(), g))
                                     for g, lab, _ in named)])
