@@ -35,3 +35,20 @@ def test_GEN_4_a_dispute_raised_at_the_reveal_is_said_on_every_phone(live_server
         said = p.page.locator("#announcer").text_content()
         assert "Flagged (GEN-4)" in said and "was known to be" in said, said
 
+
+
+def test_the_status_and_the_last_entry_are_said_by_the_announcer_alone(live_server, phone, database):
+    """After another phone's entry, the turn and the entry are said once, by the one region that is never
+    redrawn: no live region inside the redrawn screen holds them too (a screen reader said the last entry
+    twice, once from the announcer and once from the status section's own live region)."""
+    data = json.loads(EXAMPLE.read_text())
+    match = store.create_match(database, data["game"], data["players"], data.get("rules") or {})
+    tables.append(database, match.id, 0, data["entries"][0], None)
+    ana = seated(phone, live_server, match, "Ana", "en-US")
+    ben = seated(phone, live_server, match, "Ben", "en-US")
+    wait_for_subscribers(match.id, 2)
+    ana.page.get_by_role("button", name="Take the 2 from the discard pile").click()
+    expect(ben.page.locator("#announcer")).to_contain_text("Last entry")
+    live = ben.page.evaluate("""() => [...document.querySelectorAll('#screen [aria-live]')]
+        .filter(el => el.querySelector('#status, #last-entry')).map(el => el.className)""")
+    assert live == []
