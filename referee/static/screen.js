@@ -223,7 +223,14 @@
       if (f.type === "radio" || f.type === "checkbox") {
         sel += '[value="' + CSS.escape(f.value) + '"]';
         var box_el = box.querySelectorAll(sel)[Math.max(f.nth || 0, 0)];
-        if (box_el) { box_el.checked = f.checked; box_el.dataset.touched = "1"; }
+        if (box_el) {
+          box_el.checked = f.checked;
+          box_el.dataset.touched = "1";
+          // a choice put back is never hidden: the folded part of a form it lies in is opened (a discard
+          // "Not from the hand?" refused, then tried again: the source chosen stayed, out of sight)
+          var folded = box_el.closest("details");
+          if (f.checked && !box_el.defaultChecked && folded && box.contains(folded)) folded.open = true;
+        }
         return;
       }
       var el = box.querySelector(sel);

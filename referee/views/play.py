@@ -749,8 +749,9 @@ def pick(match_id: str):
 
 
 #: The entries a picker's move makes, where they are not its own name: cards played where they do not fit
-#: (Shithead's ``play_any``, Spite & Malice's ``build_any``) are offered while the turn may play or build.
-_PICK_ENTRIES = {"play_any": ("play", "pickup"), "build_any": ("build", "discard")}
+#: (Shithead's ``play_any``, Spite & Malice's ``build_any``) are offered while the turn may play or build, and
+#: so is a discard (refused, overridably, where a house rule puts the pay-off card first: SM-A9, GEN-5).
+_PICK_ENTRIES = {"play_any": ("play", "pickup"), "build_any": ("build", "discard"), "discard": ("discard", "build")}
 
 
 def _pick_open(log, match, fields: dict[str, str], ctx: dict) -> bool:

@@ -4,6 +4,8 @@ Spite & Malice pickers keep their words whole; a rule ID is never cut at its hyp
 headings break between words at 320 px."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from referee import people, store, tables
@@ -152,3 +154,25 @@ def test_a_rule_id_is_never_cut_at_its_hyphen(live_server, phone):
     assert rule.inner_text() == "SM-12"
     assert rule.evaluate("(el) => { el.style.width = '3ch'; return el.getBoundingClientRect().height < "
                          "1.5 * parseFloat(getComputedStyle(el).lineHeight); }")
+
+
+def test_SM_19_a_source_chosen_under_not_from_the_hand_stays_in_sight_after_the_refusal(live_server, phone, database):
+    """Bob ends his turn with his pay-off 4 on a side stack, chosen under "Not from the hand?": refused
+    (SM-19). The form comes back as he left it, and the fold holding the source he chose is open (it was
+    folded, the pay-off still chosen out of sight, so his next discard from the hand was refused too)."""
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5})
+    entered(database, match, (0, {"move": "top", "seat": "Ann", "card": "A"}),
+            (1, {"move": "top", "seat": "Bob", "card": "4"}))
+    page = seated(phone, live_server, match, "Bob").page
+    page.get_by_role("link", name="End the turn: a hand card onto a side stack").click()
+    form = page.locator("#pick form")
+    form.locator("summary", has_text="Not from the hand?").click()
+    form.locator("label.chip", has_text="Pay-off").click()
+    form.locator("label.chip", has_text=re.compile(r"^4$")).click()
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        form.get_by_role("button", name="Side 1 (new)").click()
+    assert answer.value.status == 422
+    page.locator("#ruling", has_text="SM-19").wait_for()
+    fold = page.locator("#pick details.other-source")
+    assert fold.evaluate("d => d.open")
+    assert page.locator("#pick input[name=source][value=payoff]").is_checked()

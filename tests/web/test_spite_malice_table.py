@@ -165,6 +165,43 @@ def test_SM_19_a_pay_off_card_put_on_a_side_stack_is_entered_and_refused(table, 
     assert store.entries(database, match.id)[-1]["entry"]["source"] == "hand"
 
 
+def test_SM_A9_a_discard_while_the_pay_off_card_must_be_built_is_entered_refused_and_let_stand(app, database):
+    """At a table where the pay-off card that fits must be built first (SM-A9), Ann's pay-off A fits an empty
+    pile: the screen still offers the discard that ends her turn (it was hidden, and its picker closed), the
+    referee refuses it with the house rule, and the table lets it stand, recorded (GEN-5)."""
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob"], {"payoff_size": 5, "payoff_compulsory": True})
+    ann, bob = Phone(app, match.id, "0"), Phone(app, match.id, "1")
+    tops(ann, bob, "A", "4")  # Ann's A is the lower top: Bob starts; he discards, and Ann's turn comes
+    assert bob.post(move="discard", source="hand", card="9", stack="1").status_code == 200
+    screen = html.unescape(ann.screen())
+    assert "Build the pay-off top:" in screen and "End the turn: a hand card onto a side stack" in screen
+    picker = html.unescape(ann.pick(move="discard", seat="Ann"))
+    assert "no longer open" not in picker and 'name="stack"' in picker
+    refused = ann.post(move="discard", source="hand", card="7", stack="1")
+    assert refused.status_code == 422 and "Refused (SM-A9)" in text(refused)
+    entry = re.search(r'name="entry" value="([^"]*)"', refused.get_data(as_text=True)).group(1)
+    assert ann.post(move="override", rule="SM-A9", entry=html.unescape(entry),
+                    reason="she did discard").status_code == 200
+    assert store.entries(database, match.id)[-1]["entry"]["move"] == "override"
+    assert "Bob" in html.unescape(ann.screen()).split('id="status"')[1].split("</")[0]  # her turn ended
+
+
+def test_SM_T07_a_fourth_pile_can_be_entered_to_be_refused_and_let_stand(app, database):
+    """Three building piles stand (the most by default): the "does not fit" picker still offers "Start a new
+    pile" (it offered only the three), the referee refuses the fourth (SM-13), and the table may let it stand."""
+    match = store.create_match(database, "spite_malice", ["Ann", "Bob", "Cy"], {"payoff_size": 5})
+    ann, bob, cy = (Phone(app, match.id, str(i)) for i in range(3))
+    for phone, who, card in ((ann, "Ann", "9"), (ann, "Bob", "4"), (ann, "Cy", "3")):
+        assert phone.post(move="top", card=card, **{"for": who}).status_code == 200
+    for pile in ("1", "2", "3"):  # Ann starts: three aces from her hand
+        assert ann.post(move="build", source="hand", card="A", pile=pile).status_code == 200
+    picker = html.unescape(ann.pick(move="build_any", seat="Ann"))
+    assert "Pile 3 (on A)" in picker and 'name="pile" value="4">Start a new pile' in picker
+    refused = ann.post(move="build", source="hand", card="A", pile="4")
+    assert refused.status_code == 422 and "Refused (SM-13)" in text(refused)
+    assert 'name="move" value="override"' in refused.get_data(as_text=True)
+
+
 def test_SM_14_a_completed_pile_shows_as_empty_and_is_started_again(table, database):
     """Bob starts two piles and builds pile 1 up to Q (drawing five whenever his hand empties, SM-10): it is
     completed and leaves the table (SM-14), pile 2 stays; the screen says pile 1 is empty (never "needs None"),
