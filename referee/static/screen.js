@@ -192,9 +192,12 @@
 
   // Another phone's entry took away what this phone had started to enter (a snap closed by the next
   // turn, a power whose cards went): the player is told so, with that entry's words, and a keyboard
-  // that was in the picker lands on the words, not at the top of the page.
+  // that was in the picker lands on the words, not at the top of the page. When the entry was this
+  // phone's own (sent, its answer lost), the player is told it was saved.
   function pickGone(screen, focused) {
-    var last = screen.querySelector("#last-entry"), words = home.dataset.pickGone;
+    var last = screen.querySelector("#last-entry");
+    // this phone's own entry, whose answer was lost on the way (the Wi-Fi dropped): saved, not refused
+    var words = last && last.hasAttribute("data-mine") ? home.dataset.pickMine : home.dataset.pickGone;
     var note = words && flashNotice("pick-gone", words + (last ? " " + last.textContent : ""));
     if (!note) return;
     note.setAttribute("tabindex", "-1");

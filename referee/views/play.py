@@ -230,6 +230,8 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         "involved": _involved(ruling, log, match, entry), "variants": game.VARIANTS,
         "key": secrets.token_urlsafe(12), "can_undo": may_undo(log, seat, shared, _made_here(get_db(), match, log)),
         "undo_words": _undo_words(match, log), "last_words": last_entry_words(match, log),
+        # the last entry was this phone's (its answer lost on the way: a picker it closed is not "another phone's")
+        "last_mine": _entered_here(get_db(), match, match.version - 1),
         "moved": moved_since_turn(match, log, viewer),
         "deck": game.cards(log.state), "game_templates": game.TEMPLATES,
         "rule_text": functools.partial(game.rule_text, rules=log.state.rules),  # as the table's house rules say
@@ -274,22 +276,26 @@ def _a_claim(log) -> bool:
     return bool(claims) and log.game.move_to_dict(log.head.move, log.state.players).get("move") in claims
 
 
-_undo_devices: dict[tuple, str | None] = {}
+_entry_devices: dict[tuple, str | None] = {}
+
+
+def _entered_here(db, match, position: int | None) -> bool:
+    """Whether this phone made the stored entry at ``position`` (the device that did is read once per
+    entry, which never changes: every phone's screen asks)."""
+    if position is None or position < 0 or not device_id():
+        return False
+    key = (current_app.config["DATABASE"], match.id, position)
+    if key not in _entry_devices:
+        if len(_entry_devices) >= 4096:
+            _entry_devices.clear()
+        rows = store.entries(db, match.id, after=position, upto=position + 1)
+        _entry_devices[key] = rows[0].get("device") if rows else None
+    return _entry_devices[key] == device_id()
 
 
 def _made_here(db, match, log) -> bool:
-    """Whether this phone entered what an undo would take back now (the device that did is read once
-    per version of a table: every phone's screen asks)."""
-    target = log.undo_target()
-    if target is None or not device_id():
-        return False
-    key = (current_app.config["DATABASE"], match.id, match.version)
-    if key not in _undo_devices:
-        if len(_undo_devices) >= 4096:
-            _undo_devices.clear()
-        rows = store.entries(db, match.id, after=target, upto=target + 1)
-        _undo_devices[key] = rows[0].get("device") if rows else None
-    return _undo_devices[key] == device_id()
+    """Whether this phone entered what an undo would take back now."""
+    return _entered_here(db, match, log.undo_target())
 
 
 def _standings_url(match_id: str) -> str:

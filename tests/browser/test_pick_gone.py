@@ -83,3 +83,32 @@ def test_a_player_taking_her_seat_takes_her_first_look_off_the_phone_for_everyon
     seated(phone, live_server, match, "Nora")
     look.wait_for(state="detached")
     assert tablet.locator("#actions").get_by_text("Note Ben's first look").count() == 1
+
+
+def test_a_phone_whose_own_entry_was_saved_but_its_answer_lost_is_told_it_was_saved(live_server, phone, database):
+    """Ana's replacement reaches the referee and is saved, but its answer is lost on the way back (the Wi-Fi
+    dropped): the doorbell of her own entry redraws her screen without the picker. She is told her entry was
+    saved, with its words (she was told another phone's entry had taken her choice away, and would have
+    entered it again, or undone it)."""
+    match = store.create_match(database, "cabo", list(NAMES), CAMBIO)
+    ana, ben, cy = (seated(phone, live_server, match, name) for name in NAMES)
+    wait_for_subscribers(match.id, 3, timeout=20.0)
+    ana.link("Turn up the top card")
+    assert ana.card("5♥") == 200
+    assert ana.button("Draw from the pile") == 200
+    ana.link("Place 1")
+
+    def lost(route):
+        route.fetch()  # the referee gets it and saves it ...
+        route.abort("internetdisconnected")  # ... and its answer never arrives
+
+    ana.page.locator("#pick").get_by_role("link", name="9", exact=True).click()
+    ana.page.locator("#pick[data-pick*='rank=9']").wait_for()
+    ana.page.route("**/entry", lost)
+    ana.page.locator("#pick").get_by_role("button", name="9♠", exact=True).click()
+    note = ana.page.locator("#flash .pick-gone")
+    note.wait_for()
+    words = note.inner_text()
+    assert "Your entry was saved" in words and "Last entry: Ana" in words, words
+    assert "another phone" not in words
+    assert len(store.entries(database, match.id)) == 3
