@@ -12,7 +12,8 @@ past entry to correct).
 Optional: ``failed_play(state, move)`` (what became of an entry that could not go, for its words),
 ``entry_outcome(state, move)`` (what an entry came to beyond its own fields, said after them: a wild card's
 rank, a pile completed), ``CLAIMS`` (the names of entries claiming something of the whole table, such as
-who starts, which any seated phone may undo) and
+who starts, which any seated phone may undo), ``CLAIM_DISPUTES`` (the rules of the disputes about such a claim,
+whose decision leaves the claim as entered: the phones say how to undo it) and
 ``cards_moved(events)`` (the seats whose face-down cards another player's entry moved: a swap, a snap;
 their phones say so until they play again).
 """

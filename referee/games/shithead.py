@@ -25,7 +25,7 @@ from .shithead_rulebook import HOUSE_RULE_WORDS, RULE_BOOK  # noqa: F401
 from .shithead_rules import (APPLIES_WHEN, MAX_PLAYERS, MIN_PLAYERS, NUMBER_WORDS, VARIANTS,  # noqa: F401
                              WORDS as SWITCH_WORDS)
 from .shithead_state import NAME, TITLE, State, state_from_dict, state_to_dict  # noqa: F401
-from .shithead_table import (CLAIMS, DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, TEMPLATES,  # noqa: F401
+from .shithead_table import (CLAIM_DISPUTES, CLAIMS, DECK_KINDS, DECKS, ENGINE_VERSION, PICK_MOVES, SIMULTANEOUS, TEMPLATES,  # noqa: F401
                              card_label, cards, redact, result, scan_spec)
 from .shithead_view import can_add, can_interrupt, combos, legal_moves, may_act, still_possible, to_act, view  # noqa: F401
 

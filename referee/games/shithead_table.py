@@ -29,6 +29,9 @@ SIMULTANEOUS = ("faceup",)
 #: Entries that claim something of the whole table (who holds the lowest card and starts, SH-4): any seated
 #: phone may take one back, not only the phone that made it (a wrong claim is the table's to undo).
 CLAIMS = ("start",)
+#: The disputes about such a claim: deciding one does not change who starts (the claim stands as entered);
+#: the table undoes the claim and the right player claims (SH-4).
+CLAIM_DISPUTES = ("SH-K7",)
 #: The standard deck is read out of the box; no deck of its own to teach.
 DECKS: dict[str, dict[str, Any]] = {}
 DECK_KINDS = ("standard",)

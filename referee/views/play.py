@@ -233,6 +233,7 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
         # the last entry was this phone's (its answer lost on the way: a picker it closed is not "another phone's")
         "last_mine": _entered_here(get_db(), match, match.version - 1),
         "moved": moved_since_turn(match, log, viewer),
+        "claim_disputes": getattr(game, "CLAIM_DISPUTES", ()),
         "deck": game.cards(log.state), "game_templates": game.TEMPLATES,
         "rule_text": functools.partial(game.rule_text, rules=log.state.rules),  # as the table's house rules say
         "labels": card_labels_for(game, game.cards(log.state)),

@@ -481,3 +481,18 @@ def test_SH_K5_the_one_card_a_rank_can_be_is_said_not_ticked(app, database):
     assert refused.status_code == 400 and "No card was chosen: tap the card or cards played" in said
     assert "Passing is not allowed" not in said
     assert ben.post_cards(["QD"], move="play", rank="Q").status_code == 200
+
+
+def test_SH_K7_a_start_claimed_over_a_lower_face_up_card_says_how_to_let_the_right_player_start(app, database):
+    """Ana claims the start with a 6 while Ben shows a 5 face up, at a table where face-up cards count
+    (SH-V19): flagged (SH-K7, Ben starts), and the dispute says that deciding it leaves Ana starting: the claim
+    is undone, by any seated phone, and Ben claims (the flag said "Ben starts" and nothing made it happen)."""
+    match = store.create_match(database, "shithead", ["Ana", "Ben", "Cy"], {"start_rank_zones": "hand_and_faceup"})
+    ana, ben, cy = (ShPhone(app, match.id, str(i)) for i in range(3))
+    for phone, name in ((ana, "Ana"), (ben, "Ben"), (cy, "Cy")):
+        assert phone.post_cards(FACEUP[name], move="faceup").status_code == 200
+    screen = text(ana.post(move="start", card="6C"))
+    assert "Flagged (SH-K7)" in screen and "Ben starts" in screen
+    assert "Deciding this dispute does not change who starts: to let the player with the lower card start, undo the " \
+           "claim (any seated phone may), and that player claims." in html.unescape(screen)
+    assert "Undo" in text(ben.client.get(f"/m/{match.id}/screen", headers=HX))  # Ben's phone may take it back
