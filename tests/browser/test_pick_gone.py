@@ -14,7 +14,8 @@ from .test_cabo_round import CAMBIO, NAMES, seated
 pytestmark = pytest.mark.browser
 
 
-def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, database):
+def _ana_replacing_her_place_1(live_server, phone, database):
+    """A Cambio table on three phones: Ana has turned up a 5♥, drawn, and opened the card out of her place 1."""
     match = store.create_match(database, "cabo", list(NAMES), CAMBIO)
     ana, ben, cy = (seated(phone, live_server, match, name) for name in NAMES)
     wait_for_subscribers(match.id, 3, timeout=20.0)
@@ -22,6 +23,11 @@ def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, da
     assert ana.card("5♥") == 200
     assert ana.button("Draw from the pile") == 200
     ana.link("Place 1")
+    return match, ana, ben, cy
+
+
+def test_a_snap_picker_closed_by_the_next_turn_is_said_so(live_server, phone, database):
+    match, ana, ben, cy = _ana_replacing_her_place_1(live_server, phone, database)
     assert ana.card("9♠") == 200
     cy.page.locator("#snap").get_by_role("link", name="Snap!").wait_for()
     cy.link("Snap!", "#snap")
@@ -90,13 +96,7 @@ def test_a_phone_whose_own_entry_was_saved_but_its_answer_lost_is_told_it_was_sa
     dropped): the doorbell of her own entry redraws her screen without the picker. She is told her entry was
     saved, with its words (she was told another phone's entry had taken her choice away, and would have
     entered it again, or undone it)."""
-    match = store.create_match(database, "cabo", list(NAMES), CAMBIO)
-    ana, ben, cy = (seated(phone, live_server, match, name) for name in NAMES)
-    wait_for_subscribers(match.id, 3, timeout=20.0)
-    ana.link("Turn up the top card")
-    assert ana.card("5♥") == 200
-    assert ana.button("Draw from the pile") == 200
-    ana.link("Place 1")
+    match, ana, _, _ = _ana_replacing_her_place_1(live_server, phone, database)
 
     def lost(route):
         route.fetch()  # the referee gets it and saves it ...
