@@ -496,3 +496,18 @@ def test_SH_K7_a_start_claimed_over_a_lower_face_up_card_says_how_to_let_the_rig
     assert "Deciding this dispute does not change who starts: to let the player with the lower card start, undo the " \
            "claim (any seated phone may), and that player claims." in html.unescape(screen)
     assert "Undo" in text(ben.client.get(f"/m/{match.id}/screen", headers=HX))  # Ben's phone may take it back
+
+
+@pytest.mark.parametrize("players, said", [(("Ana", "Ben", "Cy"), True), (("Ana", "Ben"), False)])
+def test_SH_V5_a_reversed_direction_is_said_only_where_it_changes_who_is_next(app, database, players, said):
+    """A 9 reverses play (SH-V5): with three players the screen says play goes the other way; with two it
+    would change nothing, and it is not said (SH-A12)."""
+    match = store.create_match(database, "shithead", list(players), {"nine_reverse": "strong"})
+    phones = [ShPhone(app, match.id, str(i)) for i in range(len(players))]
+    for phone, name in zip(phones, players):
+        assert phone.post_cards(FACEUP[name], move="faceup").status_code == 200
+    assert phones[0].post(move="start", card="4C").status_code == 200
+    assert phones[0].post_cards(["4C"], move="play").status_code == 200
+    screen = html.unescape(text(phones[1].post_cards(["9H"], move="play")))
+    assert "Next:" in screen
+    assert ("(play goes the other way)" in screen) is said
