@@ -11,14 +11,15 @@ from .ratatat_rules import SLOTS, VARIANTS
 
 #: Bumped whenever replaying a log could give another state: the store's snapshots of older versions
 #: are then ignored and rebuilt from the log.
-ENGINE_VERSION = 9  # 2: a private note that agrees with the public value is not a second GEN-4 flag;
+ENGINE_VERSION = 10  # 2: a private note that agrees with the public value is not a second GEN-4 flag;
 # 3: the round keeps its Swaps (a first peek noted late lands on the dealt card);
 # 4: a seat's notes on one card are one claim at the reveal (its last);
 # 5: a GEN-4 dispute over a private note says whose slot the card showed in;
 # 6: a GEN-3 ruling (and an override of it) points at the entries where the copies known were seen;
 # 7: a GEN-3 ruling says "1 is already known" (not "1 are");
 # 8: a round tied by two says they "both" win (RTC-V1; "all" for three or more);
-# 9: a GEN-3 ruling names a power card as printed ("3 × Swap", not "3 × SWAP")
+# 9: a GEN-3 ruling names a power card as printed ("3 × Swap", not "3 × SWAP");
+# 10: a GEN-4 dispute says whose slot the card lies in; a GEN-3 ruling at a reveal says how many are its own
 TEMPLATES = "ratatat"
 #: Entries whose second step is a picker (a card, or a swap target).
 PICK_MOVES = ("turn_up", "replace", "discard", "peek", "swap", "reveal_draw", "take_discard", "draw")

@@ -26,7 +26,7 @@ CAB_IDS = ([f"CAB-{n}" for n in (*range(1, 8), 20, 21, 22, *range(40, 46))] + [f
 
 def test_the_module_has_the_shape_of_a_game():
     assert isinstance(cabo, Game)
-    assert (cabo.NAME, cabo.TITLE, cabo.TEMPLATES, cabo.ENGINE_VERSION) == ("cabo", "Cabo / Cambio", "cabo", 9)
+    assert (cabo.NAME, cabo.TITLE, cabo.TEMPLATES, cabo.ENGINE_VERSION) == ("cabo", "Cabo / Cambio", "cabo", 10)
     assert [p.key for p in cabo.PRESETS] == ["cabo_2e", "cabo_1e", "cambio_common"]
     for preset in cabo.PRESETS:
         assert preset.name and preset.description
@@ -47,7 +47,7 @@ def test_rat_a_tat_cat_is_unchanged_by_the_family_core():
     # 6: a GEN-3 ruling points at the entries where the copies known were seen (GEN-13);
     # 7: a GEN-3 ruling says "1 is already known"; 8: a round tied by two says they "both" win (RTC-V1);
     # 9: a GEN-3 ruling names a power card as printed ("3 × Swap")
-    assert ratatat.ENGINE_VERSION == 9 and ratatat.NAME == "ratatat"
+    assert ratatat.ENGINE_VERSION == 10 and ratatat.NAME == "ratatat"
     from referee.games.hidden4_entry import Entry
     from referee.games.ratatat_apply import _Turn
     from referee.games.cabo_apply import _Entry

@@ -38,4 +38,4 @@ def test_three_tied_under_all_lowest_every_one_wins():
 
 
 def test_the_engine_version_moved_on_with_the_sentence():
-    assert ratatat_table.ENGINE_VERSION == 9  # 9: GEN-3 names a power card as printed ("3 × Swap")
+    assert ratatat_table.ENGINE_VERSION == 10  # 10: a GEN-4 dispute says whose slot the card lies in
