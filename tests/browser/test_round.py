@@ -269,7 +269,7 @@ def test_three_phones_play_a_whole_round(live_server, phone, database):
         p.page.locator("#last-round").wait_for()
     result = ana.page.locator("#last-round")
     rows = {}
-    for tr in result.locator("tr").all():
+    for tr in result.locator("tbody tr").all():
         name = tr.locator("th").inner_text().split()[0]
         rows[name] = (tr.locator(".face").all_inner_texts(), int(tr.locator("td.num").inner_text()),
                       "winner" in (tr.get_attribute("class") or ""))
