@@ -31,6 +31,9 @@ MODEL_PATH = Path(__file__).parent / "models" / "index_finder.onnx"
 INPUT_SIDE = 448  # long side of the copy the network looks at (px)
 STRIDE = 4  # px of that copy per output cell
 PEAK = 0.35  # a cell this sure (and the surest of its neighbours) is a proposal
+REFRAME = (0.8, 1.25)  # a proposal read at no framing of its own is read again with its rank this much taller
+# (the network's guess of the rank's height is off on a small or blurred index; wider framings, 0.7-1.4,
+# read one card more in the drawn scenes and one wrong on busy-train's tuning part)
 MAX_PROPOSALS = 8  # proposals read per photo, surest first (16 read the same cards on the tuning parts and the drawn scenes)
 MIN_RANK_PX = 4.0  # a rank under this height (px, in the network's copy) is not read
 BORDER_SHARE = 0.4  # a proposal nearer the photo's edge than this share of its rank's height is passed over
@@ -164,14 +167,21 @@ def snap(image: np.ndarray, centre: np.ndarray, down: np.ndarray, height: float)
 def find(image: np.ndarray, known: list[np.ndarray] = (), near: list[IndexHit] = ()) -> list[IndexHit]:
     """Sure index reads at the network's proposals (not inside `known` outlines, nor at an index
     already found in `near`), read as the index search reads its candidates, always with the card
-    reader's agreement (`index_search.read_candidates`)."""
+    reader's agreement (`index_search.read_candidates`). A proposal read at neither of its framings
+    (on the rank's own pixels, or as the network implies it) is read again framed as if its rank
+    were taller or shorter (REFRAME)."""
     props = [p for p in proposals(image, known)
              if not any(np.linalg.norm(p[0] - h.centre) <= RANK_HEIGHT * h.scale for h in near)]
     if not props:
         return []
     # framed on the rank's own pixels, and as the network implies it (the mark snapped to may be another)
     cands = [(snap(image, c, d, h), d) for c, d, h, _ in props] + [(rank_points(c, d, h), d) for c, d, h, _ in props]
-    return read_candidates(image, cands, checked=range(len(cands)))
+    hits = read_candidates(image, cands, checked=range(len(cands)))
+    rest = [p for p in props if not any(np.linalg.norm(p[0] - h.centre) <= RANK_HEIGHT * h.scale for h in hits)]
+    if rest and REFRAME:
+        more = [(rank_points(c, d, h * z), d) for c, d, h, _ in rest for z in REFRAME]
+        hits += read_candidates(image, more, checked=range(len(more)))
+    return hits
 
 
 # --- Training scenes, drawn in code ------------------------------------------------------------
