@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .base import EntryError, Flag, Override, ResolveFlag, Ruling  # noqa: F401
 from .ratatat_cards import RTC_DECKS
-from .ratatat_apply import apply, deal, new_match  # noqa: F401
+from .ratatat_apply import apply, deal, entry_outcome, new_match  # noqa: F401
 from .hidden4_entry import cards_moved  # noqa: F401  (whose cards another's entry moved)
 from .ratatat_moves import (Call, Discard, Draw, InitialPeek, Peek, Replace, Reshuffle, Reveal,  # noqa: F401
                             RevealDraw, Stalemate, Swap, TakeDiscard, TimeUp, TurnUp, UsePower,

@@ -63,6 +63,15 @@ def deal(players: tuple[str, ...], rules: Mapping[str, Any], number: int, dealer
 # --- Applying entries --------------------------------------------------------------------------
 
 
+def entry_outcome(state: State, move: Any) -> dict[str, Any] | None:
+    """What an entry came to beyond its own fields, for its words in the history: ``face_up`` for the
+    first look at the outer cards where the table turns them face up for all (RTC-V8 outer_face_up),
+    which is no secret look. None for any other entry."""
+    if type(move) is InitialPeek and state.rules.get("initial_peek") == "outer_face_up":
+        return {"face_up": True}
+    return None
+
+
 def apply(state: State, move: Any, entry_id: int | None = None) -> tuple[State, list[dict[str, Any]]]:
     """Apply one entry. Returns the new state and the events it caused; raises :class:`Ruling`
     (REJECT) with ``state`` unchanged when the rules refuse it. ``entry_id`` numbers the entry in the

@@ -187,12 +187,16 @@ def move_to_dict(move: Any, players: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def describe(move: Any, players: tuple[str, ...]) -> str:
-    """One line in plain words, for the table's history."""
+def describe(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
+    """One line in plain words, for the table's history; ``outcome`` as ``entry_outcome`` gives it."""
     who = players[move.seat] if getattr(move, "seat", None) is not None else "The table"
     match move:
         case TurnUp(card=card):
             return f"{sentence_start(card_words(card))} is turned up on the discard pile."
+        case InitialPeek(seen=seen) if outcome and outcome.get("face_up"):
+            shown = [card_words(card) for card in seen if card is not None]
+            return (f"{who}'s outer cards are turned face up: {' and '.join(shown)}." if shown
+                    else f"{who}'s outer cards are turned face up.")
         case InitialPeek(slots=slots):
             return f"{who} looks at slots {' and '.join(map(str, slots))}."
         case Draw(shown=shown, card=card):

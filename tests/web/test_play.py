@@ -1223,6 +1223,8 @@ def test_RTC_V8_outer_cards_face_up_are_entered_for_everyone_and_by_the_shared_p
     assert ">3<" in row and ">9<" in row  # public: Ben's phone shows Ana's outer cards
     downloaded = json.loads(text(ben.client.get(f"{ben.url}/transcript.json")))  # and his download has them
     assert next(e for e in downloaded["entries"] if e["move"] == "initial_peek")["seen"] == ["3", "9"]
+    history = html.unescape(text(ben.client.get(f"{ben.url}/history")))  # said as what happened: no secret look
+    assert "Ana's outer cards are turned face up: a 3 and a 9." in history and "Ana looks at slots" not in history
 
 
 def test_GEN_13_a_correction_is_taken_only_for_an_entry_the_history_offers_to_correct(table, database):

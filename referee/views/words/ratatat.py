@@ -19,8 +19,8 @@ DECKS = {"ratatat": _l("Rat-a-Tat Cat deck (classic)"),
 outcome = match_words
 
 
-def entry(move: Any, players: tuple[str, ...]) -> str:
-    """A Rat-a-Tat Cat entry said from its fields."""
+def entry(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
+    """A Rat-a-Tat Cat entry said from its fields (``outcome``: the game's ``entry_outcome``)."""
     seat = getattr(move, "seat", None)
     who = players[seat] if seat is not None else _("The table")
 
@@ -30,6 +30,10 @@ def entry(move: Any, players: tuple[str, ...]) -> str:
     match move:
         case m.TurnUp(card=c):
             return _("%(card)s is turned up on the discard pile.", card=card(c))
+        case m.InitialPeek(seen=seen) if outcome and outcome.get("face_up"):
+            shown = [card(c) for c in seen if c is not None]
+            return (_("%(name)s's outer cards are turned face up: %(cards)s.", name=who, cards=names_words(shown))
+                    if shown else _("%(name)s's outer cards are turned face up.", name=who))
         case m.InitialPeek(slots=slots):
             return _("%(name)s looks at slots %(slots)s.", name=who, slots=", ".join(map(str, slots)))
         case m.Draw(shown=True, card=c):
