@@ -54,8 +54,12 @@ def test_ending_a_rat_a_tat_cat_match_after_one_round_on_a_phone(live_server, ph
     ana.locator("#status").get_by_text("Match ended early").wait_for()
     said = ana.locator("#ended-early").inner_text()
     assert said == f"Ana ended the match early by agreement after 1 round. {winner}, first in the standings, wins."
-    assert ana.locator("#actions").get_by_role("button", name="Undo: Ana ended the match early by agreement "
-                                                              "after 1 round.").count() == 1
+    # the undo that would open the match again asks first
+    ana.locator("#actions summary").get_by_text("Undo: Ana ended the match early by agreement after 1 round.").click()
+    ana.locator("#actions").get_by_text("The match is over. Undoing this entry opens it again").wait_for()
+    assert ana.locator("#actions").get_by_role("button", name="Yes, undo and open the match again").is_visible()
+    ana.locator("#actions").get_by_role("button", name="Keep it over").click()
+    assert not ana.locator("#actions").get_by_role("button", name="Yes, undo and open the match again").is_visible()
     assert ana.locator("nav.links").get_by_text("End the match now").count() == 0
     for name, total in totals.items():  # the match's standings are the first round's
         row = ana.locator("#standings tr", has=ana.locator(f"bdi:text-is('{name}')"))

@@ -343,3 +343,20 @@ def test_the_new_table_form_says_who_starts_as_the_game_decides_it(client, datab
     listed deals the first game and the lowest card starts (SH-4); Spite & Malice: the pay-off tops decide."""
     page = client.get(f"/new/{game}").get_data(as_text=True)
     assert f"Players, in seating order (clockwise); {said}" in page
+
+
+def test_undoing_the_entry_that_ended_a_match_asks_first_and_says_the_next_game_has_started(app, database):
+    """A phone back on a finished match (the browser's Back, after Play again) taps Undo: one tap reopened the
+    match and took it out of the night's results. The undo of a finished match asks first, as calling does."""
+    old = finished_match(database)
+    ann, bo = app.test_client(), app.test_client()
+    take(ann, old.id, "0")
+    take(bo, old.id, "1")
+    page = bo.get(f"/m/{old.id}").get_data(as_text=True)
+    confirm = page.split('<details class="confirm undo"', 1)[1].split("</details>", 1)[0]
+    assert "Undo: Bo reveals" in confirm.split("</summary>", 1)[0]  # the button names the entry, and opens a question
+    assert "The match is over. Undoing this entry opens it again" in confirm and "next game has started" not in confirm
+    assert "Yes, undo and open the match again" in confirm and "Keep it over" in confirm
+    again(ann, old.id)
+    confirm = bo.get(f"/m/{old.id}").get_data(as_text=True).split('<details class="confirm undo"', 1)[1]
+    assert "The next game has started already; it stays as it is." in confirm.split("</details>", 1)[0]
