@@ -220,7 +220,9 @@ def screen_context(match, log, ruling: Ruling | None = None, notice: str = "",
     return {
         "match": match, "view": view, "seat": seat, "shared": shared, "acting": acting,
         "watching": watching, "choosing": choosing,
-        "status_tag": "h2" if choosing else "h1",  # one h1 a page: the status is under the seat picker's
+        # a match over shows its result first, and the seats under it (for notes, or a correction)
+        "picker_last": choosing and bool(view.get("over")),
+        "status_tag": "h2" if choosing and not view.get("over") else "h1",  # one h1 a page: the seat picker's, or the status
         "me": match.players[acting] if acting is not None else None,
         "moves": moves, "table_moves": table_moves, "notes_elsewhere": notes_elsewhere,
         # on the phone for everyone: the players on phones of their own, whose first look it does not note (GEN-6)

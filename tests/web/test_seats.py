@@ -156,3 +156,16 @@ def test_a_phone_that_played_hundreds_of_tables_can_still_take_a_seat(app, datab
     assert "seat-picker" in page
     assert client.post(f"/m/{matches[0].id}/seat", data={"seat": "0"}, headers=ORIGIN).status_code == 303
     assert "You enter for <strong>Ann</strong>" in client.get(f"/m/{matches[0].id}").get_data(as_text=True)
+
+
+def test_a_new_phone_opening_a_finished_match_sees_the_result_first_and_the_seats_under_it(app, database):
+    """After the match, a phone opening the table's link was asked "who are you?" before anything, and
+    "Match over" came below: the result is the page's heading now, and the seats follow it (a player may
+    still take theirs, to read their notes or correct an entry)."""
+    from tests.web.test_home import finished_match
+
+    match = finished_match(database)
+    page = app.test_client().get(f"/m/{match.id}").get_data(as_text=True)
+    assert page.count("<h1") == 1 and '<h1 id="status">Match over</h1>' in page
+    assert "who are you?</h2>" in page and page.index('id="status"') < page.index('id="seat-picker"')
+    assert 'name="seat" value="0"' in page.split('id="seat-picker"', 1)[1]
