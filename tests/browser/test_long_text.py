@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from referee import people, store, tables
 
@@ -176,3 +177,26 @@ def test_SM_19_a_source_chosen_under_not_from_the_hand_stays_in_sight_after_the_
     fold = page.locator("#pick details.other-source")
     assert fold.evaluate("d => d.open")
     assert page.locator("#pick input[name=source][value=payoff]").is_checked()
+
+
+def test_a_rounds_cards_stay_on_one_line_beside_a_callers_name_at_390_px(live_server, phone, database):
+    """Grandma called and won round 1: on Leo's phone her four cards wrapped three and one under them (read as
+    two rows of the table), beside her name, its "called" tag and star. Each player's four cards keep one
+    line, in slot order; the name wraps instead."""
+    players = ["Grandma", "Dad", "Mia", "Leo"]
+    match = store.create_match(database, "ratatat", players)
+    entries = [(0, {"move": "turn_up", "card": "5"}), (0, {"move": "draw", "seat": "Grandma"}),
+               (0, {"move": "discard", "seat": "Grandma", "card": "9"}), (0, {"move": "call", "seat": "Grandma"})]
+    for seat, name in enumerate(players[1:], 1):
+        entries += [(seat, {"move": "draw", "seat": name}), (seat, {"move": "discard", "seat": name, "card": "8"})]
+    hands = {"Grandma": ["1", "2", "5", "0"], "Dad": ["2", "3", "4", "3"], "Mia": ["2", "1", "7", "6"],
+             "Leo": ["4", "2", "0", "4"]}
+    entries += [(seat, {"move": "reveal", "seat": name, "cards": hands[name]}) for seat, name in enumerate(players)]
+    entered(database, match, *entries)
+    page = seated(phone, live_server, match, "Leo").page
+    rows = page.locator("#last-round td.faces")
+    expect(rows).to_have_count(4)
+    for i in range(4):
+        tops = rows.nth(i).evaluate("(el) => new Set([...el.children].map(c => Math.round(c.getBoundingClientRect().top))).size")
+        assert tops == 1, f"row {i + 1}'s cards take {tops} lines"
+    assert page.evaluate(FITS)
