@@ -361,3 +361,21 @@ def test_a_match_nobody_has_entered_anything_in_for_half_a_day_was_left_unfinish
     ana = people.find_profile(database, "Ana")
     mine = client.get(f"/nights/p/{ana.id}").get_data(as_text=True)
     assert mine.count("left unfinished") == 1 and mine.count("still being played") == 1
+
+
+def test_two_matches_of_the_night_with_the_same_players_are_told_apart_by_their_start_and_code(client, database):
+    """A family plays again: the night listed "Rat-a-Tat Cat: Grandma, Dad, Mia, Leo" twice, alike. Each line
+    says when its match started (in the phone's own time, local_time.js) and its table's code."""
+    from referee import nights
+
+    group = people.find_or_create_group(database, "Family")
+    first = play(database, example("three-rounds"), group.id)
+    second = play(database, example("three-rounds"), group.id, upto=2)
+    night = nights.match_group(database, first.id)[1]
+    page = client.get(f"/nights/g/{group.id}", query_string={"night": night}).get_data(as_text=True)
+    lines = re.findall(r"<li><a href=\"/nights/m/\w+\">.*?</li>", page, re.S)
+    said = [line.split('">', 1)[1].split("</a>")[0] for line in lines]
+    assert len(lines) == 2 and said[0] == said[1] == "Rat-a-Tat Cat: Ana, Ben, Cy"  # the same game and players
+    for line, match in zip(lines, (first, second)):
+        assert re.search(r'started <time datetime="[^"]+Z" data-local="time">[^<]+</time>, code ' + match.join_code, line)
+    assert first.join_code != second.join_code
