@@ -560,6 +560,26 @@ def test_CAB_1_the_places_are_explained_as_the_cards_lie_a_row_in_cabo_a_square_
     assert "1 2 (far row) / 3 4 (near row)" in screen and "numbered 1 to 4" not in screen
 
 
+def test_CAB_5_after_a_claim_left_a_gap_the_claim_picker_numbers_places_as_the_row_does(app, database):
+    """Ana's good claim of places 1 and 3 left place 3 empty: her next claim picker offered "Place 1, 2, 3",
+    its "Place 3" the gap (a tap did nothing) and place 4, holding a card, not at all. The picker offers the
+    places that hold cards, by their own numbers."""
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], {})
+    ana, ben = CaboPhone(app, match.id, "0"), CaboPhone(app, match.id, "1")
+    ana.ok(move="turn_up", card="5")
+    p, q = (ana, ben) if "Your turn, Ana" in ana.screen() else (ben, ana)
+    p.ok(move="draw", card="3")
+    p.ok(move="match", slots="1,3", card1="3", card2="3", slot="1")
+    q.ok(move="draw")
+    q.ok(move="discard", card="7")
+    p.ok(move="draw", card="2")
+    claim = p.pick(move="match")
+    places = re.findall(r">Place (\d)( ✓)?</a>", claim)
+    assert [n for n, _ in places] == ["1", "2", "4"]
+    claim = p.pick(move="match", slot="2,4")
+    assert "Place 2 ✓" in claim and "Place 4 ✓" in claim and 'name="slots" value="2,4"' in claim
+
+
 def test_CAB_5_a_failed_1st_edition_claim_names_the_card_it_discards(app, database):
     """Cabo 1st edition: the claim form asks, for a card in hand nobody else saw, which card goes onto the
     discard pile if the claim fails; named, the pile's top is that card on every phone and the history says
