@@ -90,6 +90,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
      Nn_("A stalemate needs %(num)s full round of turns without a call.",
          "A stalemate needs %(num)s full rounds of turns without a call.", "num")),
     _same(N_("The initial peek is at two different cards (RTC-V8 any_two).")),
+    _same(N_("The initial peek is at two different cards: one slot was given twice.")),
     _same(N_("Give one card for each slot looked at, or none.")),
     _same(N_("%(name)s's slot %(slot)s shows %(card)s placed there from a draw (entry %(entry)s); this table "
              "forbids drawn power cards in the row (RTC-V5, RTC-K7)."), card="an? .+"),
@@ -510,6 +511,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     _same(N_("%(name)s already holds a card: keep it in place of a card, or discard it.")),
     _same(N_("The first look happens once, before the player's first turn.")),
     _same(N_("The first look is at two different cards.")),
+    _same(N_("The first look is at two different cards: one place was given twice.")),
     _same(N_("The first look is at the two cards nearest you, places 3 and 4 (the bottom row of the square).")),
     _same(N_("The draw pile is empty: take the top discard or call.")),
     _same(N_("The draw pile is empty: shuffle the discard pile, all but its top card, into a new draw pile first "

@@ -318,6 +318,8 @@ class _Entry(Entry):
         if r.step == "reveal" or move.seat in r.peeked or move.seat in r.played:
             self.refuse("CAB-2", "The first look happens once, before the player's first turn.")
         slots = tuple(sorted(move.slots))
+        if len(set(slots)) < len(slots):  # one card cannot show two faces: no override makes it so
+            self.refuse("CAB-2", "The first look is at two different cards: one place was given twice.")
         self.check(len(set(slots)) == 2, "CAB-2", "The first look is at two different cards.")
         if self.rules["initial_look"] == "nearest_two":
             self.check(slots == (3, 4), "CAB-2", "The first look is at the two cards nearest you, places 3 "

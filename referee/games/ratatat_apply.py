@@ -221,6 +221,8 @@ class _Turn(Entry):
         if move.seat in r.peeked or move.seat in r.played:
             self.refuse("RTC-6", "The initial peek happens once, before the player's first turn.")
         slots = tuple(sorted(move.slots))
+        if len(set(slots)) < len(slots):  # one card cannot show two faces: no override makes it so
+            self.refuse("RTC-6", "The initial peek is at two different cards: one slot was given twice.")
         if mode == "any_two":
             self.check(len(set(slots)) == 2, "RTC-6", "The initial peek is at two different cards (RTC-V8 any_two).")
         else:

@@ -907,3 +907,12 @@ def test_CAB_3_taking_the_discard_names_the_card_when_the_table_knows_it():
 def test_CAB_V12_a_match_of_one_round_is_won_on_the_total_after_1_round():
     state = score_round(match(3, game_end="rounds", rounds_n=1), C1, caller=ANA)
     assert state.over and "lowest total after 1 round (CAB-V12)" in state.outcome, state.outcome
+
+
+def test_CAB_2_a_first_look_at_one_place_twice_is_refused_and_no_override_takes_it():
+    """A first look at place 1 twice, as a 3 and a 5: refused (one card cannot show two faces), and never
+    let stand by an override, which kept the 5 alone without a word."""
+    state = play(match(2), TurnUp("5"))
+    ruling = refused(state, InitialPeek(ANA, (1, 1), ("3", "5")))
+    assert ruling.rule == "CAB-2" and not ruling.overridable and "given twice" in ruling.message
+    assert refused(state, Override(InitialPeek(ANA, (1, 1), ("3", "5")), "CAB-2", "we agreed")).rule == "CAB-2"

@@ -815,3 +815,12 @@ def test_GEN_4_the_dispute_says_whose_slot_the_card_showed_in():
     (flag,) = state.flags
     assert flag.rule == "GEN-4" and flag.message.startswith("Ben noted an 8 at entry 1, but the card in Ana's "
                                                             "slot 2 showed 3 at entry ")
+
+
+def test_RTC_6_a_first_peek_at_one_slot_twice_is_refused_and_no_override_takes_it():
+    """A first peek naming slot 1 twice, with two different cards: one card cannot show two faces. It was
+    refused as a rule the table could override, and the override kept one of the two cards without a word."""
+    state = play(match(2, initial_peek="any_two"), TurnUp("5"))
+    ruling = refused(state, InitialPeek(ANA, (1, 1), ("3", "5")))
+    assert ruling.rule == "RTC-6" and not ruling.overridable and "given twice" in ruling.message
+    assert refused(state, Override(InitialPeek(ANA, (1, 1), ("3", "5")), "RTC-6", "we agreed")).rule == "RTC-6"
