@@ -714,3 +714,19 @@ def test_CAB_2_the_phone_for_everyone_notes_the_first_look_of_each_player_it_pla
     shared.ok(move="initial_peek", slots="3,4", seen1="2C", seen2="KH", **{"for": "Sofia"})
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "initial_peek", "seat": "Sofia", "slots": [3, 4],
                                                               "seen": ["2C", "KH"]}
+
+
+def test_CAB_21_the_look_and_swap_form_offers_no_swap_with_the_callers_card(table, database):
+    """After Ana calls, Ben's black king looks at one of her cards: the form offered "Swap them", refused
+    (CAB-21) once chosen. With the caller's card it offers only to keep them, chosen, and says why."""
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="5H")
+    ana.ok(move="call")
+    ben.ok(move="draw")
+    ben.ok(move="power", card="KS")
+    form = html.unescape(ben.pick(move="look_swap", slot="1", target="Ana"))
+    assert "Swap them" not in form and 'name="swap" value="0" required checked' in form
+    assert "Ana called: nobody may swap the caller’s cards (CAB-21)." in form
+    form = html.unescape(ben.pick(move="look_swap", slot="1", target="Cy"))
+    assert "Swap them" in form and "Keep them" in form and "CAB-21" not in form
+    ben.ok(move="look_swap", slot="1", target="Ana", target_slot="2", seen="unknown", target_seen="unknown", swap="0")
