@@ -33,7 +33,9 @@ def moved_since_turn(match, log, seat: int | None) -> list[dict[str, Any]]:
 
 def _moved(log, seat: int, cards_moved) -> list[dict[str, Any]]:
     game, players, out = log.game, log.state.players, []
-    node, own_turn, steps = log.head, True, 0
+    # the seat's entries at the head are the turn it is taking now (still said) only while that turn lasts:
+    # once it is another's turn, the seat has played since
+    node, own_turn, steps = log.head, game.to_act(log.state) == seat, 0
     while node.parent is not None and node.parent.state is not None and steps < LOOK_BACK and len(out) < SHOWN:
         before, move, steps = node.parent.state, node.move, steps + 1
         if _round_number(before) != _round_number(node.state):

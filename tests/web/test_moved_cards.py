@@ -35,8 +35,9 @@ def test_RTC_32_a_swap_is_said_on_the_phone_whose_card_moved_until_its_next_turn
     ana.post(move="draw")
     assert "Ben swaps" in moved(screen(ana))
     ana.post(move="discard", card="6")
+    # … and no longer once she has played (it stayed until the next player's entry)
+    assert moved(screen(ana)) == ""
     ben.post(move="draw")
-    # … and no longer once she has played and the table moved on.
     assert moved(screen(ana)) == ""
 
 
