@@ -418,10 +418,10 @@ def _why_words(english: str) -> str | None:
         said = _("%(name)s is the last player left (RTC-52c)", name=m[1])
     elif why == "after a tie-break round":
         said = _("after a tie-break round")
-    elif m := re.fullmatch(r"(.+) went over 100 \(CAB-43\); lowest total wins", why):
-        said = _("%(names)s went over 100 (CAB-43); lowest total wins", names=names_words(m[1].split(", ")))
-    elif m := re.fullmatch(r"lowest total after (\d+) rounds? \(CAB-V12\)", why):
-        said = ngettext("lowest total after %(num)s round (CAB-V12)", "lowest total after %(num)s rounds (CAB-V12)",
+    elif m := re.fullmatch(r"(.+) went over 100 and the lowest total wins, CAB-43", why):
+        said = _("%(names)s went over 100 and the lowest total wins, CAB-43", names=names_words(m[1].split(", ")))
+    elif m := re.fullmatch(r"lowest total after (\d+) rounds?, CAB-V12", why):
+        said = ngettext("lowest total after %(num)s round, CAB-V12", "lowest total after %(num)s rounds, CAB-V12",
                         int(m[1]))
     if said is None:
         return None

@@ -284,5 +284,5 @@ def test_check_text_of_a_cabo_match_says_each_round_s_scores_and_why():
     assert "Kamikaze: Cy ended on 12, 12, 13 and 13" in lines[1] and "(CAB-42)" in lines[1]
     assert lines[2].endswith("Ana reached exactly 100 and drops to 50 (CAB-43).")
     assert lines[4:] == ["totals: Ana 56, Ben 105, Cy 49",
-                         "Cy wins the match with 49 (Ben went over 100 (CAB-43); lowest total wins).",
+                         "Cy wins the match with 49 (Ben went over 100 and the lowest total wins, CAB-43).",
                          "38 entries, 38 accepted, 0 refused; no rulings"]

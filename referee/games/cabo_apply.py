@@ -823,12 +823,12 @@ class _Entry(Entry):
             over = [x for x in seats if s.totals[x] > 100]
             if over:
                 self.finish(lowest_totals(s.totals, seats),
-                            f"{', '.join(s.players[x] for x in over)} went over 100 (CAB-43); lowest total wins")
+                            f"{', '.join(s.players[x] for x in over)} went over 100 and the lowest total wins, CAB-43")
                 return
         elif len(s.history) >= rules["rounds_n"]:
             played = len(s.history)
             self.finish(lowest_totals(s.totals, seats),
-                        f"lowest total after {played} round{'' if played == 1 else 's'} (CAB-V12)")
+                        f"lowest total after {played} round{'' if played == 1 else 's'}, CAB-V12")
             return
         dealer, first = next_order(result.scores, s.totals, seats, result.dealer, len(s.players),
                                    rules["next_round_order"], result.winners)

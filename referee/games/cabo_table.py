@@ -13,14 +13,15 @@ from .cards import RANKS, SUITS
 from .interface import ScanSpec, photo_spec
 
 #: Bumped whenever replaying a log could give another state (the store's snapshots are then rebuilt).
-ENGINE_VERSION = 10  # 3: a seat's notes on one card are one claim at the reveal (its last), one GEN-4 at most;
+ENGINE_VERSION = 11  # 3: a seat's notes on one card are one claim at the reveal (its last), one GEN-4 at most;
 # 4: the round keeps its exchanges of places (a first look noted late lands on the dealt card, CAB-2);
 # 5: a snap that matched keeps the rank of the discard's top (CAB-6): a take naming another rank is refused
 # 6: a snap stays open while the discard's power is resolved (CAB-6); a wrong snap records where its penalty went;
 # 7: a GEN-3 ruling (and an override of it) points at the entries where the copies known were seen;
 # 8: a GEN-3 ruling says "1 is already known" (not "1 are");
 # 9: a match of one round is won on the "lowest total after 1 round" (not "1 rounds");
-# 10: a GEN-3 ruling at a reveal says how many of the copies known are its own
+# 10: a GEN-3 ruling at a reveal says how many of the copies known are its own;
+# 11: why a match ended is said without brackets inside its brackets ("over 100 and the lowest total wins, CAB-43")
 TEMPLATES = "cabo"
 #: Entries whose second step is a picker (a card, a place, a target).
 PICK_MOVES = ("turn_up", "take_discard", "replace", "match", "discard", "power", "peek", "swap", "look_swap",

@@ -906,7 +906,7 @@ def test_CAB_3_taking_the_discard_names_the_card_when_the_table_knows_it():
 
 def test_CAB_V12_a_match_of_one_round_is_won_on_the_total_after_1_round():
     state = score_round(match(3, game_end="rounds", rounds_n=1), C1, caller=ANA)
-    assert state.over and "lowest total after 1 round (CAB-V12)" in state.outcome, state.outcome
+    assert state.over and "lowest total after 1 round, CAB-V12" in state.outcome, state.outcome
 
 
 def test_CAB_2_a_first_look_at_one_place_twice_is_refused_and_no_override_takes_it():

@@ -26,7 +26,7 @@ CAB_IDS = ([f"CAB-{n}" for n in (*range(1, 8), 20, 21, 22, *range(40, 46))] + [f
 
 def test_the_module_has_the_shape_of_a_game():
     assert isinstance(cabo, Game)
-    assert (cabo.NAME, cabo.TITLE, cabo.TEMPLATES, cabo.ENGINE_VERSION) == ("cabo", "Cabo / Cambio", "cabo", 10)
+    assert (cabo.NAME, cabo.TITLE, cabo.TEMPLATES, cabo.ENGINE_VERSION) == ("cabo", "Cabo / Cambio", "cabo", 11)
     assert [p.key for p in cabo.PRESETS] == ["cabo_2e", "cabo_1e", "cambio_common"]
     for preset in cabo.PRESETS:
         assert preset.name and preset.description

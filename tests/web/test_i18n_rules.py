@@ -342,16 +342,16 @@ def test_how_a_dispute_was_decided_is_said_in_the_phones_language(app, lang, acc
 
 
 @pytest.mark.parametrize("outcome, italian", [
-    ("Ben wins the match with 44 (Ana went over 100 (CAB-43); lowest total wins).",
-     "Ben vince la partita con 44 (Ana ha superato 100 (CAB-43); vince il totale più basso)."),
+    ("Ben wins the match with 44 (Ana went over 100 and the lowest total wins, CAB-43).",
+     "Ben vince la partita con 44 (Ana ha superato 100 e vince il totale più basso, CAB-43)."),
     ("Ben wins the match with 44 (lowest total after 3 rounds, RTC-53).",
      "Ben vince la partita con 44 (totale più basso dopo 3 giri, RTC-53)."),
     ("Ana and Ben share the win on 44 (lowest total after 1 round, RTC-53; a tie shares the win, RTC-55).",
      "Ana e Ben condividono la vittoria con 44 (totale più basso dopo 1 giro, RTC-53; a pari merito si divide la "
      "vittoria, RTC-55)."),
     ("Ben wins the match with 44 (something new, RTC-53).", "Ben vince la partita con 44 (RTC-53)."),
-    ("Ben wins the match with 44 (lowest total after 1 round (CAB-V12)).",
-     "Ben vince la partita con 44 (totale più basso dopo 1 giro (CAB-V12))."),
+    ("Ben wins the match with 44 (lowest total after 1 round, CAB-V12).",
+     "Ben vince la partita con 44 (totale più basso dopo 1 giro, CAB-V12)."),
 ])
 def test_why_a_match_ended_is_said_in_the_phones_language(app, outcome, italian):
     """The reason in the engine's brackets is said again, not dropped; one these words do not know leaves

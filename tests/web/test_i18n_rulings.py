@@ -57,7 +57,7 @@ CANNOT = {"A 5 has no power: 7 and 8 peek, 9 and 10 spy, jacks and queens swap."
 WHAT = {("holding", "what"): ["discard", "keep", "put into the row"],
         ("resolving", "what"): ["Peek or Spy", "Swap", "look-and-swap"],
         ("match_winners_sentence", "why"): ["lowest total after 3 rounds, RTC-53"],
-        ("match_outcome", "why"): ["Ben went over 100 (CAB-43); lowest total wins"],
+        ("match_outcome", "why"): ["Ben went over 100 and the lowest total wins, CAB-43"],
         ("round_winners", "policy"): ["all_lowest_except_caller", "caller_wins_ties"]}
 # How a game or a match ended, as the engines build it across functions (shithead_apply.maybe_end,
 # spite_malice_apply.win, exhausted and end_game).
