@@ -83,13 +83,12 @@ def dom_id(name: str) -> str:
 
 
 def and_list(items) -> str:
-    """Names or numbers joined by the phone's "and": "Ana and Ben", "3 ו־4" (Hebrew's "and" is a prefix,
-    set apart by a maqaf before a name or a digit; a plain ``join`` wrote "3 ו4")."""
-    from flask_babel import gettext
+    """Names or numbers joined by the phone's "and": "Ana and Ben", "Ana, Ben and Cy" (not "Ana and Ben and
+    Cy"), "3 ו־4" (Hebrew's "and" is a prefix, set apart by a maqaf before a name or a digit; a plain ``join``
+    wrote "3 ו4")."""
+    from ..i18n_rules import names_words
 
-    from ..i18n_rulings import and_joined
-
-    return and_joined([str(item) for item in items], gettext(" and "))
+    return names_words([str(item) for item in items])
 
 
 def init_app(app) -> None:

@@ -149,3 +149,44 @@ def test_the_round_by_round_table_never_breaks_a_name_mid_word_at_320_px(live_se
     page.wait_for_selector("#all-rounds thead th")
     assert page.evaluate(HEADS) == [1] * 7
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+
+
+def _kamikaze_twice(database) -> store.Match:
+    """Cabo for four: Ana's 12, 13, 12, 13 two rounds running (Kamikaze, CAB-42) takes Ben, Cy and Dee to 50 and
+    then to exactly 100, back to 50 (CAB-43)."""
+    players = ["Ana", "Ben", "Cy", "Dee"]
+    match = store.create_match(database, "cabo", players, {})
+    hands = {"Ana": ["12", "13", "12", "13"], "Ben": ["1", "2", "3", "4"], "Cy": ["1", "2", "3", "5"],
+             "Dee": ["1", "2", "3", "6"]}
+
+    def add(seat: int, entry: dict) -> None:
+        tables.append(database, match.id, store.get_match(database, match.id).version, entry, None, seat=seat)
+
+    def turn() -> int | None:
+        log = store.state_at(database, store.get_match(database, match.id), tables.replay)
+        return log.game.to_act(log.state)
+
+    for _ in range(2):
+        add(0, {"move": "turn_up", "card": "4"})
+        caller = turn()
+        add(caller, {"move": "call", "seat": players[caller]})
+        while (t := turn()) is not None:
+            add(t, {"move": "draw", "seat": players[t]})
+            add(t, {"move": "discard", "seat": players[t], "card": "8"})
+        for seat, name in enumerate(players):
+            add(seat, {"move": "reveal", "seat": name, "cards": hands[name]})
+    return store.get_match(database, match.id)
+
+
+def test_CAB_43_four_players_scores_round_by_round_fit_a_phone_with_their_totals_back_to_50(live_server, phone,
+                                                                                              database):
+    """Three players back to 50 in one round: "100 → 50" beside their scores widened three columns, and Dee's
+    was cut at the phone's edge (a swipe showed it). The round's cells carry a mark, the note sits under the
+    table, and every column of scores is in sight at 390 px."""
+    match = _kamikaze_twice(database)
+    page = seated(phone, live_server, match, "Dee", "en-US").page
+    table = page.locator("#all-rounds .scroll-x")
+    table.wait_for()
+    assert page.locator("#all-rounds tbody tr").nth(1).locator("sup.reset-mark").count() == 3
+    assert "Round 2: Ben, Cy and Dee, exactly 100 (CAB-43): 100 → 50" in page.locator("#all-rounds .reset-notes").inner_text()
+    assert table.evaluate("(el) => el.scrollWidth <= el.clientWidth")

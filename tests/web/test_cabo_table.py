@@ -529,7 +529,8 @@ def test_a_photo_of_a_row_with_a_card_not_found_leaves_that_place_to_pick(app, d
 
 
 def test_CAB_43_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_to_50(app):
-    """CAB-43: a round that brought Ana to exactly 100 says so in its cell, so that the column adds up."""
+    """CAB-43: a round that brought Ana to exactly 100 says so, so that the column adds up: a mark in its cell
+    and a note under the table (beside the score, "100 → 50" widened its column past a phone's width)."""
     from flask import render_template
 
     from referee.games import cabo as C
@@ -543,7 +544,9 @@ def test_CAB_43_the_round_by_round_table_marks_a_total_of_exactly_100_dropping_t
         html = render_template("games/cabo/_results.html", view=view, play_again_url="", face=lambda c, small=False: c,
                                explanation_words=lambda e: e)
     first = html.split("<tbody>", 1)[1].split("</tr>", 1)[0]
-    assert "100 → 50" in first and "CAB-43" in first
+    assert '<sup class="reset-mark" aria-hidden="true">*</sup><span class="visually-hidden"> (100 → 50)</span>' in first
+    notes = html.split('class="small reset-notes"', 1)[1].split("</ul>", 1)[0]  # under the table, not widening it
+    assert "* Round 1: Ana, exactly 100 (CAB-43):" in notes and "100 → 50" in notes
 
 
 def test_CAB_1_the_places_are_explained_as_the_cards_lie_a_row_in_cabo_a_square_in_cambio(app, database):

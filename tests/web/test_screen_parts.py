@@ -140,7 +140,7 @@ def test_every_question_mark_on_a_table_screen_is_named_unknown_card(app, databa
 
 
 @pytest.mark.parametrize("lang, items, said", [
-    ("en", [3, 4], "3 and 4"), ("en", ["Ana", "Ben", "Cy"], "Ana and Ben and Cy"),
+    ("en", [3, 4], "3 and 4"), ("en", ["Ana", "Ben", "Cy"], "Ana, Ben and Cy"), ("it", ["Ana", "Ben", "Cy"], "Ana, Ben e Cy"),
     ("it", [3, 4], "3 e 4"),
     ("he", [3, 4], "3 ו־4"),  # Hebrew's "and" is a prefix: a maqaf before a digit (it wrote "3 ו4")
     ("he", ["Ana", "Ben"], "Ana ו־Ben"), ("he", ["אנה", "בן"], "אנה ובן")])
