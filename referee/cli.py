@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import click
 import segno
 
-from .db import DatabaseProblem, init_db_command
+from .db import DB_HELP, DatabaseProblem, init_db_command
 from .hosts import ANY_ADDRESS, is_loopback, lan_address
 from .server import DEFAULT_CONNECTION_LIMIT, DEFAULT_THREADS
 
@@ -128,7 +128,7 @@ def build_app(host: str, port: int, db_path: str | None = None, use_https: bool 
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file (default: instance/referee.sqlite).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help=DB_HELP)
 @click.option("--threads", default=DEFAULT_THREADS, show_default=True, type=click.IntRange(1, 512),
               help="Worker threads for page loads and entries (live-update streams need none).")
 @click.option("--connection-limit", default=DEFAULT_CONNECTION_LIMIT, show_default=True,
@@ -153,7 +153,7 @@ def serve(host: str, port: int, db_path: str | None, threads: int, connection_li
 def _serve(host: str, port: int, db_path: str | None, threads: int, connection_limit: int,
            allow_hosts: tuple[str, ...], no_qr: bool, use_https: bool) -> None:
     from . import db as dbmod
-    from .backup import BackupProblem, serving_lock
+    from .backup import BackupProblem, lock_path, serving_lock
     from .server import make_server, raise_file_limit, settle_heap
 
     app = build_app(host, port, db_path, use_https, allow_hosts, migrate=False)
@@ -161,6 +161,8 @@ def _serve(host: str, port: int, db_path: str | None, threads: int, connection_l
     # Everything that can stop the server is checked before a word is printed: the database file (and its
     # folder), another server on it, the port. Each says in one line what is wrong, with status 2.
     dbmod.check_database(path)
+    lock_file = lock_path(path)
+    lock_was_there = lock_file.exists()
     try:  # held while serving: a restore, or a second server, is refused on this database
         app.extensions["referee.serving_lock"] = serving_lock(path, wait=False, port=port)  # not in the config:
         # the config is sent to the screen processes, and an open file cannot be
@@ -168,7 +170,13 @@ def _serve(host: str, port: int, db_path: str | None, threads: int, connection_l
         raise DatabaseProblem(str(err)) from None
     except OSError as err:
         raise DatabaseProblem(f"{path}: cannot take its lock file ({err.strerror or err}).") from None
-    sock = listening_socket(host, port)
+    try:
+        sock = listening_socket(host, port)
+    except StartProblem:  # refused before serving: the lock file this start made goes with it
+        app.extensions.pop("referee.serving_lock").close()
+        if not lock_was_there:
+            lock_file.unlink(missing_ok=True)
+        raise
     dbmod.migrate_checked(path)
     from .stats import count_in_background
     from .views.nights import STANDINGS_BATCH

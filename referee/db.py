@@ -638,8 +638,14 @@ def close_db(exc: BaseException | None = None) -> None:
         checkin(database, context_g.__dict__.pop("db_path", None) or current_app.config["DATABASE"])
 
 
+#: The --db option's help, for every command that takes one: the default is not relative to the folder the
+#: command runs in (a host running `referee export` from their home folder was told "no database").
+DB_HELP = ("SQLite file (default: referee.sqlite in the folder $REFEREE_INSTANCE names, else in the folder "
+           "'instance' beside Referee's own code, whatever folder the command runs in).")
+
+
 @click.command("init-db")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), help="SQLite file (default: instance/referee.sqlite).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), help=DB_HELP)
 def init_db_command(db_path: str | None) -> None:
     """Create the database or bring its schema up to date."""
     from . import create_app

@@ -10,8 +10,17 @@ import sys
 
 import click
 
-DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False),
-                         help="SQLite file (default: instance/referee.sqlite).")
+from .db import DB_HELP
+
+DB_OPTION = click.option("--db", "db_path", type=click.Path(dir_okay=False), help=DB_HELP)
+
+
+def _counted(found: dict) -> str:
+    """ "1 match, 79 entries": the counts a backup or a restore found, each in its own number."""
+    def of(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    return f"{of(found['matches'], 'match', 'matches')}, {of(found['entries'], 'entry', 'entries')}"
 
 
 def _database_path(db_path: str | None) -> str:
@@ -59,7 +68,7 @@ def backup_command(file: str, db_path: str | None, force: bool) -> None:
         found = backup(path, file, force=force)
     except BackupProblem as err:
         _fail(str(err))
-    click.echo(f"Backed up {path} to {file}: {found['matches']} matches, {found['entries']} entries.")
+    click.echo(f"Backed up {path} to {file}: {_counted(found)}.")
 
 
 @click.command("restore")
@@ -79,14 +88,14 @@ def restore_command(file: str, db_path: str | None, yes: bool) -> None:
     except BackupProblem as err:
         _fail(str(err))
     if not yes:
-        click.confirm(f"Replace {path} with {file} ({found['matches']} matches)? Stop `referee serve` first.",
+        click.confirm(f"Replace {path} with {file} ({_counted(found).split(', ')[0]})? Stop `referee serve` first.",
                       abort=True)
     try:
         done = restore(file, path)
     except BackupProblem as err:
         _fail(str(err))
     kept = f" The database it replaced is kept as {done['kept']}." if done["kept"] else ""
-    click.echo(f"Restored {file} to {path}: {done['matches']} matches, {done['entries']} entries.{kept}")
+    click.echo(f"Restored {file} to {path}: {_counted(done)}.{kept}")
 
 
 @click.command("export")
@@ -110,6 +119,9 @@ def export_command(group: str, file, as_csv: bool, db_path: str | None) -> None:
             file.write(json.dumps(exports.export_group(database, found.id), ensure_ascii=False, indent=1) + "\n")
     finally:
         database.close()
+    if getattr(file, "name", "-") not in ("-", "<stdout>"):  # said where it went, as backup and import say
+        click.echo(f"Wrote the history of {found.name} to {file.name}{' (one row per player per round)' if as_csv else ''}.",
+                   err=True)
 
 
 @click.command("import")

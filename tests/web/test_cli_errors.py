@@ -281,6 +281,7 @@ def test_a_busy_port_is_said_before_anything_is_printed(tmp_path):
     assert line.endswith(", or stop the other one.")
     suggested = int(line.split("--port ")[1].split(",")[0])
     assert suggested > port
+    assert sorted(p.name for p in tmp_path.iterdir() if "sqlite" in p.name) == []  # no lock file left behind
 
 
 def test_a_loopback_join_link_says_phones_cannot_join():

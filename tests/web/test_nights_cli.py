@@ -28,9 +28,9 @@ def test_backup_and_restore_commands(tmp_path):
     live, copy = tmp_path / "live.sqlite", tmp_path / "copy.sqlite"
     _club(live)
     result = CliRunner().invoke(main, ["backup", str(copy), "--db", str(live)])
-    assert result.exit_code == 0 and "1 matches" in result.output
+    assert result.exit_code == 0 and ": 1 match, " in result.output and "1 matches" not in result.output  # one match
     result = CliRunner().invoke(main, ["restore", str(copy), "--db", str(tmp_path / "fresh.sqlite"), "--yes"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 0 and ": 1 match, " in result.output, result.output
     junk = tmp_path / "junk.sqlite"
     junk.write_text("not a database")
     result = CliRunner().invoke(main, ["restore", str(junk), "--db", str(live), "--yes"])
@@ -42,7 +42,8 @@ def test_export_and_import_commands(tmp_path):
     live, other = tmp_path / "live.sqlite", tmp_path / "other.sqlite"
     _club(live)
     out = tmp_path / "club.json"
-    assert CliRunner().invoke(main, ["export", "club", str(out), "--db", str(live)]).exit_code == 0
+    exported = CliRunner().invoke(main, ["export", "club", str(out), "--db", str(live)])
+    assert exported.exit_code == 0 and f"Wrote the history of Club to {out}." in exported.output  # said, as backup is
     assert json.loads(out.read_text())["group"] == {"name": "Club"}
     first = CliRunner().invoke(main, ["import", str(out), "--db", str(other)])
     assert first.exit_code == 0 and "1 match imported" in first.output
