@@ -890,9 +890,13 @@ def _history_rows(db, match, log, seat: int | None, at: int | None = None) -> tu
 
 
 def _round_of(before: Any) -> int | None:
-    """The round (or game) an entry made from state ``before`` belongs to: one more than those finished."""
+    """The round (or game) an entry made from state ``before`` belongs to: one more than those finished, or,
+    once the match is over (a correction, an undo, a dispute decided after it), the last one: no round 3
+    heads the history of a match of two."""
     finished = getattr(before, "history", None) if before is not None else None
-    return len(finished) + 1 if isinstance(finished, (tuple, list)) else None
+    if not isinstance(finished, (tuple, list)):
+        return None
+    return len(finished) + (0 if finished and getattr(before, "over", False) is True else 1)
 
 
 def _entry_fates(log, whole: list, seen: list) -> list[dict]:

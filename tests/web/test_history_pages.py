@@ -109,3 +109,16 @@ def test_a_game_of_games_is_headed_game_by_game(app, database):
                  tables.feed, replay_fn=tables.replay)
     page = phone.client.get(f"/m/{match.id}/history").get_data(as_text=True)
     assert '<li class="round-mark"><h2>Game 1</h2></li>' in page and "Round 1" not in page
+
+
+def test_an_entry_made_after_the_match_ended_is_under_its_last_round_not_a_new_one(app, database):
+    """A one-round match, over; the shared phone then undoes the last reveal. The history headed that undo
+    "Round 2", a round the match never had: an entry made after the end belongs to the last round."""
+    from .test_home import finished_match
+
+    match = finished_match(database)
+    shared = Phone(app, match.id, "shared")
+    assert shared.post(move="undo").status_code == 200
+    page = shared.client.get(f"/m/{match.id}/history").get_data(as_text=True)
+    assert re.findall(r"<h2>(Round \d+)</h2>", page) == ["Round 1"]
+    assert "undid #7" in page
