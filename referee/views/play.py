@@ -1052,7 +1052,8 @@ def _corrected_since_decided(db, match, view: dict) -> dict[int, tuple[int, int]
 def _phone_owners(claims: list[dict]) -> tuple[dict[str, int], dict[str, int]]:
     """Whose phone each phone is: the first seat it took that no other phone had held (a phone that took Ana's
     seat over by mistake, then sat in Ben's, is Ben's), and, for naming it, that seat or else the first seat
-    it held."""
+    it held, unless that seat is another phone's own (a second phone that took Ben's seat for a while is not
+    "Ben's phone": Ben's own phone is; it goes unnamed, "another phone")."""
     own: dict[str, int] = {}
     named: dict[str, int] = {}
     used: dict[int, set] = {}
@@ -1064,7 +1065,8 @@ def _phone_owners(claims: list[dict]) -> tuple[dict[str, int], dict[str, int]]:
             own.setdefault(device, seat)
         named.setdefault(device, seat)
         used.setdefault(seat, set()).add(device)
-    return own, {**named, **own}
+    owned = set(own.values())
+    return own, {**{d: s for d, s in named.items() if s not in owned}, **own}
 
 
 def _seat_claims(db, match) -> list[dict]:
@@ -1095,7 +1097,7 @@ def _seat_claims(db, match) -> list[dict]:
         words = None
         if seat == SHARED_SEAT:
             words = gettext("%(name)s's phone became the phone for everyone.", name=said(mine)) \
-                if device in first else gettext("A phone became the phone for everyone.")
+                if device in first and mine is not None else gettext("A phone became the phone for everyone.")
         else:
             others = users.get(seat, set()) - {device}
             moved = before is not None and before != seat
@@ -1103,8 +1105,10 @@ def _seat_claims(db, match) -> list[dict]:
                 words = gettext("%(name)s's phone went back to %(name)s's seat.", name=said(seat))  # its own again
             elif seat == own.get(device) and (moved or others):
                 words = gettext("%(name)s's phone took %(name)s's own seat.", name=said(seat))
-            elif moved:
+            elif moved and mine is not None:
                 words = gettext("%(other)s's phone took %(name)s's seat.", other=said(mine), name=said(seat))
+            elif moved:
+                words = gettext("Another phone took over %(name)s's seat.", name=said(seat))
             elif others and mine is not None and mine != seat:
                 words = gettext("%(other)s's phone took over %(name)s's seat.", other=said(mine), name=said(seat))
             elif others:

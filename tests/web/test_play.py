@@ -611,6 +611,24 @@ def test_a_phone_that_lost_its_seat_and_takes_its_own_is_not_named_after_the_sea
     assert "took <bdi>Leo</bdi>'s seat" not in history
 
 
+def test_a_second_phone_that_held_bens_seat_for_a_while_is_never_called_bens_phone(app, database):
+    """A second phone took over Ben's seat, Ben's own phone took it back, then the second phone took Cy's seat
+    and became the phone for everyone: the history said "Ben's phone took over Cy's seat" and "Ben's phone
+    became the phone for everyone" while Ben played on his own phone. It names the second phone no one's."""
+    match = store.create_match(database, "ratatat", ["Ana", "Ben", "Cy"])
+    ben, cy, second = app.test_client(), app.test_client(), app.test_client()
+    for phone, seat in ((ben, "1"), (cy, "2")):
+        assert phone.post(f"/m/{match.id}/seat", data={"seat": seat}, headers=HX).status_code == 303
+    for phone, seat in ((second, "1"), (ben, "1"), (second, "2")):
+        assert phone.post(f"/m/{match.id}/seat", data={"seat": seat, "confirm": "1"}, headers=HX).status_code == 303
+    assert second.post(f"/m/{match.id}/seat", data={"seat": "shared"}, headers=HX).status_code == 303
+    history = html.unescape(ben.get(f"/m/{match.id}/history").get_data(as_text=True))
+    said = re.findall(r'<li class="seat-change"><span class="num"></span><span>(.*?)</span>', history)
+    assert [re.sub("</?bdi>", "", s) for s in said] == [
+        "Another phone took over Ben's seat.", "Ben's phone went back to Ben's seat.",
+        "Another phone took over Cy's seat.", "A phone became the phone for everyone."]
+
+
 def test_a_spectator_link_changes_nothing_until_posted(app, table):
     match, ana, _, _ = table
     assert ana.client.get(f"{ana.url}/watch").status_code == 200
