@@ -733,3 +733,17 @@ def test_CAB_21_the_look_and_swap_form_offers_no_swap_with_the_callers_card(tabl
     form = html.unescape(ben.pick(move="look_swap", slot="1", target="Cy"))
     assert "Swap them" in form and "Keep them" in form and "CAB-21" not in form
     ben.ok(move="look_swap", slot="1", target="Ana", target_slot="2", seen="unknown", target_seen="unknown", swap="0")
+
+
+def test_GEN_3_a_look_and_swap_offers_no_card_whose_every_copy_the_table_has_seen(table, database):
+    """K♣ lies face up on the discard pile, the deck's only one: Ana's look-and-swap (and a peek) offered it
+    for what she saw, and took it without a word. What a player notes privately is offered from the cards
+    still possible; the king she plays is out of them too."""
+    match, ana, ben, cy = table
+    ana.ok(move="turn_up", card="KC")
+    ana.ok(move="draw")
+    ana.ok(move="power", card="KS")
+    form = ana.pick(move="look_swap", slot="3", target="Ben")
+    for select in ('name="seen"', 'name="target_seen"'):
+        options = form.split(select, 1)[1].split("</select>", 1)[0]
+        assert 'value="QH"' in options and 'value="KC"' not in options and 'value="KS"' not in options
