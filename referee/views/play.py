@@ -1179,8 +1179,19 @@ def _correction_page(db, match, log, history: list, number: int, status: int = 2
     ctx.update(number=number, original=inner if isinstance(inner, dict) else original, stored=original,
                words=entry_words(log, original, before), ruling_page=True,
                reason=typed.get("reason", "") if typed is not None else "",
-               sight_elsewhere=_sight_elsewhere(match, log, original), set_aside=set_aside or [])
+               sight_elsewhere=_sight_elsewhere(match, log, original), set_aside=set_aside or [],
+               places_n=_places_then(before))
     return _no_store(Response(render_template("table/correct.html", **ctx), status=status))
+
+
+def _places_then(before: Any) -> int | None:
+    """How many places the longest row had when the entry was made (a correction offers no place 7 where
+    the rows held four cards); None when the state does not say (no rows, a correction corrected again)."""
+    rows = getattr(getattr(before, "round", None), "rows", None)
+    if not rows:
+        return None
+    lengths = [len(row) for row in (rows.values() if isinstance(rows, dict) else rows)]
+    return max(lengths) if lengths else None
 
 
 def _sight_elsewhere(match, log, entry: dict) -> str | None:

@@ -207,6 +207,10 @@ def test_the_pickers_a_matching_claim_and_the_correction_page(app, database):
     page = p.client.get(f"{p.url}/correct/2").get_data(as_text=True)
     assert 'name="c_place1" value="1" checked' in page and 'name="c_place2" value="2" checked' in page
     assert 'name="c_place3" value="3">' in page and 'name="c_slots"' not in page  # places ticked, never typed
+    assert 'name="c_place4"' in page and 'name="c_place5"' not in page  # the places the rows had then: four
+    swap = p.client.get(f"{p.url}/correct/8").get_data(as_text=True)  # the blind swap: its places, 1 to 4
+    assert 'name="c_target_slot" value="1"' in swap and 'name="c_target_slot" value="4"' in swap
+    assert 'name="c_target_slot" value="5"' not in swap and 'name="c_slot" value="5"' not in swap
     assert 'name="c_card1" value="4" required checked' in page
     response = p.post(move="correct", target_entry="2", reason="they were 6s", c_move="match", c_for=turn,
                       c_place1="1", c_place2="2", c_card1="6", c_card2="6", c_slot="2")
