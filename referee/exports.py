@@ -123,7 +123,7 @@ def _cell(value: Any) -> Any:
 
 
 CSV_COLUMNS = ("group", "night", "match", "game", "house_rules", "match_over", "round", "player", "profile",
-               "score", "round_result", "finishing_place", "total", "match_result", "ended_early")
+               "score", "round_result", "finishing_place", "total", "match_result", "ended_early", "house_rules_words")
 SHARED_WIN = "won (shared)"  # a round or a match won by more than one player: a win for each, as the pages say
 
 
@@ -150,6 +150,7 @@ def export_csv(db: Database, group_id: int) -> str:
         log = store.state_at(db, match, tables.replay, tables.feed)
         res = log.game.result(log.state)
         rules = json.dumps(match.rules, sort_keys=True, ensure_ascii=False)
+        rules_said = stats.rules_words(match.game, stats.rules_key(match.rules))  # "The publisher's rules", not "{}"
         rounds = res.get("rounds") or []
         # the running total after each round, as the standings count it (Cabo's 100 → 50 included); none for a
         # game scored without points
@@ -176,7 +177,7 @@ def export_csv(db: Database, group_id: int) -> str:
                     group.name, days.get(night_id, ""), match.id, match.game, rules, int(bool(res.get("over"))),
                     rnd.get("number", ""), name, profile_names.get(seat, name),
                     (rnd.get("scores") or {}).get(name, ""), verdict, place,
-                    series[seat][number] if series else "", won, int(bool(res.get("ended_early"))))])
+                    series[seat][number] if series else "", won, int(bool(res.get("ended_early"))), rules_said)])
     return out.getvalue()
 
 

@@ -69,6 +69,7 @@ def test_csv_has_one_row_per_player_per_round(history, database):
     rows = list(csv.DictReader(io.StringIO(exports.export_csv(database, history.id))))
     three = [r for r in rows if r["house_rules"] == "{}" and r["game"] == "ratatat"]
     assert len(three) == 9  # three rounds, three players
+    assert {r["house_rules_words"] for r in three} == {"The publisher's rules"}  # said, for a spreadsheet's reader
     ana = [r for r in three if r["player"] == "Ana"]
     assert [r["score"] for r in ana] == ["7", "12", "5"] and ana[0]["round_result"] == "won"
     annie = [r for r in rows if r["player"] == "Annie"]
