@@ -173,6 +173,26 @@ class ResolveFlag:
     about: str = ""  # the dispute as it read when decided (`flag_about`); "" in entries made before it was kept
 
 
+def decide_flag(flags: tuple[Flag, ...], move: ResolveFlag, who: str, entry: int, refuse: Any,
+                readings: tuple[str, ...] = ()) -> tuple[tuple[Flag, ...], str]:
+    """The flags with ``move``'s decision on one of them (GEN-5), and its status ("accepted" or
+    "overridden"): refused (``refuse(rule, message)``, which raises) when that dispute is not there now,
+    is decided already, or reads otherwise than when it was decided (``readings``: more ways its words
+    may be said, for a dispute whose words were reworded since). Every engine decides disputes so."""
+    if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
+        refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
+    old = flags[move.flag]
+    if old.status != "open":
+        refuse("GEN-5", "That dispute is no longer open: it was decided already.")
+    if move.about and move.about not in (flag_about(old.rule, old.message),
+                                         *(flag_about(old.rule, said) for said in readings)):
+        refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): decide it again.")
+    status = "accepted" if move.decision == "accept" else "overridden"
+    resolution = f"{status} by {who} at entry {entry}" + (f": {move.reason}" if move.reason else "")
+    new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
+    return flags[:move.flag] + (new,) + flags[move.flag + 1:], status
+
+
 @dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last entry that stands (GEN-13): a compensating entry, the log keeps both."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .base import EntryError, Flag, Override, ResolveFlag, Ruling, flag_about
+from .base import EntryError, Flag, Override, ResolveFlag, Ruling, decide_flag
 from .ratatat_state import Token
 
 
@@ -91,21 +91,9 @@ class Entry:
         the flag). Either way the entry that raised it stands, so a revealed card counts as revealed:
         there is no other value to count. Deciding the last flag that holds a round scores it."""
         flags = self.state.flags
-        if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
-            self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
-        if flags[move.flag].status != "open":
-            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
-        said = flags[move.flag]
-        if move.about and move.about not in (flag_about(said.rule, said.message),
-                                             flag_about(said.rule, _first_said(said.message))):
-            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
-                                 "decide it again.")
-        status = "accepted" if move.decision == "accept" else "overridden"
-        who = self.name(move.seat)
-        resolution = f"{status} by {who} at entry {self.eid}" + (f": {move.reason}" if move.reason else "")
-        old = flags[move.flag]
-        new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
-        self.state.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
+        said = flags[move.flag].message if move.flag < len(flags) else ""
+        self.state.flags, status = decide_flag(flags, move, self.name(move.seat), self.eid, self.refuse,
+                                               (_first_said(said),))
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
         self.maybe_score()
 

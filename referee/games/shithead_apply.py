@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, event_of, normalise_players, resolve_rules,
-                   flag_about, seat_index)
+from .base import (EntryError, Flag, Override, ResolveFlag, Ruling, decide_flag, event_of, normalise_players,
+                   resolve_rules, seat_index)
 from .shithead_logic import (advance, declared_face_up, effective_top, fits, illegal, must_play_declared,
                              pile_entries, possible, run_length, set_rank, zone)
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap
@@ -143,20 +143,7 @@ class _Entry:
                             "by": self.name(move.seat) if move.seat is not None else None})
 
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
-        flags = self.s.flags
-        if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
-            self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
-        if flags[move.flag].status != "open":
-            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
-        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
-            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
-                                 "decide it again.")
-        status = "accepted" if move.decision == "accept" else "overridden"
-        resolution = f"{status} by {self.name(move.seat)} at entry {self.eid}" + (
-            f": {move.reason}" if move.reason else "")
-        old = flags[move.flag]
-        new = Flag(old.id, old.rule, old.message, old.entries, old.at, status, resolution)
-        self.s.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
+        self.s.flags, status = decide_flag(self.s.flags, move, self.name(move.seat), self.eid, self.refuse)
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
 
     # --- setting up -------------------------------------------------------------------------

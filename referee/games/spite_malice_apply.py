@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .base import (EntryError, Override, ResolveFlag, Ruling, event_of, flag_about, normalise_players, resolve_rules,
+from .base import (EntryError, Override, ResolveFlag, Ruling, decide_flag, event_of, normalise_players, resolve_rules,
                    seat_index)
 from .cards import card_name, sentence_start
 from .spite_malice_moves import Build, Discard, Draw, Start, Top, source_parts
@@ -165,19 +165,8 @@ class _Entry:
                             "by": self.name(move.seat) if move.seat is not None else None})
 
     def do_ResolveFlag(self, move: ResolveFlag) -> None:
-        flags = self.s.flags
-        if move.flag >= len(flags):  # (after a correction, the contradiction it was about may be gone)
-            self.refuse("GEN-5", "There is no such dispute now: an entry it was about may have been corrected.")
-        if flags[move.flag].status != "open":
-            self.refuse("GEN-5", "That dispute is no longer open: it was decided already.")
-        if move.about and move.about != flag_about(flags[move.flag].rule, flags[move.flag].message):
-            self.refuse("GEN-5", "That dispute reads differently now (an entry it points at was corrected): "
-                                 "decide it again.")
-        old = flags[move.flag]  # pragma: no cover - no Spite & Malice rule flags (every check is immediate)
-        status = "accepted" if move.decision == "accept" else "overridden"
-        new = replace(old, status=status, resolution=f"{status} by {self.name(move.seat)} at entry {self.eid}"
-                      + (f": {move.reason}" if move.reason else ""))
-        self.s.flags = flags[:move.flag] + (new,) + flags[move.flag + 1:]
+        # (no Spite & Malice rule flags: every check is immediate; an imported transcript may still decide one)
+        self.s.flags, status = decide_flag(self.s.flags, move, self.name(move.seat), self.eid, self.refuse)
         self.events.append({"kind": "flag_resolved", "flag": move.flag, "status": status})
 
     # --- what the table has seen (GEN-3, SM-K7) ----------------------------------------------

@@ -99,3 +99,27 @@ def test_house_rule_numbers_are_bounded():
     assert info.value.field == "rules.rounds_n"
     with pytest.raises(EntryError):
         resolve_rules(VARIANTS, {"rounds_n": 2.0})
+
+
+def test_GEN_5_a_decision_on_a_dispute_is_taken_once_and_only_as_the_dispute_reads():
+    """One rule for every engine (it was written three times): a decision names the dispute as it read, takes
+    it once, and says who decided at which entry."""
+    from referee.games.base import ResolveFlag, decide_flag, flag_about
+
+    def refuse(rule, message):
+        raise Ruling(rule, message)
+
+    flags = (Flag(0, "GEN-4", "Ana's card was known to be 2", (3,), 5),)
+    about = flag_about("GEN-4", "Ana's card was known to be 2")
+    new, status = decide_flag(flags, ResolveFlag(0, "override", "she moved it", 1, about), "Ben", 9, refuse)
+    assert status == "overridden" and new[0].resolution == "overridden by Ben at entry 9: she moved it"
+    assert flags[0].status == "open"  # the flags given are not changed
+    for flag_number, said, why in ((1, about, "no such dispute"), (0, "0123456789ab", "reads differently")):
+        with pytest.raises(Ruling, match=why) as refused:
+            decide_flag(flags, ResolveFlag(flag_number, "accept", "", 1, said), "Ben", 9, refuse)
+        assert refused.value.rule == "GEN-5"
+    with pytest.raises(Ruling, match="decided already"):
+        decide_flag(new, ResolveFlag(0, "accept", "", 1, about), "Ben", 10, refuse)
+    reworded = decide_flag(flags, ResolveFlag(0, "accept", "", 1, flag_about("GEN-4", "old words")), "Ben", 9, refuse,
+                           ("old words",))
+    assert reworded[1] == "accepted"
