@@ -72,12 +72,13 @@ def _points(view: dict) -> dict[str, int]:
 def running_tally(earlier: list[dict[str, Any]], view: dict) -> dict[str, Any] | None:
     """The tally across the matches played at this table one "Play again" after another, this one
     included once it is over (``view``, its table as this phone sees it): ``counts`` ("shithead", "wins"
-    or "matches"), ``matches`` (how many) and ``rows`` ([name, points], best first). None with fewer than
-    two matches over, or where they counted differently (a house rule changed)."""
+    or "matches"), ``matches`` (how many) and ``rows`` ([name, points], best first). None with no match played
+    before this one, or where they counted differently (a house rule changed). Right after "Play again"
+    the tally is the matches before, not zeros: the new table carries the points on."""
     done = list(earlier)
     if view.get("over"):
         done.append({"points": _points(view), "counts": _counts(view)})
-    if len(done) < 2 or len({d["counts"] for d in done}) != 1:
+    if not earlier or len({d["counts"] for d in done}) != 1:
         return None
     totals: dict[str, int] = {}
     for d in done:

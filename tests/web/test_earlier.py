@@ -64,8 +64,12 @@ def test_SH_51_the_shithead_points_add_up_across_play_again(client, database):
     """Three one-game Shithead tables, one "Play again" after another: Ben is the Shithead twice, Noa once.
     The third table, over, counts all three, fewest first; before it is over, the first two."""
     first = shithead_table(database, "Ben")
-    second = shithead_table(database, "Noa", rematch_of=first.id)
     assert tally_across(client.get(f"/m/{first.id}").get_data(as_text=True)) is None  # nothing played before it
+    # right after "Play again" the new table carries Ben's point on (it showed 0 for everyone)
+    fresh = store.get_match(database, again(client, first.id))
+    heading, rows = tally_across(client.get(f"/m/{fresh.id}").get_data(as_text=True))
+    assert heading == "Shithead points, 1 match at this table" and rows == [("Ana", "0"), ("Noa", "0"), ("Ben", "1")]
+    second = shithead_table(database, "Noa", rematch_of=first.id)
     heading, rows = tally_across(client.get(f"/m/{second.id}").get_data(as_text=True))
     assert heading == "Shithead points, all 2 matches at this table"
     assert rows == [("Ana", "0"), ("Ben", "1"), ("Noa", "1")]
