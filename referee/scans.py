@@ -26,6 +26,8 @@ import numpy as np
 
 import vision
 
+import cv2  # noqa: E402,I001 - after vision, which sets OpenCV's pixel limit before cv2 is first imported
+
 from .store import now
 
 KEEP_SECONDS = 600
@@ -57,10 +59,12 @@ class Scan:
     owner: str = ""  # the phone that took it (its device id); empty for anyone
     created: float = field(default_factory=time.monotonic)
     place: str = ""  # what it was taken for: "<match id>:<move>:<for>" at a table, "teach:<deck id>" teaching
+    plain: bytes = b""  # a table's photo as taken (JPEG, nothing drawn): kept with the match, it is drawn again
+    # with the labels of the cards entered only (``attach``)
 
     @property
     def nbytes(self) -> int:
-        return len(self.overlay) + (self.image.nbytes if self.image is not None else 0)
+        return len(self.overlay) + len(self.plain) + (self.image.nbytes if self.image is not None else 0)
 
 
 class ScanStore:
@@ -78,8 +82,9 @@ class ScanStore:
         """Store a scan; a scan by the same phone for the same ``place`` (e.g. one player's reveal)
         replaces the previous one. ``numbered``: the photo shown back numbers the cards (a teaching photo)."""
         h, w = image.shape[:2]
+        plain = b"" if keep_image or not place or place.startswith("teach:") else _jpeg(image)
         scan = Scan(secrets.token_urlsafe(12), vision.draw_overlay(image, reads, numbered=numbered), reads, (w, h),
-                    image if keep_image else None, owner, place=place)
+                    image if keep_image else None, owner, place=place, plain=plain)
         with self._lock:
             if place:
                 old = self._places.pop((owner, place), None)
@@ -202,17 +207,35 @@ def _left_in(upload: Any) -> int:
         return 0
 
 
-def attach(db: Any, match_id: str, version: int, token: str, owner: str | None = None) -> bool:
+def attach(db: Any, match_id: str, version: int, token: str, owner: str | None = None,
+           entered: list[str] | None = None) -> bool:
     """Keep a scanned photo (with its outlines) with the match — only when the player asks to, only a
     photo that phone (``owner``) took, and only one taken at this table (its ``place`` names the match:
-    never a teaching photo, nor another table's scan)."""
+    never a teaching photo, nor another table's scan). With ``entered`` (the cards the entry names), only
+    those cards are outlined and named on the photo kept: another card caught in the frame is not named
+    to the whole table."""
     scan = scans.get(token, owner=owner)
     if scan is None or scan.place.partition(":")[0] != match_id:
         return False
+    jpeg = scan.overlay
+    if entered is not None and scan.plain:
+        image = cv2.imdecode(np.frombuffer(scan.plain, np.uint8), cv2.IMREAD_COLOR)
+        left = list(entered)
+        shown = []
+        for read in scan.reads:
+            if read.label is not None and read.label in left:
+                left.remove(read.label)
+                shown.append(read)
+        jpeg = vision.draw_overlay(image, shown)
     with db.atomic():
         db.conn.execute("INSERT INTO photos (match_id, version, jpeg, created_at) VALUES (?, ?, ?, ?)",
-                        (match_id, version, scan.overlay, now()))
+                        (match_id, version, jpeg, now()))
     return True
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return buf.tobytes() if ok else b""
 
 
 def kept_photos(db: Any, match_id: str) -> dict[int, list[int]]:

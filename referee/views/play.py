@@ -1184,6 +1184,22 @@ def _correction_page(db, match, log, history: list, number: int, status: int = 2
     return _no_store(Response(render_template("table/correct.html", **ctx), status=status))
 
 
+def _cards_named(entry: Any) -> list[str]:
+    """Every card an entry names (a card, a reveal's cards, what was seen), as codes: the cards a photo kept
+    with it may name (``scans.attach``)."""
+    found: list[str] = []
+    values = list(entry.values()) if isinstance(entry, dict) else []
+    while values:
+        value = values.pop(0)
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            values.extend(value)
+        elif isinstance(value, dict):
+            values.extend(value.values())
+    return found
+
+
 def _places_then(before: Any) -> int | None:
     """How many places the longest row had when the entry was made (a correction offers no place 7 where
     the rows held four cards); None when the state does not say (no rows, a correction corrected again)."""
@@ -1300,7 +1316,8 @@ def whole_for(log, entries: list, seen: list, seats: frozenset[int]) -> list:
 @bp.get("/photo/<int:photo_id>.jpg")
 def kept_photo(match_id: str, photo_id: int):
     """A photo kept with the match, outlines drawn, shown to every phone that may see its entry: a
-    photo of a card only one seat saw (a peek, a first look) only to that seat's phone."""
+    photo of a card only one seat saw (a peek, a first look) only to that seat's phone; none once its
+    entry was undone (taken back, the photo went with it)."""
     from .nights import MAX_ID
 
     db, match, log = load(match_id)
@@ -1311,6 +1328,8 @@ def kept_photo(match_id: str, photo_id: int):
     whole = [item["entry"] for item in store.entries(db, match_id)]
     if not 0 < seq <= len(whole) or not sees_whole(log, whole, phone_seat(match_id), seq - 1):
         abort(403, description=gettext("That photo shows what only another player saw."))
+    if seq - 1 in dict(log.undone).values():
+        abort(404, description=gettext("That photo's entry was undone: the photo went with it."))
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "private, no-store"})
 
 
@@ -1514,7 +1533,7 @@ def post_entry(match_id: str):
             return render_screen(match, log, 400, notice=gettext("That entry is not complete: %(why)s",
                                                                  why=_form_words(err.message, err.field)))
     if request.form.get("attach") and not done.duplicate:
-        scans.attach(db, match_id, done.seq, request.form["attach"], owner=device_id())
+        scans.attach(db, match_id, done.seq, request.form["attach"], owner=device_id(), entered=_cards_named(entry))
     match = dataclasses.replace(match, version=done.version)
     set_aside = _set_aside_now(log, done.state)
     if not is_htmx():

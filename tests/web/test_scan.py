@@ -366,13 +366,13 @@ def zero_png(width: int, height: int) -> bytes:
 def test_a_hostile_png_is_read_at_working_size_and_keeps_no_image(client, seated):
     data = zero_png(6300, 6300)  # 113 KB, 40 megapixels: allowed, but must not be kept whole
     assert len(data) < 200_000
-    before = scans.scans.nbytes
     response = upload(client, f"/m/{seated.id}/scan", data, name="x.png", move="turn_up", field="card")
     assert response.status_code == 200 and "No card found" in response.get_data(as_text=True)
     token = re.search(r'/scan/([^"]+)\.jpg', response.get_data(as_text=True)).group(1)
     scan = scans.scans.get(token)
     assert scan.image is None and max(scan.size) <= 1600
-    assert scans.scans.nbytes - before == len(scan.overlay) < 2_000_000
+    # two JPEGs at working size (the photo shown back, and the photo as taken, to keep with the entry)
+    assert scan.nbytes == len(scan.overlay) + len(scan.plain) < 2_000_000 and max(scan.size) <= 1600
 
 
 def test_the_scan_store_is_bounded_in_bytes():
@@ -688,3 +688,41 @@ def test_a_reveal_photo_whose_cards_are_found_but_none_read_says_so_as_no_card_f
     html = upload(client, f"/m/{seated.id}/scan", standard_row_photo(["9S", "KD", "4C", "QH"], left=60, step=380),
                   move="reveal", **{"for": "Ana"}).get_data(as_text=True)
     assert "No card found in the photo: pick Ana" in html and "0 of the 4" not in html
+
+
+def test_a_photo_kept_with_an_entry_names_only_the_cards_entered(app, database):
+    """Cambio: the turn-up photographed with two more cards beside it, kept with the entry. The photo kept
+    named all three to every phone; it outlines and names only the card entered."""
+    from .test_cabo_table import CAMBIO
+
+    match = store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO)
+    client = app.test_client()
+    assert client.post(f"/m/{match.id}/seat", data={"seat": "0"}, headers={"Origin": "http://localhost"}).status_code == 303
+    html = upload(client, f"/m/{match.id}/scan", standard_row_photo(["9S", "KD", "4C"], left=100, step=500),
+                  move="turn_up", field="card").get_data(as_text=True)
+    token = re.search(r'name="attach" value="([^"]+)"', html).group(1)
+    scan = scans.scans.get(token)
+    assert sorted(r.label for r in scan.reads) == ["4C", "9S", "KD"]
+    answer = client.post(f"/m/{match.id}/entry", data={"version": "0", "move": "turn_up", "card": "KD",
+                                                       "attach": token}, headers=HX)
+    assert answer.status_code == 200
+    kept = bytes(database.conn.execute("SELECT jpeg FROM photos WHERE match_id = ?", (match.id,)).fetchone()[0])
+    plain = cv2.imdecode(np.frombuffer(scan.plain, np.uint8), cv2.IMREAD_COLOR)
+    assert kept == vision.draw_overlay(plain, [r for r in scan.reads if r.label == "KD"]) != scan.overlay
+
+
+def test_the_photo_of_an_entry_undone_goes_with_it(client, taught, seated, database):
+    """A turn-up confirmed with its photo kept, then undone: the history still offered the photo, and anyone
+    could open it. Taken back, the entry's photo is neither offered nor served."""
+    html = upload(client, f"/m/{seated.id}/scan", row_photo(["5"], seed=9), move="turn_up",
+                  field="card").get_data(as_text=True)
+    token = re.search(r'name="attach" value="([^"]+)"', html).group(1)
+    client.post(f"/m/{seated.id}/entry", data={"version": "0", "move": "turn_up", "card": "5", "attach": token},
+                headers=HX)
+    photo_id = database.conn.execute("SELECT id FROM photos").fetchone()[0]
+    assert client.get(f"/m/{seated.id}/photo/{photo_id}.jpg").status_code == 200
+    assert f"/photo/{photo_id}.jpg" in client.get(f"/m/{seated.id}/history").get_data(as_text=True)
+    assert client.post(f"/m/{seated.id}/entry", data={"version": "1", "move": "undo"}, headers=HX).status_code == 200
+    assert f"/photo/{photo_id}.jpg" not in client.get(f"/m/{seated.id}/history").get_data(as_text=True)
+    gone = client.get(f"/m/{seated.id}/photo/{photo_id}.jpg")
+    assert gone.status_code == 404 and "undone" in gone.get_data(as_text=True)
