@@ -157,7 +157,9 @@ def source_words(source: str, whose: str = "") -> str:
 def describe(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
     """One line in plain words, for the table's history (each card as the screen names it: "K♥", "5"); with
     what a build came to (``spite_malice_apply.entry_outcome``), the rank it counted as and the pile it
-    completed."""
+    completed, and how many cards a draw of the cards owed drew."""
+    if outcome and outcome.get("drew") is not None:
+        return describe(Draw(move.seat, outcome["drew"]), players)
     if outcome:
         said = describe(move, players)
         if outcome.get("counts_as"):

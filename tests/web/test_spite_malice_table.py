@@ -81,6 +81,11 @@ def test_the_draw_owed_is_one_tap_and_a_wrong_count_is_refused(table, database):
     assert response.status_code == 422 and "SM-K3" in text(response)
     assert ann.post(move="draw").status_code == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "draw", "seat": "Ann"}
+    # the history says how many, as the button did (it said "draws the cards owed" for 1 as for 5)
+    history = text(ann.client.get(f"{ann.url}/history"))
+    assert "Ann draws 1 from the stock." in history and "the cards owed" not in history
+    ann.client.post("/lang", data={"lang": "it", "next": "/"}, headers={"Origin": "http://localhost"})
+    assert "Ann pesca 1 dal mazzo." in text(ann.client.get(f"{ann.url}/history"))  # and in the phone's language
 
 
 def test_pickers_correction_and_hostile_fields(table, database):

@@ -17,6 +17,8 @@ TITLE = _l("Spite & Malice")  # as the players of each language call it
 def entry(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = None) -> str:
     """A Spite & Malice entry said from its fields; with what a build came to (``entry_outcome``), the rank
     it counted as and the pile it completed."""
+    if outcome and outcome.get("drew") is not None:  # the cards owed, said as how many they were
+        return entry(m.Draw(move.seat, outcome["drew"]), players)
     if outcome:
         said = entry(move, players)
         if outcome.get("counts_as"):
