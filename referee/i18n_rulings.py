@@ -572,6 +572,7 @@ _RULINGS_EN: tuple[tuple[str, Any], ...] = (
     # Shithead: what beats the pile, and the reminders the referee owes the table after a play
     _same(N_("anything")),
     _same(N_("anything (a 2 is on top)")),
+    (r"an? (?P<rank>\w+) \(the card declared, SH-4\)", N_("a %(rank)s (the card declared, SH-4)")),
     _same(N_("a 7 or lower, or a 2, 3 or 10")),
     (r"an? (?P<rank>\w+) or higher, or a 2, 3 or 10", N_("a %(rank)s or higher, or a 2, 3 or 10")),
     _same(N_("a 7 or lower, or a 2 or 10")),

@@ -10,7 +10,7 @@ from typing import Any
 from .base import changed_rules
 from .shithead_logic import advance, describe_top, effective_top, fits, must_play_declared, run_length, zone
 from .shithead_moves import Add, FaceUp, Interrupt, Pickup, Play, Start, Swap, move_to_dict
-from .shithead_rules import FACE_UP, RANKS, VARIANTS, deck, natural, rank_of
+from .shithead_rules import FACE_UP, RANKS, VARIANTS, a_rank, deck, natural, rank_of
 from .shithead_state import NAME, TITLE, PileCard, State
 
 
@@ -306,7 +306,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "next": None if nxt is None else players[nxt], "direction": state.direction,
         "starter": None if state.starter is None else players[state.starter], "declared": state.declared,
         "stock": state.stock, "pile": [p.card for p in state.pile], "pile_count": len(state.pile),
-        "top": None if top is None else top.card, "through_threes": through, "beat": describe_top(state),
+        "top": None if top is None else top.card, "through_threes": through, "beat": _beat(state),
         "run": {"rank": run_rank, "count": run}, "burned": len(state.burned), "seats": seats,
         "out": [players[i] for i in state.out], "reminders": [{"rule": r, "text": t} for r, t in state.reminders],
         "history": [h.to_dict(players) for h in state.history], "tally": list(state.tally),
@@ -318,3 +318,12 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "natural_ranks": [r for r in RANKS if natural(r, state.rules)],  # what a starter may show (SH-4)
         "choices": {players[i]: choices(state, i) for i in may_act(state)},
     }
+
+
+def _beat(state: State) -> str:
+    """What the player to act may play, in words (the status line): the starter bound to the card declared
+    plays that rank (SH-4, SH-V17; "play anything" above the reminder said otherwise), else what beats the pile."""
+    if state.turn is not None and must_play_declared(state, state.turn):
+        declared = a_rank(rank_of(state.declared))
+        return f"{declared} (the card declared, SH-4)"
+    return describe_top(state)

@@ -68,6 +68,8 @@ def test_a_whole_turn_cycle_with_reminders_naming_their_rules(table, database):
     match, ana, ben, cy = table
     screen = text(set_up(ana, ben, cy))
     assert "Your turn, Ana" in screen and "SH-4" in screen and "must play the 4" in screen
+    # the status line says so too ("Play anything" above the reminder said otherwise)
+    assert "Play <strong>a 4 (the card declared, SH-4)</strong>" in screen and "Play <strong>anything" not in screen
     # The hand's ranks are offered; the 4 is the only legal first play (SH-V17).
     assert re.search(r'move=play&amp;seat=Ana&amp;rank=4"', screen)
     picker = ana.pick(move="play", seat="Ana", rank="4")
