@@ -37,6 +37,21 @@ def test_the_entries_every_game_shares_are_said_alike(app):
     assert len(set(said.values())) == 1 and "Ana" in next(iter(said.values()))
 
 
+def test_an_entry_made_by_the_table_is_said_of_a_thing_not_of_a_person(app):
+    """The phone for everyone corrects an entry: Hebrew said "השולחן מתקן/ת" (the slash for a person's he or
+    she); the table is a thing: "השולחן מתקן". Each shared entry made by the table has its own words."""
+    from referee.games.base import Correct, Override, ResolveFlag
+    from referee.games.ratatat_moves import Draw
+
+    module = words.for_game("ratatat")
+    made = [Correct(3, Draw(0), "a slip"), Override(Draw(0), "GEN-7", "fine"), ResolveFlag(0, "accept"),
+            ResolveFlag(0, "override"), Undo()]
+    with app.test_request_context(headers={"Accept-Language": "he"}):
+        said = [module.entry(move, ("Ana", "Ben")) for move in made]
+    assert said[0].startswith("השולחן מתקן את רישום 3") and said[4] == "השולחן מבטל את הרישום האחרון."
+    assert all("/ת" not in s.split(":")[0] and s.startswith("השולחן") for s in said), said  # Ana, a person, keeps hers
+
+
 def test_a_game_without_a_words_module_is_shown_as_its_engine_says_it_marked_english(app, monkeypatch):
     class Plain:
         TEMPLATES = "no_such_game"

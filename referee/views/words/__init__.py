@@ -31,8 +31,22 @@ def for_game(game: str | None) -> Any:
 
 
 def common(move: Any, players: tuple[str, ...], again: Any) -> str | None:
-    """The entries every game shares: override, flag decisions, undo, correction."""
+    """The entries every game shares: override, flag decisions, undo, correction. Made by the table (the phone
+    for everyone, no one's seat), each has its own words: a language whose verbs agree with the person says
+    the table as a thing ("השולחן מתקן", not "מתקן/ת")."""
     seat = getattr(move, "seat", None)
+    if seat is None:
+        match move:
+            case base.Override(entry=entry, rule=rule):
+                return _("The table overrides %(rule)s: %(entry)s", rule=rule, entry=again(entry, players))
+            case base.ResolveFlag(decision="accept"):
+                return _("The table accepts the dispute.")
+            case base.ResolveFlag():
+                return _("The table dismisses the dispute.")
+            case base.Undo():
+                return _("The table undoes the last entry.")
+            case base.Correct(target=target, entry=entry):
+                return _("The table corrects entry %(number)s: %(entry)s", number=target, entry=again(entry, players))
     who = players[seat] if seat is not None else _("The table")
     match move:
         case base.Override(entry=entry, rule=rule):
