@@ -653,16 +653,18 @@ def isolated(text: str) -> str:
 
 
 MAQAF = "\u05be"  # Hebrew hyphen: the prefix "and" (ו) joins a name in Latin letters or digits by it
+WORD_JOINER = "\u2060"  # no line break here
 
 
 def and_joined(names: list[str], word: str) -> str:
     """``names`` joined by the language's "and" (``word``); a prefix "and" (Hebrew "ו", which ends
-    without a space) takes a maqaf before a name that does not start with a Hebrew letter: "ו־Ana"."""
+    without a space) takes a maqaf before a name that does not start with a Hebrew letter: "ו־Ana" (and no
+    line break after it)."""
     if word.endswith(" ") or not word.strip():
         return word.join(names)
     out = names[0] if names else ""
     for name in names[1:]:
-        out += word + (MAQAF if name and not "\u05d0" <= name[0] <= "\u05ea" else "") + name
+        out += word + (MAQAF + WORD_JOINER if name and not "\u05d0" <= name[0] <= "\u05ea" else "") + name
     return out
 
 
@@ -749,9 +751,29 @@ def say(message: str, gettext: Callable[[str], str], ngettext: Callable[[str, st
                 words = words(raw)
             if isinstance(words, tuple):
                 singular, plural, count = words
-                return ngettext(singular, plural, int(raw[count])) % fields
-            return gettext(words) % fields
+                said = ngettext(singular, plural, int(raw[count])) % fields
+            else:
+                said = gettext(words) % fields
+            return prefixes_joined(said) if rtl else said
     return None
+
+
+_PREFIX = re.compile("(?<![\u05d0-\u05ea])([\u05d1\u05d5\u05db\u05dc\u05de\u05e9\u05d4])" + MAQAF
+                     + "([\u2066-\u2068]?)(.)")
+
+
+def prefixes_joined(text: str) -> str:
+    """A Hebrew sentence with each one-letter prefix ("ל־", "ו־", "ה־", written before a name, a number or a
+    card the catalogue cannot know) joined to its word as Hebrew writes it: straight onto a Hebrew word
+    ("לסבא", not "ל־סבא"), and by a maqaf that no line break parts from what follows ("ל־Ana", "ה־4")."""
+    def joined(m: re.Match) -> str:
+        letter, isolate, first = m.groups()
+        if first == WORD_JOINER:
+            return m.group(0)  # joined already (``and_joined``)
+        if "\u05d0" <= first <= "\u05ea":
+            return letter + isolate + first
+        return letter + MAQAF + WORD_JOINER + isolate + first
+    return _PREFIX.sub(joined, text)
 
 
 _STOP = re.compile(r"(?<=[.!])\s+")  # where a sentence may end: the next may begin with a name in any script

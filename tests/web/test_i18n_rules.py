@@ -157,7 +157,7 @@ def test_a_round_said_again_in_hebrew_agrees_with_the_engine(app, policy, scores
     low = min(scores)
     assert str(low) in words
     if len(winners) == 1 and scores.count(low) == 1:
-        assert words.startswith(f"ל־{players[winners[0]]} הניקוד הנמוך ביותר")
+        assert words.startswith(f"ל־\u2060{players[winners[0]]} הניקוד הנמוך ביותר")  # no line break after ל־
     with app.test_request_context(headers={"Accept-Language": "en"}):  # English says the tie rule in words too
         words = str(i18n_rules.round_words({"game": "ratatat", "rules": {"tie_policy": policy}}, last))
     assert policy not in words and "Tie policy" not in words and "RTC-" in words and str(low) in words

@@ -289,7 +289,7 @@ def test_a_spite_and_malice_refusal_on_the_table_screen_is_in_the_phones_languag
 def test_the_hebrew_and_takes_a_maqaf_before_a_name_in_latin_letters():
     he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
     said = i18n_rulings.say("Ana and Ben tie on 12.", he.gettext, he.ngettext, rtl=True)
-    assert "Ana ו\u05beBen" in said
+    assert "Ana ו\u05be\u2060Ben" in said  # and no line break parts them (U+2060, word joiner)
     assert i18n_rulings.and_joined(["אנה", "בן"], " ו") == "אנה ובן"  # a Hebrew name takes the ו directly
     assert i18n_rulings.and_joined(["Ana", "Ben", "Cy"], " e ") == "Ana e Ben e Cy"
 
@@ -297,7 +297,7 @@ def test_the_hebrew_and_takes_a_maqaf_before_a_name_in_latin_letters():
 def test_names_in_words_join_with_the_phones_and(app):
     from referee.i18n_rules import names_words
     with app.test_request_context(headers={"Accept-Language": "he"}):
-        assert names_words(["Ana", "Ben", "Cy"]) == "Ana, Ben ו\u05beCy"
+        assert names_words(["Ana", "Ben", "Cy"]) == "Ana, Ben ו\u05be\u2060Cy"
         assert names_words(["Ana", "דנה"]) == "Ana ודנה"
 
 
@@ -385,3 +385,16 @@ def test_a_gen_3_ruling_on_a_reveal_says_how_many_known_copies_it_showed_itself(
     said = i18n_rulings.say("The deck has only 4 × 0, and 4 are already known on the table (2 of them in this entry): "
                             "this sighting would be one too many (a misread or a wrong card?).", it.gettext, it.ngettext)
     assert said.startswith("Il mazzo ha solo 4 × 0, e 4 sono già note sul tavolo (2 in questa registrazione)")
+
+
+def test_SM_41_a_hebrew_prefix_joins_a_hebrew_name_without_a_maqaf_and_never_breaks_from_a_latin_one():
+    """The stock ran out for Grandpa (סבא): Hebrew said "לתת ל־סבא", and a narrow screen broke the line after
+    "ל־". A one-letter prefix goes straight onto a Hebrew word, and keeps its maqaf, unbroken, before Latin."""
+    he = Translations.load(str(TRANSLATIONS), ["he"], "messages")
+    sentence = ("The stock cannot give {} the 2 cards owed (it is empty): {} has the fewest pay-off cards left "
+                "(Ann 20, {} 19) and wins, 1 point.")
+    said = i18n_rulings.say_all(sentence.format("סבא", "סבא", "סבא"), he.gettext, he.ngettext, rtl=True)
+    assert "לסבא" in said and "ל־סבא" not in said
+    said = i18n_rulings.say_all(sentence.format("Bob", "Bob", "Bob"), he.gettext, he.ngettext, rtl=True)
+    assert "ל־\u2060Bob" in said
+    assert i18n_rulings.prefixes_joined("דו־שיח") == "דו־שיח"  # a maqaf inside a word is the word's own

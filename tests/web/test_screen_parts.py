@@ -140,10 +140,12 @@ def test_every_question_mark_on_a_table_screen_is_named_unknown_card(app, databa
 
 
 @pytest.mark.parametrize("lang, items, said", [
-    ("en", [3, 4], "3 and 4"), ("en", ["Ana", "Ben", "Cy"], "Ana, Ben and Cy"), ("it", ["Ana", "Ben", "Cy"], "Ana, Ben e Cy"),
+    ("en", [3, 4], "3 and 4"), ("en", ["Ana", "Ben", "Cy"], "Ana, Ben and Cy"),
+    ("it", ["Ana", "Ben", "Cy"], "Ana, Ben e Cy"),
     ("it", [3, 4], "3 e 4"),
-    ("he", [3, 4], "3 ו־4"),  # Hebrew's "and" is a prefix: a maqaf before a digit (it wrote "3 ו4")
-    ("he", ["Ana", "Ben"], "Ana ו־Ben"), ("he", ["אנה", "בן"], "אנה ובן")])
+    ("he", [3, 4], "3 ו־\u20604"),  # Hebrew's "and" is a prefix: a maqaf before a digit (it wrote "3 ו4"),
+    ("he", ["Ana", "Ben"], "Ana ו־\u2060Ben"),  # and no line break after it (U+2060, word joiner)
+    ("he", ["אנה", "בן"], "אנה ובן")])
 def test_a_list_is_joined_by_the_phones_and(app, lang, items, said):
     from flask import render_template_string
 
