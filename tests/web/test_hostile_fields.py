@@ -136,7 +136,7 @@ def test_shithead_cards_of_no_deck_say_so(app, database):
             assert "is not a card of this deck" in said, (value[:12], said)
 
 
-@pytest.mark.parametrize("lang, words", [("he", "מקום חייב להיות מספר מ־1 עד 4."),
+@pytest.mark.parametrize("lang, words", [("he", "מקום חייב להיות מספר מ־\u20601 עד 4."),
                                          ("it", "Il posto deve essere un numero da 1 a 4.")])
 def test_a_slot_out_of_range_is_said_in_the_phones_language(app, database, lang, words):
     match = store.create_match(database, "ratatat", PLAYERS)
