@@ -43,5 +43,5 @@ class TooManyPixels(UploadError):
 
 class CorruptImage(UploadError):
     def __init__(self, detail: str = "") -> None:
-        msg = "The photo is damaged or incomplete and cannot be read."
-        super().__init__(msg + (f" ({detail})" if detail else ""))
+        msg = "The photo is damaged or incomplete and cannot be read"  # the detail inside the sentence, before its stop
+        super().__init__(msg + (f" ({detail})." if detail else "."))

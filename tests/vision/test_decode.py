@@ -52,8 +52,10 @@ def test_text_file_named_jpg_is_refused():
 def test_truncated_jpeg_is_refused():
     image = np.random.default_rng(0).integers(0, 255, (300, 400, 3), dtype=np.uint8)
     data = jpeg_bytes(image)
-    with pytest.raises(vision.CorruptImage, match="damaged or incomplete"):
+    with pytest.raises(vision.CorruptImage, match="damaged or incomplete") as refused:
         decode_upload(data[: len(data) // 2])
+    # one sentence, its detail inside it ("… be read. (the file ends early)" read as a stray afterthought)
+    assert str(refused.value) == "The photo is damaged or incomplete and cannot be read (the file ends early)."
 
 
 def test_huge_png_is_refused_from_its_header_alone():
