@@ -628,6 +628,7 @@ RANK_WORDS = {"ace": N_("Ace"), "jack": N_("Jack"), "queen": N_("Queen"), "king"
 CARD_WORDS = {"Draw 2": N_("Draw 2"), "Peek": N_("Peek"), "Swap": N_("Swap"), "Super Peek": N_("Super Peek"),
               "Joker": N_("Joker"), "JOKER": N_("Joker"), "unknown": N_("unknown")}
 _PLURAL_RANKS = {"aces": "ace", "jacks": "jack", "queens": "queen", "kings": "king", "jokers": "joker"}
+_RANK_LETTERS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}  # a rank as a sentence names it by its letter
 
 
 def _card_phrase(phrase: str | None, gettext: Callable[[str], str]) -> str:
@@ -637,6 +638,8 @@ def _card_phrase(phrase: str | None, gettext: Callable[[str], str]) -> str:
     word = phrase.split(" ", 1)[1] if phrase[:2].lower() in ("a ", "an") and " " in phrase else phrase
     if word.lower() in RANK_WORDS:
         return gettext(RANK_WORDS[word.lower()])
+    if word in _RANK_LETTERS:  # a bare rank by its letter ("a J is lower"), as the buttons say it
+        return gettext(RANK_WORDS[_RANK_LETTERS[word]])
     if word in CARD_WORDS:
         return gettext(CARD_WORDS[word])
     return word
@@ -724,6 +727,8 @@ def _field(key: str, value: str | None, gettext: Callable[[str], str], rtl: bool
     elif key.startswith("ranks"):  # "kings", "7s"
         singular = _PLURAL_RANKS.get(value, value[:-1] if value.endswith("s") else value)
         value = _card_phrase(singular, gettext)
+    elif key.startswith(("rank", "played")) and value in _RANK_LETTERS:  # "a J or higher": the buttons say "Fante"
+        value = gettext(RANK_WORDS[_RANK_LETTERS[value]])
     if rtl and key.startswith(("card", "need", "code", "ranks", "known", "top", "claimed", "tops")) \
             and any(not (ch.isalnum() or ch in " -") for ch in value):
         return LRI + value + PDI

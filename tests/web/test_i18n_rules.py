@@ -192,9 +192,9 @@ def test_rat_a_tat_cat_and_shithead_rulings_are_said_in_the_phones_language(app,
         assert i18n_rules.ruling_words("RTC-12", "A Peek on the discard pile cannot be taken: a discarded power "
                                        "card is out of play.").startswith("אי אפשר לקחת הצץ מערימת הזריקה")
         assert i18n_rules.ruling_words("SH-12", "The card to beat is the K: a 5 is lower (play a K or higher, or a 2, 3 "
-                                       "or 10).") == "הקלף שצריך לנצח הוא K: 5 נמוך ממנו (שחקו K או גבוה ממנו, או 2, 3 או 10)."
+                                       "or 10).") == "הקלף שצריך לנצח הוא מלך: 5 נמוך ממנו (שחקו מלך או גבוה ממנו, או 2, 3 או 10)."
         assert i18n_rules.ruling_words("SH-12", "The card to beat is the 8: an A is lower (play an 8 or higher, or a "
-                                       "2, 3 or 10).") == "הקלף שצריך לנצח הוא 8: A נמוך ממנו (שחקו 8 או גבוה ממנו, או 2, 3 או 10)."
+                                       "2, 3 or 10).") == "הקלף שצריך לנצח הוא 8: אס נמוך ממנו (שחקו 8 או גבוה ממנו, או 2, 3 או 10)."
         assert i18n_rules.ruling_words("SM-12", "That pile needs a queen (or a king), not an 8.") == \
             "הערימה הזאת צריכה מלכה (או מלך), לא 8."
         unknown = i18n_rules.ruling_words("SM-1", "Something only Spite & Malice says.")

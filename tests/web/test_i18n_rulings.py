@@ -356,12 +356,12 @@ def test_italian_shithead_words_agree_in_gender():
 
 @pytest.mark.parametrize("ruling, said", [
     ("The card to beat is the Q: a 5 is lower (play a Q or higher, or a 2, 3 or 10).",
-     "La carta da battere è Q: 5 vale meno (gioca Q o più, oppure un 2, 3 o 10)."),
+     "La carta da battere è Donna: 5 vale meno (gioca Donna o più, oppure un 2, 3 o 10)."),
     ("The card to beat is the K under the 3s: a J is lower (play a K or higher, or a 2 or 10).",
-     "La carta da battere è K, sotto i 3: J vale meno (gioca K o più, oppure un 2 o 10)."),
+     "La carta da battere è Re, sotto i 3: Fante vale meno (gioca Re o più, oppure un 2 o 10)."),
     ("Ana declared 4♣ as their lowest card: the first play must include a Q.",
-     "Ana ha dichiarato 4♣ come carta più bassa: la prima giocata deve comprendere una carta Q."),
-    ("That pile needs a Q (or a king), not a 5.", "Quella pila vuole Q (o un re), non 5."),
+     "Ana ha dichiarato 4♣ come carta più bassa: la prima giocata deve comprendere una carta Donna."),
+    ("That pile needs a Q (or a king), not a 5.", "Quella pila vuole Donna (o un re), non 5."),
     ("Marco and Sofia tie on 10: under this table's tie rule (CAB-V9, CAB-A4) Marco and Sofia win the round.",
      "Marco e Sofia pareggiano a 10: con la regola dei pareggi di questo tavolo (CAB-V9, CAB-A4) il giro va a Marco "
      "e Sofia."),
@@ -398,3 +398,13 @@ def test_SM_41_a_hebrew_prefix_joins_a_hebrew_name_without_a_maqaf_and_never_bre
     said = i18n_rulings.say_all(sentence.format("Bob", "Bob", "Bob"), he.gettext, he.ngettext, rtl=True)
     assert "ל־\u2060Bob" in said
     assert i18n_rulings.prefixes_joined("דו־שיח") == "דו־שיח"  # a maqaf inside a word is the word's own
+
+
+def test_a_rank_named_by_its_letter_is_said_as_the_buttons_say_it():
+    """Italian said "Gioca una carta J o più alta" over buttons reading "Fante": a rank a sentence names by its
+    letter is said in words, as every card button says it."""
+    it = Translations.load(str(TRANSLATIONS), ["it"], "messages")
+    said = i18n_rulings.say("a J or higher, or a 2, 3 or 10", it.gettext, it.ngettext)
+    assert said == "una carta Fante o più alta, oppure un 2, 3 o 10"
+    assert "Asso" in i18n_rulings.say("an A or higher, or a 2, 3 or 10", it.gettext, it.ngettext)
+    assert "carta 7" in i18n_rulings.say("a 7 or higher, or a 2, 3 or 10", it.gettext, it.ngettext)
