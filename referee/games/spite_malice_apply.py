@@ -62,9 +62,12 @@ def entry_outcome(state: State, move: Any) -> dict[str, Any] | None:
     """What an entry made from ``state`` came to where its own fields do not say it, for its words in the
     history: a build's ``counts_as``, the rank a wild card or a card let stand (GEN-5) took on its pile (SM-12,
     SM-21), and ``completed``, the pile it completed (SM-14, SM-V13), or None for a build that came
-    to nothing more than its card; and ``drew``, how many cards a draw of the cards owed drew (SM-10, SM-16).
-    None for any other entry."""
+    to nothing more than its card; ``drew``, how many cards a draw of the cards owed drew (SM-10, SM-16); and
+    ``then``, the reshuffle a pay-off top brought about (equal tops, SM-7). None for any other entry."""
     built = move.entry if isinstance(move, Override) else move
+    if type(move) is Top:  # equal tops (or a king, SM-V10): the piles shuffled, new tops to turn (SM-7)
+        again = event_of(apply, state, move, "reshuffle")
+        return {"then": again["message"]} if again is not None else None
     if type(move) is Draw and move.count is None:
         drawn = event_of(apply, state, move, "draw")
         return {"drew": drawn["count"]} if drawn is not None else None

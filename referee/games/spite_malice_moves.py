@@ -160,6 +160,8 @@ def describe(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None
     completed, and how many cards a draw of the cards owed drew."""
     if outcome and outcome.get("drew") is not None:
         return describe(Draw(move.seat, outcome["drew"]), players)
+    if outcome and outcome.get("then"):
+        return f"{describe(move, players)} {outcome['then']}"
     if outcome:
         said = describe(move, players)
         if outcome.get("counts_as"):

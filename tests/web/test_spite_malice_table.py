@@ -322,3 +322,20 @@ def test_GEN_14_a_new_pay_off_top_nobody_saw_is_entered_as_unknown(table, databa
     assert "Nobody saw it (unknown)" in picker and 'name="card" value="unknown"' in picker
     assert ann.post(move="top", card="unknown").status_code == 200
     assert store.entries(database, match.id)[-1]["entry"] == {"move": "top", "seat": "Ann", "card": "unknown"}
+
+
+def test_SM_7_equal_tops_and_their_reshuffle_are_in_the_history(table, database):
+    """Tops 7 and 7, then 9 and 5: the history listed four tops and nothing of why two more were entered. The
+    top that made them equal says the piles were shuffled and new tops turned, in the phone's language too."""
+    match, ann, bob = table
+    tops(ann, bob, "7", "7")
+    assert ann.post(move="top", card="9").status_code == 200
+    assert ann.post(move="top", card="5", **{"for": "Bob"}).status_code == 200
+    history = text(ann.client.get(f"{ann.url}/history"))
+    assert "Bob's pay-off top: 7. Equal pay-off tops: Ann and Bob shuffle their pay-off piles and turn new tops." \
+        in history
+    said = re.findall(r'<span class="words">(.*?)</span>', history, re.S)
+    assert sum("shuffle their pay-off piles" in s for s in said) == 1  # only the top that made them equal says so
+    ann.client.post("/lang", data={"lang": "it", "next": "/"}, headers={"Origin": "http://localhost"})
+    italian = re.findall(r'<span class="words">(.*?)</span>', text(ann.client.get(f"{ann.url}/history")), re.S)
+    assert sum("rimescolano i mazzi personali" in s for s in italian) == 1 and not any("shuffle" in s for s in italian)

@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l
+from markupsafe import Markup
 
 from ...games import spite_malice_moves as m
 from ...games.spite_malice_table import card_label as table_label
-from ...i18n_rules import CARD_WORDS, card_label
+from ...i18n_rules import CARD_WORDS, card_label, ruling_words
 from . import common
 
 TITLE = _l("Spite & Malice")  # as the players of each language call it
@@ -19,6 +20,8 @@ def entry(move: Any, players: tuple[str, ...], outcome: dict[str, Any] | None = 
     it counted as and the pile it completed."""
     if outcome and outcome.get("drew") is not None:  # the cards owed, said as how many they were
         return entry(m.Draw(move.seat, outcome["drew"]), players)
+    if outcome and outcome.get("then"):  # the reshuffle the top brought about, as its ruling says it
+        return Markup("{} {}").format(entry(move, players), ruling_words("SM-7", outcome["then"]))
     if outcome:
         said = entry(move, players)
         if outcome.get("counts_as"):
