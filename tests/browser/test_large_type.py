@@ -84,6 +84,10 @@ def test_a_round_result_and_the_scores_fit_320_px_in_large_type(live_server, pho
     assert re.search(r"\b1\b", page.locator("#last-round h2").inner_text())
     page.locator("#standings").wait_for()
     fits(page, "round 1's result and the match's scores")
+    # a tag ("called") is read beside the large text, not left at small print's size
+    tag, body = page.evaluate("""() => [parseFloat(getComputedStyle(document.querySelector('#last-round .tag')).fontSize),
+                                        parseFloat(getComputedStyle(document.body).fontSize)]""")
+    assert tag >= 0.7 * body, (tag, body)
     page.reload()  # as drawn whole, not by the answer to the tap
     page.locator("#last-round").wait_for()
     fits(page, "round 1's result, reloaded")
