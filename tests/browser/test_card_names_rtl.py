@@ -76,3 +76,18 @@ def test_a_scanned_card_s_confirm_button_reads_rank_then_suit_in_hebrew(live_ser
     assert confirm.evaluate("b => b.scrollWidth <= b.clientWidth + 1")  # fits the narrow phone
     boxes = rank_before_suit(confirm)
     assert "\u2066K♥\u2069" in boxes["text"]
+
+
+def test_chips_of_cards_run_left_to_right_in_hebrew_as_the_card_buttons_do(live_server, hebrew_phone, database):
+    """The pay-off top's card buttons ran A…K left to right, the chips of another picker A…K right to left on
+    the same Hebrew screen: chips of cards run left to right too, their legend still right to left."""
+    match = store.create_match(database, "shithead", ["Ana", "Ben"], {})
+    page = hebrew_phone
+    page.goto(f"{live_server.url}/m/{match.id}")
+    page.click("#seat-picker button:has-text('Ana')")
+    chips = page.locator("fieldset.card-choice:not(.words)").first.locator("label.chip")
+    expect(chips.first).to_be_visible()
+    first, second = chips.nth(0).bounding_box(), chips.nth(1).bounding_box()
+    assert abs(first["y"] - second["y"]) < 2 and first["x"] < second["x"], (first, second)
+    legend = page.locator("fieldset.card-choice:not(.words) legend").first
+    assert legend.evaluate("el => getComputedStyle(el).direction") == "rtl"
