@@ -13,6 +13,7 @@ Public API:
     References.to_bytes() / References.from_bytes(data)
     draw_overlay(image, reads) -> bytes  (JPEG)
     place_in_row(outlines, (width, height), slots=4) -> [index or None per slot]
+    lay_of(outlines) -> "row" | "square" | "scattered"
         which card found lies in which slot of a row (a card not found leaves its slot empty).
     warm_up()  loads the model and references ahead of the first photo (a server's start)
 See docs/vision.md.
@@ -35,13 +36,13 @@ from .errors import (  # noqa: E402
     CorruptImage, EmptyUpload, TooManyPixels, UnsupportedFormat, UploadError, UploadTooLarge,
 )
 from .recognise import TeachError, draw_overlay, frame_is_card, reading_order, recognise, teach, warm_up  # noqa: E402
-from .rows import place_in_row, runs_down, upside_down  # noqa: E402
+from .rows import lay_of, place_in_row, runs_down, upside_down  # noqa: E402
 from .taught import References  # noqa: E402
 from .types import CardRead  # noqa: E402
 
 __all__ = [
     "HEADER_BYTES", "MAX_BYTES", "MAX_PIXELS", "CardRead", "CorruptImage", "EmptyUpload", "References", "TeachError",
     "TooManyPixels", "UnsupportedFormat", "UploadError", "UploadTooLarge", "decode_cost",
-    "decode_upload", "draw_overlay", "frame_is_card", "place_in_row", "reading_order", "runs_down", "recognise", "teach",
+    "decode_upload", "draw_overlay", "frame_is_card", "lay_of", "place_in_row", "reading_order", "runs_down", "recognise", "teach",
     "upside_down", "warm_up",
 ]

@@ -77,6 +77,26 @@ def _pitch(gaps: np.ndarray, width: float, slots: int) -> float:
     return min((smallest / m for m in spans), key=lambda p: abs(p - TYPICAL_PITCH * width))
 
 
+OFF_LINE = 0.5  # a card whose centre lies further than this share of its height off the row's line is not in it
+
+
+def lay_of(outlines: list[np.ndarray]) -> str:
+    """How the cards found lie: "square" (four in two rows of two, as Cambio deals them), "scattered" (a
+    card's centre more than OFF_LINE of a card's height off the line through them: the places
+    ``place_in_row`` gives are a guess) or "row"."""
+    quads = [np.asarray(q, float).reshape(4, 2) for q in outlines]
+    if len(quads) == 4 and _square_of_four(quads) is not None:
+        return "square"
+    if len(quads) < 3:
+        return "row"
+    centres = np.array([q.mean(axis=0) for q in quads])
+    u = _axis(centres, quads)
+    normal = np.array([-u[1], u[0]])
+    off = np.abs((centres - centres.mean(axis=0)) @ normal)
+    height = float(np.median([max(np.ptp(q @ u), np.ptp(q @ normal)) for q in quads]))
+    return "scattered" if float(off.max()) > OFF_LINE * height else "row"
+
+
 def place_in_row(outlines: list[np.ndarray], frame: tuple[int, int], slots: int = 4) -> list[int | None]:
     """For each slot, left to right, the index (into ``outlines``) of the card lying there, or None.
 

@@ -105,7 +105,7 @@ def scan_at_table(match_id: str):
         slots = [label if label in ctx["labels"] else None for label in row_slots(scan, spec.cards)]
         ctx.update(slots=slots, reveal_for=purpose.get("for", ""), row=spec.cards,
                    row_down=len(scan.reads) > 1 and vision.runs_down([r.outline for r in scan.reads]),
-                   row_turned=row_turned(scan))
+                   row_turned=row_turned(scan), lay=vision.lay_of([r.outline for r in scan.reads]))
         return render_template([f"games/{game.TEMPLATES}/_row_result.html", "scan/_reveal_result.html"], **ctx)
     return render_template([f"games/{game.TEMPLATES}/_card_result.html", "scan/_card_result.html"], **ctx)
 

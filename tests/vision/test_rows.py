@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from vision.rows import place_in_row, runs_down, upside_down
+from vision.rows import lay_of, place_in_row, runs_down, upside_down
 
 W, H = 250, 350  # a card, in px
 
@@ -115,3 +115,16 @@ def test_two_upright_cards_askew_are_still_a_row_across():
 ])
 def test_a_row_is_upside_down_when_its_faces_clearly_say_so(turned, answer):
     assert upside_down(turned) is answer
+
+
+def test_how_the_cards_lie_a_row_a_square_or_strewn_about():
+    """A reveal said "left to right" for cards strewn about the photo, whose places are a guess: the row, the
+    square (CAB-1) and cards off the row's line are told apart."""
+    assert lay_of([card(x) for x in ROW]) == "row"
+    assert lay_of([card(x, 450 + dy) for x, dy in zip(ROW, (30, -25, 10, -40))]) == "row"  # a row, laid roughly
+    angle = np.radians(25)
+    along = np.array([np.cos(angle), np.sin(angle)])
+    assert lay_of([card(*(np.array([800, 450]) + along * 330 * (i - 1.5)), angle=angle) for i in range(4)]) == "row"
+    assert lay_of([card(350, 720), card(800, 280), card(350, 280), card(810, 740)]) == "square"
+    assert lay_of([card(230, 200), card(600, 700), card(970, 250)]) == "scattered"
+    assert lay_of([card(230), card(900, 700)]) == "row"  # two cards always lie on a line

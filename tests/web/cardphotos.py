@@ -34,15 +34,15 @@ def row_photo(labels: list[str], seed: int = 1, kind: str = "wood", blank_at: in
 
 
 def standard_row_photo(labels: list[str | None], seed: int = 3, left: int = 120, step: int = 480,
-                       top: int = 240) -> bytes:
+                       top: int = 240, tops: list[int] | None = None) -> bytes:
     """A JPEG of standard-deck cards ("9S", "KD") laid in a row, left to right, on a plain table (the
-    first card's corner at ``left``, ``top``; each next one ``step`` px further); None leaves its place
-    empty."""
+    first card's corner at ``left``, ``top``; each next one ``step`` px further; ``tops``: each card's own
+    top instead, for cards not in a row); None leaves its place empty."""
     rng = np.random.default_rng(seed)
     scene = synth.background("cloth", (1600, 900), rng)
     w, h = synth.CARD_SIZE
     for i, label in enumerate(labels):
-        x0, y0 = left + i * step, top + int(rng.integers(-20, 20))
+        x0, y0 = left + i * step, (tops[i] if tops else top) + int(rng.integers(-20, 20))
         if label is None:
             continue
         corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) + np.float32([x0, y0])

@@ -488,6 +488,11 @@ def test_one_photo_of_a_layout_fills_the_reveal_and_one_tap_reveals_it(app, data
     html = scan(ben, standard_row_photo(["9S", "KD", "2C"], seed=7, left=100, step=370, top=260), move="reveal", **{"for": "Ben"})
     assert html.lstrip().startswith('<div class="reveal-block scan-reveal" id="reveal-Ben">')
     assert "Read Ben's 3 cards, left to right: 9♠, K♦, 2♣" in html
+    # cards strewn about, not in a row: the places are said to be a guess (it said "left to right")
+    strewn = scan(ben, standard_row_photo(["9S", "KD", "2C"], seed=7, left=100, step=370, tops=[40, 500, 60]),
+                  move="reveal", **{"for": "Ben"})
+    assert "Ben's cards do not lie in a row: each place below is a guess." in html_text(strewn)
+    assert "left to right" not in html_text(strewn).split("</p>")[0]
     form = html.split('class="stack reveal-form scan-reveal-form"')[1].split("</form>")[0]
     assert "Place 1" in form and "Place 3" in form and "Place 4" in form and "Place 2" not in form
     fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
@@ -565,6 +570,10 @@ def test_CAB_1_the_places_are_explained_as_the_cards_lie_a_row_in_cabo_a_square_
     cambio = CaboPhone(app, store.create_match(database, "cabo", ["Ana", "Ben"], CAMBIO).id, "0")
     screen = cambio.ok(move="turn_up", card="5H")
     assert "1 2 (far row) / 3 4 (near row)" in screen and "numbered 1 to 4" not in screen
+
+
+def html_text(fragment: str) -> str:
+    return html.unescape(fragment)
 
 
 def test_CAB_5_after_a_claim_left_a_gap_the_claim_picker_numbers_places_as_the_row_does(app, database):
