@@ -18,14 +18,14 @@ def _plural(singular: str, plural: str, n: int) -> str:
 
 
 @pytest.mark.parametrize("sentence, said", [
-    ("a J or higher, or a 2, 3, 9 or 10", "<a J or higher, or <a 2, 3, 9 or 10>>"),
+    ("a J or higher, or a 2, 3, 9 or 10", "<a <Jack> or higher, or <a 2, 3, 9 or 10>>"),
     ("a 7 or lower, or a 2 or 3", "<a 7 or lower, or <a 2 or 3>>"),
-    ("a Q or higher, or a 2, 3 or 10, or a joker", "<a Q or higher, or <<a 2, 3 or 10>, or a joker>>"),
-    ("an A or higher, or a 2, 3, 7, 8 or 10", "<a A or higher, or <a 2, 3, 7, 8 or 10>>"),
+    ("a Q or higher, or a 2, 3 or 10, or a joker", "<a <Queen> or higher, or <<a 2, 3 or 10>, or a joker>>"),
+    ("an A or higher, or a 2, 3, 7, 8 or 10", "<a <Ace> or higher, or <a 2, 3, 7, 8 or 10>>"),
     ("a card of the 9's suit (♥), or a 2, 3 or 10", "<a card of the 9's suit (♥), or <a 2, 3 or 10>>"),
     ("a 7 or lower, or a 2", "<a 7 or lower, or <a 2>>"),
     ("The card to beat is the J: a 5 is lower (play a J or higher, or a 2, 3, 9 or 10).",
-     "<The card to beat is the J: a 5 is lower (play a J or higher, or <a 2, 3, 9 or 10>).>"),
+     "<The card to beat is the <Jack>: a 5 is lower (play a <Jack> or higher, or <a 2, 3, 9 or 10>).>"),
     ("A 7 under the 3s is on top: the next card must be a 7 or lower, or a 2, 3, 8 or 10.",  # said under the 3s too
      "<A 7 under the 3s is on top: the next card must be a 7 or lower, or <a 2, 3, 8 or 10>.>"),
     ("A 7 is on top: the next card must be a 7 or lower, or a 2, 3, 8 or 10.",
